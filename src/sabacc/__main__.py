@@ -1,0 +1,5 @@
+"""``python -m sabacc``: the command line."""
+
+from sabacc.cli import main
+
+main()

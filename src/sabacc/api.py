@@ -1,0 +1,112 @@
+"""The library's front door: variants, new games and replays."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sabacc.cards import Card, Deck
+from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
+from sabacc.errors import CardParseError, HistoryError, IllegalActionError, SabaccError
+from sabacc.hands import HandValue
+from sabacc.rules import Options, VariantInfo, lookup, variant_names
+
+
+class Variant:
+    """A variant bound to a set of options: its deck, notation, hand evaluation and games."""
+
+    def __init__(self, info: VariantInfo, options: Options) -> None:
+        self.info = info
+        self.options = options
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def deck(self) -> Deck:
+        return self.info.deck
+
+    @property
+    def rules_text(self) -> str:
+        return self.info.rules_text
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r}, {self.options.changed()!r})"
+
+    def parse_cards(self, text: str | Sequence[str]) -> list[Card]:
+        """Cards from notation (``"+4 -4 0"``); strict, see :meth:`sabacc.cards.Deck.parse_cards`."""
+        return self.deck.parse_cards(text)
+
+    def evaluate(self, cards: str | Sequence[Card] | Sequence[str]) -> HandValue:
+        """The value of a hand: greater compares better, equal is a true tie."""
+        if isinstance(cards, str) or (cards and isinstance(cards[0], str)):
+            parsed = self.parse_cards(cards)  # type: ignore[arg-type]
+        else:
+            parsed = list(cards)  # type: ignore[arg-type]
+        if not parsed:
+            raise CardParseError("a hand needs at least one card")
+        return self.info.evaluator(self.options, parsed)  # type: ignore[arg-type]
+
+    def new_game(
+        self, players: int | Sequence[str] = 4, seed: int | None = None, *, log: bool = True
+    ) -> Game:
+        return self.info.game_type(self.options, seed=seed, players=players, log=log)
+
+
+def variant(name: str, **options: Any) -> Variant:
+    """The variant called ``name`` (aliases accepted), with ``options`` applied."""
+    info = lookup(name)
+    return Variant(info, info.options_type.from_mapping(options))
+
+
+def new_game(
+    name: str = "corellian_spike",
+    players: int | Sequence[str] = 4,
+    seed: int | None = None,
+    *,
+    log: bool = True,
+    **options: Any,
+) -> Game:
+    """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``."""
+    return variant(name, **options).new_game(players, seed, log=log)
+
+
+def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:
+    """Rebuild a game from a hand-history document (see :meth:`Game.history`).
+
+    Replays ``upto`` actions (all by default). Raises :class:`HistoryError` if the document is
+    malformed or an action does not apply.
+    """
+    if not isinstance(history, Mapping):
+        raise HistoryError("a hand history must be a JSON object")
+    if history.get("format") != HISTORY_FORMAT:
+        raise HistoryError(f"not a sabacc hand history (format must be {HISTORY_FORMAT!r})")
+    if history.get("version") != HISTORY_VERSION:
+        raise HistoryError(
+            f"unsupported hand-history version {history.get('version')!r} "
+            f"(this sabacc reads version {HISTORY_VERSION})"
+        )
+    try:
+        game = new_game(
+            str(history["variant"]),
+            players=list(history["players"]),
+            seed=int(history["seed"]),
+            **dict(history.get("options") or {}),
+        )
+        actions = list(history.get("actions") or [])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise HistoryError(f"malformed hand history: {exc}") from None
+    for i, entry in enumerate(actions[:upto] if upto is not None else actions):
+        try:
+            game.apply(entry["action"], seat=int(entry["seat"]))
+        except (KeyError, TypeError, SabaccError, IllegalActionError) as exc:
+            raise HistoryError(f"action {i + 1} ({entry!r}) does not replay: {exc}") from None
+    return game
+
+
+__all__ = ["Variant", "new_game", "replay", "variant", "variant_names"]

@@ -1,0 +1,729 @@
+"""The game protocol and the table machinery every variant shares.
+
+A :class:`Game` is a table session: a sequence of hands between 2-8 seats, from buy-in to the
+end of the game. Its public protocol is small and the same for every variant:
+
+* ``current_player`` (a seat, or ``None`` once the game is over), ``legal_actions()``,
+  ``is_legal(action)``, ``apply(action)`` (returns the events it caused), ``is_over``,
+  ``payoffs``, ``outcome``, ``observation(seat)``, ``events``, ``history()``, ``clone()``.
+
+Variants subclass it and implement the hand: dealing, phases, showdown. The base class owns
+stacks, antes, pots and side pots, the betting round, the dealer button, eliminations, game end,
+logging and the seeded RNG (the only source of randomness: ``(variant, options, seed, actions)``
+replays a game exactly).
+
+``apply`` validates first and mutates after: an illegal action raises
+:class:`~sabacc.errors.IllegalActionError` and leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sabacc.actions import CALL, CHECK, JUNK, Action, Bet, Call, Check, Junk, Raise, parse_action
+from sabacc.cards import Card
+from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
+from sabacc.errors import IllegalActionError
+from sabacc.events import (
+    Acted,
+    Anted,
+    Eliminated,
+    Event,
+    GameEnded,
+    HandEnded,
+    HandStarted,
+    Paid,
+    PotAwarded,
+    PotCarried,
+)
+from sabacc.rules import Options
+
+if TYPE_CHECKING:
+    from sabacc.hands import HandValue
+    from sabacc.rules import VariantInfo
+
+HISTORY_FORMAT = "sabacc-history"
+HISTORY_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """Who won one pot, how much each, and why."""
+
+    pot: str
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The typed outcome of one hand."""
+
+    hand: int
+    dealer: int
+    reason: str  # "showdown", "all_junked", "called", "forced_call", ...
+    pots: tuple[PotResult, ...]
+    hands: dict[int, tuple[tuple[str, ...], HandValue | None]]
+    carried: dict[str, int]
+    net: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "reason": self.reason,
+            "pots": [
+                {
+                    "pot": p.pot,
+                    "amount": p.amount,
+                    "winners": list(p.winners),
+                    "shares": list(p.shares),
+                    "reason": p.reason,
+                }
+                for p in self.pots
+            ],
+            "hands": {
+                str(s): {"cards": list(cards), **(v.to_dict() if v is not None else {})}
+                for s, (cards, v) in self.hands.items()
+            },
+            "carried": dict(self.carried),
+            "net": list(self.net),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """The typed outcome of a finished game: final stacks, payoffs and standings."""
+
+    stacks: tuple[int, ...]
+    payoffs: tuple[int, ...]
+    standings: tuple[int, ...]  # seats, best first
+    hands_played: int
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        best = max(self.stacks)
+        return tuple(s for s in self.standings if self.stacks[s] == best)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stacks": list(self.stacks),
+            "payoffs": list(self.payoffs),
+            "standings": list(self.standings),
+            "winners": list(self.winners),
+            "hands_played": self.hands_played,
+        }
+
+
+class Game(ABC):
+    """Base class of every variant's game. See the module docstring for the protocol."""
+
+    info: ClassVar[VariantInfo]
+    #: The betting structure option value, read by :meth:`_bet_structure` (variants override).
+    max_seats: ClassVar[int] = 8
+
+    # ------------------------------------------------------------------ construction
+    def __init__(
+        self,
+        options: Options,
+        *,
+        seed: int | None = None,
+        players: int | Sequence[str] = 4,
+        log: bool = True,
+    ) -> None:
+        if isinstance(players, int):
+            names = [f"Player {i + 1}" for i in range(players)]
+        else:
+            names = [str(p) for p in players]
+        info = type(self).info
+        if not info.min_players <= len(names) <= info.max_players:
+            from sabacc.errors import OptionError
+
+            raise OptionError(
+                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
+                f"not {len(names)}"
+            )
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.options = options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.names = names
+        self.n = len(names)
+        self.stacks = [options.starting_stack] * self.n
+        self.out = [False] * self.n
+        self.hand_no = 0
+        self.dealer = 0
+        self.orbit_steps = 0
+        self.sabacc_pot = 0
+        self.carry = 0  # main pot carried into the next hand
+        self.house = 0  # credits the house kept (final_pot=house)
+        self.log = log
+        self.events: list[Event] = []
+        self.actions: list[tuple[int, str]] = []
+        self.hand_results: list[HandResult] = []
+        self.to_act: int | None = None
+        self.phase = "setup"
+        self.over = False
+        self._legal: Legal | None = None
+        self._reset_hand_state()
+        self._pending: list[Event] = []
+        self._start_hand()
+        self._flush()
+
+    # ------------------------------------------------------------------ public protocol
+    @property
+    def variant(self) -> str:
+        return type(self).info.name
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must act now, or ``None`` when the game is over."""
+        return None if self.over else self.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal(self) -> Legal:
+        """The legal actions in compact form (fixed actions plus bet/raise ranges)."""
+        if self.over or self.to_act is None:
+            return NO_ACTIONS
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for ``current_player``, each bet/raise size listed."""
+        return self.legal().actions()
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            parsed = parse_action(action)
+        except IllegalActionError:
+            return False
+        return self.legal().contains(parsed)
+
+    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """Apply the current player's action and run the game on to the next decision.
+
+        ``seat``, when given, must be the current player (servers pass it to refuse out-of-turn
+        input). Returns the events caused, also appended to :attr:`events`.
+        """
+        act = parse_action(action)
+        if self.over:
+            raise IllegalActionError("the game is over: no more actions")
+        actor = self.to_act
+        if actor is None:  # pragma: no cover - a decision always exists while not over
+            raise IllegalActionError("nobody is to act")
+        if seat is not None and seat != actor:
+            raise IllegalActionError(
+                f"it is not {self.names[seat] if 0 <= seat < self.n else seat}'s turn: "
+                f"{self.names[actor]} is to act"
+            )
+        legal = self.legal()
+        if not legal.contains(act):
+            raise IllegalActionError(self._illegal_message(act, legal))
+        self._legal = None
+        self.actions.append((actor, str(act)))
+        self._perform(actor, act)
+        return self._flush()
+
+    @property
+    def payoffs(self) -> list[int]:
+        """Each seat's net credits (final stack minus buy-in). Meaningful once over."""
+        start = self.options.starting_stack
+        return [s - start for s in self.stacks]
+
+    @property
+    def outcome(self) -> GameOutcome | None:
+        if not self.over:
+            return None
+        standings = tuple(sorted(range(self.n), key=lambda s: (-self.stacks[s], s)))
+        return GameOutcome(tuple(self.stacks), tuple(self.payoffs), standings, self.hand_no)
+
+    def events_for(self, viewer: int | None, since: int = 0) -> list[Event]:
+        """The event log from index ``since`` as ``viewer`` may see it (None: a spectator)."""
+        return [e.visible_to(viewer) for e in self.events[since:]]
+
+    def total_credits(self) -> int:
+        """Stacks plus every pot plus the house: constant through a game (conservation)."""
+        return sum(self.stacks) + self.pot_total() + self.sabacc_pot + self.carry + self.house
+
+    def pot_total(self) -> int:
+        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
+        return sum(self.committed) + self.dead
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots as they stand, eligible seats included."""
+        return build_pots(self.committed, self._live(), self.dead)
+
+    def history(self) -> dict[str, Any]:
+        """The versioned hand-history document (see :func:`sabacc.replay`)."""
+        return {
+            "format": HISTORY_FORMAT,
+            "version": HISTORY_VERSION,
+            "variant": self.variant,
+            "options": self.options.changed(),
+            "seed": self.seed,
+            "players": list(self.names),
+            "actions": [{"seat": s, "action": a} for s, a in self.actions],
+            "result": self._result_dict(),
+        }
+
+    def clone(self, *, log: bool | None = None) -> Game:
+        """An independent copy (for search). ``log=False`` drops the logs for speed."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for key, value in self.__dict__.items():
+            if isinstance(value, list):
+                d[key] = [v[:] if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                d[key] = dict(value)
+            elif isinstance(value, set):
+                d[key] = set(value)
+            elif isinstance(value, random.Random):
+                rng = random.Random()
+                rng.setstate(value.getstate())
+                d[key] = rng
+            else:
+                d[key] = value
+        if log is not None:
+            new.log = log
+            if not log:
+                new.events = []
+                new.actions = []
+        return new
+
+    # ------------------------------------------------------------------ observation
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view).
+
+        Another seat's hidden cards never appear: only their count, and the cards everybody saw
+        go into that hand (taken from a face-up pile). Showdown reveals are in ``last_hand``.
+        """
+        legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
+        seats = []
+        for s in range(self.n):
+            seats.append(
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "stack": self.stacks[s],
+                    "committed": self.committed[s],
+                    "round_bet": self.round_bet[s],
+                    "cards": len(self.hands[s]),
+                    "known_cards": [c.code for c in self.hands[s] if c.id in self.public_ids[s]],
+                    "status": self._status(s),
+                    "dealer": s == self.dealer,
+                    "last_action": self.last_action[s],
+                }
+            )
+        obs: dict[str, Any] = {
+            "variant": self.variant,
+            "seat": seat,
+            "hand": self.hand_no,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "current_player": self.current_player,
+            "is_over": self.over,
+            "seats": seats,
+            "pots": {
+                "main": self.pot_total(),
+                "sabacc": self.sabacc_pot,
+                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            },
+            "betting": {
+                "current_bet": self.cur_bet,
+                "to_call": (
+                    max(0, self.cur_bet - self.round_bet[seat]) if seat is not None else 0
+                ),
+                "structure": self._bet_structure(),
+                "unit": self._bet_unit(),
+            },
+            "legal": legal.to_dict(),
+            "last_hand": self.hand_results[-1].to_dict() if self.hand_results else None,
+        }
+        if seat is not None:
+            own = self.hands[seat]
+            obs["you"] = {
+                "cards": [c.code for c in own],
+                "values": [c.value for c in own],
+                **self._describe_own(own),
+            }
+        obs.update(self._public_extra(seat))
+        if self.over:
+            outcome = self.outcome
+            obs["outcome"] = outcome.to_dict() if outcome else None
+        return obs
+
+    def full_state(self) -> dict[str, Any]:
+        """Every hidden card too: for debugging, tests and hand-history viewers only."""
+        return {
+            "hands": [[c.code for c in h] for h in self.hands],
+            **self._hidden_extra(),
+            "observation": self.observation(None),
+        }
+
+    # ------------------------------------------------------------------ hooks for variants
+    def _reset_hand_state(self) -> None:
+        """Clear per-hand state. Variants extend it (and call super)."""
+        n = self.n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.public_ids: list[set[int]] = [set() for _ in range(n)]
+        self.in_hand = [False] * n  # dealt into this hand
+        self.folded = [False] * n
+        self.committed = [0] * n
+        self.round_bet = [0] * n
+        self.acted = [False] * n
+        self.last_action: list[str | None] = [None] * n
+        self.dead = 0
+        self.cur_bet = 0
+        self.raises = 0
+        self.hand_start_stacks = self.stacks[:]
+
+    @abstractmethod
+    def _start_hand_variant(self) -> None:
+        """Deal and set the hand up to its first decision (variant)."""
+
+    @abstractmethod
+    def _compute_legal(self) -> Legal:
+        """The legal actions for ``self.to_act`` in ``self.phase`` (variant)."""
+
+    @abstractmethod
+    def _perform(self, seat: int, action: Action) -> None:
+        """Carry out a legal action and advance to the next decision (variant)."""
+
+    def _ante_due(self, seat: int) -> tuple[int, int]:
+        """(main, sabacc) ante this seat owes to be dealt in."""
+        return self.options.ante, self.options.sabacc_ante
+
+    def _describe_own(self, cards: list[Card]) -> dict[str, Any]:
+        value = self.evaluate(cards) if cards else None
+        return {"total": sum(c.value for c in cards), "hand": value.to_dict() if value else None}
+
+    def _public_extra(self, seat: int | None) -> dict[str, Any]:
+        return {}
+
+    def _hidden_extra(self) -> dict[str, Any]:
+        return {}
+
+    def _bet_structure(self) -> str:
+        return str(getattr(self.options, "betting", "no_limit"))
+
+    def _bet_unit(self) -> int:
+        unit = getattr(self.options, "min_bet", None)
+        return int(unit) if unit else max(1, self.options.ante)
+
+    def _max_raises(self) -> int | None:
+        value = getattr(self.options, "max_raises", None)
+        return int(value) if value is not None else None
+
+    def evaluate(self, cards: Sequence[Card]) -> HandValue:
+        """The value of a hand under this game's options."""
+        return type(self).info.evaluator(self.options, list(cards))
+
+    # ------------------------------------------------------------------ logging helpers
+    def _emit(self, event: Event) -> None:
+        if self.log:
+            self._pending.append(event)
+
+    def _flush(self) -> list[Event]:
+        out = self._pending
+        self._pending = []
+        self.events.extend(out)
+        return out
+
+    def _acted(self, seat: int, action: Action, public: str | None = None) -> None:
+        text = str(action)
+        self.last_action[seat] = public or text
+        if self.log:
+            self._pending.append(Acted(seat, public or text, text))
+
+    # ------------------------------------------------------------------ seats
+    def _status(self, s: int) -> str:
+        if self.out[s]:
+            return "out"
+        if not self.in_hand[s]:
+            return "waiting"
+        if self.folded[s]:
+            return "junked"
+        if self.stacks[s] == 0:
+            return "all_in"
+        return "active"
+
+    def _live(self) -> list[int]:
+        """Seats still contending this hand (dealt in, not folded)."""
+        return [s for s in range(self.n) if self.in_hand[s] and not self.folded[s]]
+
+    def _order_from(self, start: int) -> list[int]:
+        """Live seats clockwise, beginning at ``start`` (inclusive)."""
+        n = self.n
+        return [
+            (start + i) % n
+            for i in range(n)
+            if self.in_hand[(start + i) % n] and not self.folded[(start + i) % n]
+        ]
+
+    def _left_of(self, seat: int) -> int:
+        return (seat + 1) % self.n
+
+    def _odd_credit_order(self, seats: Sequence[int]) -> list[int]:
+        """Seats sorted from the dealer's left, the order odd credits are given in."""
+        n = self.n
+        return sorted(seats, key=lambda s: (s - self.dealer - 1) % n)
+
+    # ------------------------------------------------------------------ money
+    def _pay(self, seat: int, amount: int, pot: str, reason: str) -> int:
+        """Move up to ``amount`` from a stack into a pot; returns what was paid."""
+        amount = min(amount, self.stacks[seat])
+        if amount <= 0:
+            return 0
+        self.stacks[seat] -= amount
+        if pot == "sabacc":
+            self.sabacc_pot += amount
+        elif pot == "main":
+            self.committed[seat] += amount
+        else:  # fees and other dead money in the main pot
+            self.dead += amount
+        if self.log:
+            self._pending.append(Paid(seat, amount, "main" if pot == "dead" else pot, reason))
+        return amount
+
+    def _award(self, pot: str, amount: int, winners: Sequence[int], reason: str) -> PotResult:
+        order = self._odd_credit_order(winners)
+        shares = split_amount(amount, order) if order else []
+        for s, share in zip(order, shares, strict=True):
+            self.stacks[s] += share
+        if self.log:
+            self._pending.append(PotAwarded(pot, amount, tuple(order), tuple(shares), reason))
+        return PotResult(pot, amount, tuple(order), tuple(shares), reason)
+
+    # ------------------------------------------------------------------ hand lifecycle
+    def _start_hand(self) -> None:
+        """Eliminate who cannot ante, check game end, rotate the button, ante and deal."""
+        first = self.hand_no == 0
+        for s in range(self.n):
+            if not self.out[s] and not self._can_ante(s):
+                self.out[s] = True
+                self._emit(Eliminated(s, self.stacks[s]))
+        alive = [s for s in range(self.n) if not self.out[s]]
+        limit = self.options.hand_limit
+        if len(alive) < 2 or (limit is not None and self.hand_no >= limit):
+            self._end_game()
+            return
+        if not first:
+            step = 1
+            while self.out[(self.dealer + step) % self.n]:
+                step += 1
+            self.orbit_steps += step
+            self.dealer = (self.dealer + step) % self.n
+            if self.options.game_end == "orbit" and self.orbit_steps >= self.n:
+                self._end_game()
+                return
+        elif self.out[self.dealer]:
+            self.dealer = alive[0]
+        self.hand_no += 1
+        self._reset_hand_state()
+        self._emit(HandStarted(self.hand_no, self.dealer, tuple(alive)))
+        dead_carry, self.carry = self.carry, 0
+        self.dead = dead_carry
+        for s in self._seats_from_left_of_dealer(alive):
+            main, sab = self._ante_due(s)
+            self.in_hand[s] = True
+            self._pay(s, main, "main", "ante")
+            self._pay(s, sab, "sabacc", "ante")
+            if self.log:
+                self._pending.append(Anted(s, main, sab))
+        self._start_hand_variant()
+
+    def _can_ante(self, seat: int) -> bool:
+        main, sab = self._ante_due(seat)
+        return self.stacks[seat] >= main + sab and self.stacks[seat] > 0
+
+    def _seats_from_left_of_dealer(self, seats: Sequence[int]) -> list[int]:
+        return self._odd_credit_order(seats)
+
+    def _finish_hand(
+        self,
+        reason: str,
+        pot_results: Sequence[PotResult],
+        hands: dict[int, tuple[tuple[str, ...], HandValue | None]],
+    ) -> None:
+        """Record the hand's result, then start the next hand (or end the game)."""
+        carried = {}
+        if self.carry:
+            carried["main"] = self.carry
+        if self.sabacc_pot:
+            carried["sabacc"] = self.sabacc_pot
+        net = tuple(self.stacks[s] - self.hand_start_stacks[s] for s in range(self.n))
+        result = HandResult(
+            self.hand_no, self.dealer, reason, tuple(pot_results), hands, carried, net
+        )
+        self.hand_results.append(result)
+        self._emit(HandEnded(self.hand_no, reason, net))
+        self.committed = [0] * self.n
+        self.dead = 0
+        self.to_act = None
+        self._after_hand()
+        self._start_hand()
+
+    def _after_hand(self) -> None:
+        """Collect cards back into the deck between hands (variant)."""
+
+    def _end_game(self) -> None:
+        leftover = self.sabacc_pot + self.carry
+        if leftover:
+            alive = [s for s in range(self.n) if not self.out[s]] or list(range(self.n))
+            if self.options.final_pot == "split":
+                self._award("final", leftover, alive, "pots left at game end are split")
+            else:
+                self.house += leftover
+                self._emit(PotCarried("house", leftover))
+            self.sabacc_pot = 0
+            self.carry = 0
+        self.over = True
+        self.to_act = None
+        self.phase = "over"
+        self._emit(GameEnded(tuple(self.stacks), tuple(self.payoffs)))
+
+    def _result_dict(self) -> dict[str, Any] | None:
+        outcome = self.outcome
+        return outcome.to_dict() if outcome else None
+
+    def _all_junked_win(self) -> bool:
+        """If one seat is left contending, it takes every pot of this hand. True if so."""
+        live = self._live()
+        if len(live) != 1:
+            return False
+        winner = live[0]
+        amount = self.pot_total()
+        result = self._award("main", amount, [winner], "everyone else junked")
+        if self.sabacc_pot:
+            self._emit(PotCarried("sabacc", self.sabacc_pot))
+        self._finish_hand("all_junked", [result], {})
+        return True
+
+    # ------------------------------------------------------------------ betting round
+    def _open_betting(self, first: int) -> bool:
+        """Start a betting round with ``first`` to act. False if nobody can bet."""
+        self.phase = "betting"
+        self.round_bet = [0] * self.n
+        self.acted = [False] * self.n
+        self.cur_bet = 0
+        self.raises = 0
+        nxt = self._next_bettor(first, inclusive=True)
+        self.to_act = nxt
+        self._legal = None
+        return nxt is not None
+
+    def _can_still_bet(self) -> int:
+        return sum(1 for s in self._live() if self.stacks[s] > 0)
+
+    def _needs_to_act(self, s: int) -> bool:
+        if not self.in_hand[s] or self.folded[s] or self.stacks[s] == 0:
+            return False
+        if self.round_bet[s] < self.cur_bet:
+            return True
+        if self.acted[s]:
+            return False
+        # Nobody left to bet against: no decision to make.
+        return self._can_still_bet() > 1
+
+    def _next_bettor(self, start: int, inclusive: bool = False) -> int | None:
+        n = self.n
+        for i in range(0 if inclusive else 1, n + 1):
+            s = (start + i) % n
+            if self._needs_to_act(s):
+                return s
+        return None
+
+    def _betting_legal(self, s: int) -> Legal:
+        stack = self.stacks[s]
+        to_call = self.cur_bet - self.round_bet[s]
+        unit = self._bet_unit()
+        structure = self._bet_structure()
+        if to_call <= 0:
+            bet = size_range(structure, unit, stack, self.pot_total())
+            if self.cur_bet > 0:  # matched an all-in short bet: may raise only if reopened
+                raise_ = self._raise_range(s, 0, stack, unit, structure)
+                return Legal((CHECK, JUNK), None, raise_)
+            return Legal((CHECK, JUNK), bet, None)
+        raise_ = self._raise_range(s, to_call, stack, unit, structure)
+        return Legal((CALL, JUNK), None, raise_)
+
+    def _raise_range(
+        self, s: int, to_call: int, stack: int, unit: int, structure: str
+    ) -> tuple[int, int] | None:
+        if self.acted[s]:
+            return None  # action was not reopened by a full raise
+        cap = self._max_raises()
+        if cap is not None and self.raises >= cap:
+            return None
+        if sum(1 for o in self._live() if o != s and self.stacks[o] > 0) == 0:
+            return None  # everyone else is all-in: raising is pointless
+        return size_range(structure, unit, stack - to_call, self.pot_total() + to_call)
+
+    def _betting_act(self, s: int, action: Action) -> bool:
+        """Apply a betting action. Returns True when the betting round is over."""
+        t = type(action)
+        if t is Check:
+            self.acted[s] = True
+            self._acted(s, action)
+        elif t is Call:
+            paid = self._pay(s, self.cur_bet - self.round_bet[s], "main", "call")
+            self.round_bet[s] += paid
+            self.acted[s] = True
+            self._acted(s, action, "call (all-in)" if self.stacks[s] == 0 else None)
+        elif t is Bet or t is Raise:
+            assert isinstance(action, Bet | Raise)
+            to_call = self.cur_bet - self.round_bet[s]
+            paid = self._pay(s, to_call + action.amount, "main", str(action))
+            self.round_bet[s] += paid
+            if action.amount >= self._bet_unit():  # a full bet/raise reopens the action
+                self.acted = [False] * self.n
+            if t is Raise:
+                self.raises += 1
+            self.cur_bet = self.round_bet[s]
+            self.acted[s] = True
+            self._acted(s, action, f"{action} (all-in)" if self.stacks[s] == 0 else None)
+        elif t is Junk:
+            self._fold(s)
+            self._acted(s, action)
+        if len(self._live()) <= 1:
+            return True
+        nxt = self._next_bettor(s)
+        self.to_act = nxt
+        return nxt is None
+
+    def _fold(self, s: int) -> None:
+        """Give up the hand (variants decide where the cards go)."""
+        self.folded[s] = True
+
+    # ------------------------------------------------------------------ messages
+    def _illegal_message(self, action: Action, legal: Legal) -> str:
+        name = self.names[self.to_act] if self.to_act is not None else "nobody"
+        options = [str(a) for a in legal.fixed]
+        if legal.bet:
+            lo, hi = legal.bet
+            options.append(f"bet {lo}" if lo == hi else f"bet {lo}-{hi}")
+        if legal.raise_:
+            lo, hi = legal.raise_
+            options.append(f"raise {lo}" if lo == hi else f"raise {lo}-{hi}")
+        if type(action) in (Bet, Raise) and (
+            (type(action) is Bet and legal.bet) or (type(action) is Raise and legal.raise_)
+        ):
+            reason = f"{action} is out of range"
+        else:
+            reason = f"{action!s} is not allowed now ({self.phase} phase)"
+        return f"{reason}; {name} can: " + ", ".join(options)

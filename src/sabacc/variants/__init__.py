@@ -1,0 +1,5 @@
+"""Built-in variants. Importing this package registers each of them."""
+
+from sabacc.variants import corellian_spike as corellian_spike
+
+__all__ = ["corellian_spike"]

@@ -1,0 +1,414 @@
+"""Corellian Spike (RULES.md §2; the Sabacc For Charity rules).
+
+A hand: antes to the main and sabacc pots, two cards each, a discard pile started from the draw
+pile, then ``rounds`` rounds of Card phase → Betting phase → Spike phase, then the showdown.
+Surabat Cycle (:mod:`sabacc.variants.surabat_cycle`) reuses this class with another array.
+
+Project decisions where RULES.md is silent (documented in docs/rules-decisions.md):
+
+* A junked hand is mucked: its cards go face down under the discard pile (they are not shown
+  and do not change the discard top) and come back at the next reshuffle.
+* True-tie blind-draw cards go face up onto the discard pile afterwards. The result of a blind
+  draw between the same tied seats is reused for every pot they tie for.
+* During a Sabacc Shift every active player discards first, then each is dealt in turn from the
+  dealer's left, so the reshuffle (if needed) may include the just-discarded cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sabacc.actions import GAIN, STAND, Action, Gain, Stand, Swap
+from sabacc.cards import SPIKE_DECK, Card
+from sabacc.engine.betting import Legal
+from sabacc.engine.game import Game, PotResult
+from sabacc.errors import OptionError
+from sabacc.events import (
+    BlindDraw,
+    CardDiscarded,
+    CardTaken,
+    Dealt,
+    DiceRolled,
+    Flipped,
+    PotCarried,
+    Reshuffled,
+    Revealed,
+)
+from sabacc.hands import HandValue, evaluate_spike
+from sabacc.rules import Options, VariantInfo, _at_least, _choice, register
+
+_SWAPS: dict[tuple[str, int], Swap] = {}
+
+
+def swap_action(source: str, value: int) -> Swap:
+    """The interned :class:`Swap` action (legal-action lists reuse the same objects)."""
+    key = (source, value)
+    action = _SWAPS.get(key)
+    if action is None:
+        action = _SWAPS[key] = Swap(source, value)
+    return action
+
+
+@dataclass(frozen=True)
+class SpikeOptions(Options):
+    """Corellian Spike options (RULES.md §2)."""
+
+    help: ClassVar[dict[str, str]] = {
+        **Options.help,
+        "rounds": "rounds per hand (Card, Betting, Spike phases)",
+        "betting": "no_limit | pot_limit | fixed",
+        "min_bet": "minimum bet and raise increment (none = the ante); the fixed bet size",
+        "max_raises": "most raises per betting phase (none = unlimited)",
+        "gain_fee": "credits paid into the main pot to Gain (Salas house rules: 1)",
+        "swap_fee": "credits paid into the main pot to Swap (Salas house rules: 2)",
+        "hand_cap": "maximum hand size (Gain is illegal at the cap)",
+        "true_tie": "blind_draw (official Galaxy's Edge) | split",
+    }
+
+    rounds: int = 3
+    betting: str = "no_limit"
+    min_bet: int | None = None
+    max_raises: int | None = None
+    gain_fee: int = 0
+    swap_fee: int = 0
+    hand_cap: int = 5
+    true_tie: str = "blind_draw"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _at_least("rounds", self.rounds, 1)
+        _choice("betting", self.betting, ("no_limit", "pot_limit", "fixed"))
+        _at_least("min_bet", self.min_bet, 1)
+        _at_least("max_raises", self.max_raises, 0)
+        _at_least("gain_fee", self.gain_fee, 0)
+        _at_least("swap_fee", self.swap_fee, 0)
+        _at_least("hand_cap", self.hand_cap, 2)
+        if self.hand_cap > 8:
+            raise OptionError(f"option hand_cap={self.hand_cap}: must be 8 or less")
+        _choice("true_tie", self.true_tie, ("blind_draw", "split"))
+
+
+def _closeness(card: Card) -> tuple[int, int]:
+    """Blind-draw order: closest to 0 wins, positive beats negative."""
+    return (-abs(card.value), 1 if card.value > 0 else 0)
+
+
+class SpikeGame(Game):
+    """A game of Corellian Spike."""
+
+    options: SpikeOptions
+
+    # ------------------------------------------------------------------ hand state
+    def _reset_hand_state(self) -> None:
+        super()._reset_hand_state()
+        self.draw: list[Card] = []  # top of the pile is the end of the list
+        self.discard: list[Card] = []  # face up; top is the end
+        self.muck: list[Card] = []  # junked hands, face down under the discard pile
+        self.round = 0
+        self.card_queue: list[int] = []
+        self.last_dice: tuple[int, int] | None = None
+
+    def _rounds(self) -> int:
+        return self.options.rounds
+
+    def _start_hand_variant(self) -> None:
+        deck = list(type(self).info.deck.cards)
+        self.rng.shuffle(deck)
+        self.draw = deck
+        order = self._order_from(self._left_of(self.dealer))
+        self._deal_start(order)
+        self.round = 1
+        self._begin_card_phase()
+
+    def _deal_start(self, order: list[int]) -> None:
+        for _ in range(2):
+            for s in order:
+                self.hands[s].append(self.draw.pop())
+        if self.log:
+            for s in order:
+                self._emit(Dealt(s, 2, tuple(c.code for c in self.hands[s])))
+        top = self.draw.pop()
+        self.discard.append(top)
+        self._emit(Flipped(top.code))
+
+    # ------------------------------------------------------------------ piles
+    def _can_draw(self) -> bool:
+        return bool(self.draw) or len(self.discard) > 1 or bool(self.muck)
+
+    def _draw(self) -> Card:
+        if not self.draw:
+            self._reshuffle()
+        return self.draw.pop()
+
+    def _reshuffle(self) -> None:
+        pool = self.discard[:-1] + self.muck
+        self.discard = self.discard[-1:]
+        self.muck = []
+        self.rng.shuffle(pool)
+        self.draw = pool
+        self._emit(Reshuffled(len(pool)))
+
+    def _take_from_hand(self, seat: int, value: int) -> Card:
+        """Remove a card of ``value`` from the hand: a publicly known copy first."""
+        hand = self.hands[seat]
+        public = self.public_ids[seat]
+        idx = -1
+        for i, c in enumerate(hand):
+            if c.value == value:
+                if c.id in public:
+                    idx = i
+                    break
+                if idx < 0:
+                    idx = i
+        card = hand.pop(idx)
+        public.discard(card.id)
+        return card
+
+    # ------------------------------------------------------------------ card phase
+    def _begin_card_phase(self) -> None:
+        self.phase = "card"
+        self.card_queue = self._order_from(self._left_of(self.dealer))
+        self._next_card_turn()
+
+    def _next_card_turn(self) -> None:
+        self._legal = None
+        if self.card_queue:
+            self.to_act = self.card_queue.pop(0)
+        else:
+            self._begin_betting()
+
+    def _card_legal(self, seat: int) -> Legal:
+        opts = self.options
+        hand = self.hands[seat]
+        stack = self.stacks[seat]
+        fixed: list[Action] = [STAND]
+        can_draw = self._can_draw()
+        if len(hand) < opts.hand_cap and stack >= opts.gain_fee and can_draw:
+            fixed.append(GAIN)
+        if stack >= opts.swap_fee:
+            values = sorted({c.value for c in hand})
+            if self.discard:
+                fixed.extend(swap_action("discard", v) for v in values)
+            if can_draw:
+                fixed.extend(swap_action("draw", v) for v in values)
+        return Legal(tuple(fixed))
+
+    def _card_act(self, seat: int, action: Action) -> None:
+        opts = self.options
+        t = type(action)
+        if t is Stand:
+            self._acted(seat, action)
+        elif t is Gain:
+            self._acted(seat, action)
+            self._pay(seat, opts.gain_fee, "dead", "gain fee")
+            card = self._draw()
+            self.hands[seat].append(card)
+            if self.log:
+                self._emit(CardTaken(seat, "draw", card.code))
+        else:
+            assert isinstance(action, Swap)
+            self._acted(seat, action)
+            self._pay(seat, opts.swap_fee, "dead", "swap fee")
+            if action.source == "discard":
+                taken = self.discard.pop()
+                given = self._take_from_hand(seat, action.value)
+                self.hands[seat].append(taken)
+                self.public_ids[seat].add(taken.id)
+                self.discard.append(given)
+                if self.log:
+                    self._emit(CardTaken(seat, "discard", taken.code, shown=True))
+                    self._emit(CardDiscarded(seat, given.code))
+            else:
+                given = self._take_from_hand(seat, action.value)
+                taken = self._draw()
+                self.hands[seat].append(taken)
+                self.discard.append(given)
+                if self.log:
+                    self._emit(CardTaken(seat, "draw", taken.code))
+                    self._emit(CardDiscarded(seat, given.code))
+
+    # ------------------------------------------------------------------ betting, spike
+    def _begin_betting(self) -> None:
+        if not self._open_betting(self._left_of(self.dealer)):
+            self._spike_phase()
+
+    def _fold(self, s: int) -> None:
+        super()._fold(s)
+        self.muck.extend(self.hands[s])
+        self.hands[s] = []
+        self.public_ids[s].clear()
+
+    def _spike_phase(self) -> None:
+        self.phase = "spike"
+        self.to_act = None
+        d1 = self.rng.randrange(6) + 1
+        d2 = self.rng.randrange(6) + 1
+        self.last_dice = (d1, d2)
+        shift = d1 == d2
+        self._emit(DiceRolled((d1, d2), shift, self.dealer))
+        if shift:
+            self._sabacc_shift()
+        self._end_of_round()
+
+    def _end_of_round(self) -> None:
+        if self.round < self._rounds():
+            self.round += 1
+            self._begin_card_phase()
+        else:
+            self._showdown()
+
+    def _sabacc_shift(self) -> None:
+        order = self._order_from(self._left_of(self.dealer))
+        sizes = {s: len(self.hands[s]) for s in order}
+        for s in order:
+            for card in self.hands[s]:
+                self.discard.append(card)
+                if self.log:
+                    self._emit(CardDiscarded(s, card.code, "discard"))
+            self.hands[s] = []
+            self.public_ids[s].clear()
+        for s in order:
+            new = [self._draw() for _ in range(sizes[s])]
+            self.hands[s] = new
+            if self.log:
+                self._emit(Dealt(s, len(new), tuple(c.code for c in new), "shift"))
+        self._flip_after_shift()
+
+    def _flip_after_shift(self) -> None:
+        card = self._draw()
+        self.discard.append(card)
+        self._emit(Flipped(card.code))
+
+    # ------------------------------------------------------------------ protocol hooks
+    def _compute_legal(self) -> Legal:
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "betting":
+            return self._betting_legal(seat)
+        return self._card_legal(seat)
+
+    def _perform(self, seat: int, action: Action) -> None:
+        if self.phase == "betting":
+            done = self._betting_act(seat, action)
+            if self._all_junked_win():
+                return
+            if done:
+                self._spike_phase()
+            else:
+                self._legal = None
+            return
+        self._card_act(seat, action)
+        self._next_card_turn()
+
+    # ------------------------------------------------------------------ showdown
+    def _showdown(self) -> None:
+        self.phase = "showdown"
+        self.to_act = None
+        live = self._order_from(self._left_of(self.dealer))
+        values: dict[int, HandValue] = {s: self.evaluate(self.hands[s]) for s in live}
+        shown: dict[int, tuple[tuple[str, ...], HandValue | None]] = {}
+        for s in live:
+            v = values[s]
+            codes = tuple(c.code for c in self.hands[s])
+            shown[s] = (codes, v)
+            self._emit(Revealed(s, codes, v.name, v.total, v.rank))
+        decided: dict[frozenset[int], list[int]] = {}
+
+        def winners(seats: tuple[int, ...] | list[int]) -> list[int]:
+            best = max(values[s] for s in seats)
+            tied = [s for s in seats if values[s] == best]
+            if len(tied) == 1:
+                return tied
+            key = frozenset(tied)
+            if key not in decided:
+                decided[key] = self._break_true_tie(tied)
+            return decided[key]
+
+        results: list[PotResult] = []
+        for i, pot in enumerate(self.pots()):
+            name = "main" if i == 0 else f"side {i}"
+            ws = winners(pot.eligible)
+            results.append(self._award(name, pot.amount, ws, f"best hand: {values[ws[0]].name}"))
+        overall = winners(live)
+        best = values[overall[0]]
+        if best.total == 0 and self.sabacc_pot:
+            amount, self.sabacc_pot = self.sabacc_pot, 0
+            results.append(self._award("sabacc", amount, overall, f"won with {best.name}"))
+        elif self.sabacc_pot:
+            self._emit(PotCarried("sabacc", self.sabacc_pot))
+        self._finish_hand("showdown", results, shown)
+
+    def _break_true_tie(self, tied: list[int]) -> list[int]:
+        """Resolve a true tie: blind draw (default) or a split (all tied seats win)."""
+        if self.options.true_tie == "split":
+            return self._odd_credit_order(tied)
+        contenders = self._odd_credit_order(tied)
+        while len(contenders) > 1:
+            if not self._can_draw():
+                return contenders  # no card left to draw: split
+            drawn: dict[int, Card] = {}
+            for s in contenders:
+                if not self._can_draw():
+                    return contenders
+                card = self._draw()
+                drawn[s] = card
+                self.discard.append(card)
+                self._emit(BlindDraw(s, card.code))
+            best = max(_closeness(c) for c in drawn.values())
+            contenders = [s for s in contenders if _closeness(drawn[s]) == best]
+        return contenders
+
+    # ------------------------------------------------------------------ observation
+    def _public_extra(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "rounds": self._rounds(),
+            "discard_top": self.discard[-1].code if self.discard else None,
+            "discard_pile": [c.code for c in self.discard],
+            "draw_pile": len(self.draw),
+            "mucked": len(self.muck),
+            "dice": list(self.last_dice) if self.last_dice else None,
+        }
+
+    def _hidden_extra(self) -> dict[str, Any]:
+        return {"draw": [c.code for c in self.draw], "muck": [c.code for c in self.muck]}
+
+    def card_locations(self) -> list[Card]:
+        """Every card of the deck, wherever it is now (for conservation checks)."""
+        cards = [c for h in self.hands for c in h]
+        return cards + self.draw + self.discard + self.muck
+
+
+def evaluate(options: Options, cards: list[Card]) -> HandValue:
+    """Spike hand value (options do not change Spike's ranking)."""
+    return evaluate_spike([c.value for c in cards])
+
+
+SPIKE_RULES = """\
+Corellian Spike (Sabacc For Charity rules). Goal: a hand totalling 0, or as close to 0 as you can.
+62 cards: +1..+10 and -1..-10 in three staves, plus two Sylops (0). Everyone antes to the main pot
+and the sabacc pot; 2 cards each; one card flipped to start the discard pile.
+3 rounds, each: Card phase (stand, gain the draw top, or swap a card with the discard top or draw
+top), Betting phase (check, bet, call, raise, junk), Spike phase (two dice: doubles = Sabacc Shift,
+everyone's hand is replaced by the same number of new cards).
+Showdown: best hand takes the main pot; if it totals 0 it also takes the sabacc pot.
+Ranks, best first: Pure Sabacc (0 0), Full Sabacc (+10 +10 -10 -10 0), Fleet, Yee-Haa, Rhylet,
+Squadron, Gee Whiz, Straight Khyron, Banthas Wild, Rule of Two, Sabacc (a pair), unranked Sabacc,
+Nulrhek (not 0: closest to 0 wins, + beats -). Ties: lower pattern values, more cards, higher sum
+of positives, higher single positive, then a blind draw.
+"""
+
+SpikeGame.info = register(
+    VariantInfo(
+        name="corellian_spike",
+        title="Corellian Spike",
+        aliases=("spike", "corellian-spike", "corellian"),
+        deck=SPIKE_DECK,
+        options_type=SpikeOptions,
+        game_type=SpikeGame,
+        evaluator=evaluate,
+        summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
+        rules_text=SPIKE_RULES,
+    )
+)
