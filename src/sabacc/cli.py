@@ -252,5 +252,13 @@ def play(
         console.print(f"Hand history saved to {save}")
 
 
+def _register_commands() -> None:
+    from sabacc.commands import register_all
+
+    register_all(app)
+
+
+_register_commands()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

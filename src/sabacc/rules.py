@@ -8,7 +8,7 @@ registry maps variant names and aliases to :class:`VariantInfo` records.
 from __future__ import annotations
 
 import dataclasses
-import types
+import functools
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -91,8 +91,10 @@ class Options:
     @classmethod
     def from_mapping(cls: type[O], values: Mapping[str, Any]) -> O:
         """Build options from a mapping, converting text values (``"3"``, ``"none"``, ``"true"``)."""
-        hints = typing.get_type_hints(cls)
-        known = set(cls.names())
+        if not values:
+            return cls()
+        hints = _hints(cls)
+        known = set(hints)
         kwargs: dict[str, Any] = {}
         for raw_name, value in values.items():
             name = raw_name.replace("-", "_")
@@ -119,13 +121,18 @@ class Options:
         return type(self).from_mapping({**self.to_dict(), **changes})
 
 
+@functools.cache
+def _hints(cls: type[Options]) -> dict[str, Any]:
+    """Field name -> type of an options class (cached: get_type_hints is slow)."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
 def _coerce(name: str, value: Any, hint: Any) -> Any:
     """Convert a CLI/JSON value to the field's type; raise OptionError on failure."""
     args = typing.get_args(hint)
     optional = type(None) in args
     base = next((a for a in args if a is not type(None)), hint) if args else hint
-    if isinstance(hint, types.UnionType | typing._UnionGenericAlias):  # type: ignore[attr-defined]
-        base = next(a for a in args if a is not type(None))
     if isinstance(value, str):
         text = value.strip()
         if optional and text.lower() in ("none", "null", ""):

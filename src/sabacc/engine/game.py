@@ -281,29 +281,67 @@ class Game(ABC):
             "result": self._result_dict(),
         }
 
-    def clone(self, *, log: bool | None = None) -> Game:
-        """An independent copy (for search). ``log=False`` drops the logs for speed."""
+    def clone(self, *, log: bool | None = None, reseed: int | None = None) -> Game:
+        """An independent copy. ``log=False`` drops the logs (faster, for search).
+
+        By default the copy's RNG continues exactly as the original's would, so the same
+        actions give the same future. ``reseed`` gives the copy a fresh RNG seeded with it
+        instead: cheaper, and what search wants (the RNG state is hidden information).
+        """
         new = object.__new__(type(self))
         d = new.__dict__
         for key, value in self.__dict__.items():
-            if isinstance(value, list):
-                d[key] = [v[:] if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
+            if type(value) is list:
+                d[key] = [v[:] if type(v) is list else v for v in value]
+            elif type(value) is dict:
                 d[key] = dict(value)
-            elif isinstance(value, set):
+            elif type(value) is set:
                 d[key] = set(value)
-            elif isinstance(value, random.Random):
-                rng = random.Random()
-                rng.setstate(value.getstate())
-                d[key] = rng
             else:
                 d[key] = value
+        d["public_ids"] = [set(ids) for ids in self.public_ids]
+        if reseed is not None:
+            new.rng = random.Random(reseed)
+        else:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
+            new.rng = rng
         if log is not None:
             new.log = log
             if not log:
                 new.events = []
                 new.actions = []
+                new._pending = []
         return new
+
+    def determinize(self, viewer: int, rng: random.Random) -> Game:
+        """A copy of this state as ``viewer`` might imagine it (for search bots).
+
+        Everything ``viewer`` cannot see (other hands' hidden cards, the draw pile, face-down
+        piles) is shuffled and dealt back into the same places, and the copy gets a fresh RNG;
+        what ``viewer`` knows (own hand, face-up cards, cards seen going into a hand) stays.
+        The result depends only on ``viewer``'s information and ``rng``.
+        """
+        new = self.clone(log=False, reseed=rng.getrandbits(64))
+        slots = new._hidden_slots(viewer)
+        cards = [pile[i] for pile, i in slots]
+        cards.sort(key=lambda c: c.id)  # forget where they were
+        rng.shuffle(cards)
+        for (pile, i), card in zip(slots, cards, strict=True):
+            pile[i] = card
+        new._legal = None
+        return new
+
+    def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
+        """Places holding a card ``viewer`` cannot see. Variants add their face-down piles."""
+        slots: list[tuple[list[Card], int]] = []
+        for s in range(self.n):
+            if s == viewer:
+                continue
+            known = self.public_ids[s]
+            hand = self.hands[s]
+            slots.extend((hand, i) for i, c in enumerate(hand) if c.id not in known)
+        return slots
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int | None) -> dict[str, Any]:

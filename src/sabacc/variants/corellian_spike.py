@@ -374,6 +374,12 @@ class SpikeGame(Game):
     def _hidden_extra(self) -> dict[str, Any]:
         return {"draw": [c.code for c in self.draw], "muck": [c.code for c in self.muck]}
 
+    def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
+        slots = super()._hidden_slots(viewer)
+        slots.extend((self.draw, i) for i in range(len(self.draw)))
+        slots.extend((self.muck, i) for i in range(len(self.muck)))
+        return slots
+
     def card_locations(self) -> list[Card]:
         """Every card of the deck, wherever it is now (for conservation checks)."""
         cards = [c for h in self.hands for c in h]
