@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -307,3 +308,74 @@ def evaluate_spike(values: Sequence[int]) -> HandValue:
     if hv is not None:
         return hv
     return _spike_from_counts(_counts_of(values))
+
+
+# ---------------------------------------------------------------------- batch evaluation
+#: Value used to pad short hands in a batch (an empty card slot).
+SPIKE_PAD = 99
+
+_BATCH: tuple[Any, list[HandValue]] | None = None
+_RADIX = 22  # 21 values plus the empty slot, which sorts last
+
+
+def _spike_batch_tables() -> tuple[Any, list[HandValue]]:
+    """A dense strength table indexed by a sorted 5-slot hand, and each strength's HandValue.
+
+    A row is sorted, each slot mapped to 0..20 (value + 10) or 21 (empty), and read as a
+    5-digit base-22 number: an index into an int32 array of 22**5 strengths (-1 = no such hand;
+    about 20 MB, built once). A hand's *strength* is the dense rank of its HandValue among all
+    table hands: greater is better, equal is a true tie.
+    """
+    global _BATCH
+    if _BATCH is None:
+        import numpy as np
+
+        table = _spike_table()
+        distinct = sorted({hv.key: hv for hv in table.values()}.items())
+        strength_of = {key: i for i, (key, _) in enumerate(distinct)}
+        dense = np.full(_RADIX**SPIKE_TABLE_MAX_CARDS, -1, dtype=np.int32)
+        for key, hv in table.items():
+            digits: list[int] = []
+            for i in range(_SPIKE_NVALUES):
+                digits.extend([i] * ((key >> (SPIKE_KEY_BITS * i)) & _SPIKE_FIELD))
+            digits.extend([_RADIX - 1] * (SPIKE_TABLE_MAX_CARDS - len(digits)))
+            index = 0
+            for d in digits:
+                index = index * _RADIX + d
+            dense[index] = strength_of[hv.key]
+        _BATCH = (dense, [hv for _, hv in distinct])
+    return _BATCH
+
+
+def evaluate_spike_batch(hands: Any) -> Any:
+    """Strengths of many Spike hands at once (NumPy; install ``sabacc[rl]`` or numpy).
+
+    ``hands`` is an integer array of shape (N, k), k <= 5, one hand per row, short hands padded
+    with :data:`SPIKE_PAD`. Returns an int32 array of N strengths: greater is better, equal is a
+    true tie, exactly as comparing :func:`evaluate_spike` values. :func:`spike_strength_value`
+    turns a strength back into its :class:`HandValue` (name, total, rank).
+    """
+    import numpy as np
+
+    dense, _ = _spike_batch_tables()
+    arr = np.asarray(hands, dtype=np.int64)
+    if arr.ndim != 2 or not 1 <= arr.shape[1] <= SPIKE_TABLE_MAX_CARDS:
+        raise ValueError("hands must be an (N, k) array with 1 <= k <= 5")
+    pad = arr == SPIKE_PAD
+    if (~pad & ((arr < SPIKE_MIN_VALUE) | (arr > SPIKE_MAX_VALUE))).any():
+        raise ValueError("card values must be -10..10 (or SPIKE_PAD for an empty slot)")
+    digits = np.where(pad, _RADIX - 1, arr + _SPIKE_OFFSET)
+    digits.sort(axis=1)
+    index = np.zeros(len(arr), dtype=np.int64)
+    for col in range(SPIKE_TABLE_MAX_CARDS):
+        d = digits[:, col] if col < arr.shape[1] else _RADIX - 1
+        index = index * _RADIX + d
+    out = dense[index]
+    if (out < 0).any():
+        raise ValueError("a hand in the batch is empty or holds more copies than the deck")
+    return out
+
+
+def spike_strength_value(strength: int) -> HandValue:
+    """The :class:`HandValue` for a strength returned by :func:`evaluate_spike_batch`."""
+    return _spike_batch_tables()[1][int(strength)]

@@ -383,9 +383,7 @@ class Game(ABC):
             },
             "betting": {
                 "current_bet": self.cur_bet,
-                "to_call": (
-                    max(0, self.cur_bet - self.round_bet[seat]) if seat is not None else 0
-                ),
+                "to_call": (max(0, self.cur_bet - self.round_bet[seat]) if seat is not None else 0),
                 "structure": self._bet_structure(),
                 "unit": self._bet_unit(),
             },
@@ -576,18 +574,27 @@ class Game(ABC):
         self._emit(HandStarted(self.hand_no, self.dealer, tuple(alive)))
         dead_carry, self.carry = self.carry, 0
         self.dead = dead_carry
+        log, self.log = self.log, False  # the Anted event says it all: no Paid events
+        anted = []
         for s in self._seats_from_left_of_dealer(alive):
             main, sab = self._ante_due(s)
             self.in_hand[s] = True
-            self._pay(s, main, "main", "ante")
-            self._pay(s, sab, "sabacc", "ante")
-            if self.log:
-                self._pending.append(Anted(s, main, sab))
+            anted.append(
+                Anted(s, self._pay(s, main, "main", "ante"), self._pay(s, sab, "sabacc", "ante"))
+            )
+        self.log = log
+        if log:
+            self._pending.extend(anted)
         self._start_hand_variant()
 
     def _can_ante(self, seat: int) -> bool:
         main, sab = self._ante_due(seat)
         return self.stacks[seat] >= main + sab and self.stacks[seat] > 0
+
+    def _shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        """A uniformly shuffled copy (sorting by random keys: one fast RNG call per card)."""
+        rand = self.rng.random
+        return sorted(cards, key=lambda _: rand())
 
     def _seats_from_left_of_dealer(self, seats: Sequence[int]) -> list[int]:
         return self._odd_credit_order(seats)

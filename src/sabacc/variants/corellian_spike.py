@@ -113,9 +113,7 @@ class SpikeGame(Game):
         return self.options.rounds
 
     def _start_hand_variant(self) -> None:
-        deck = list(type(self).info.deck.cards)
-        self.rng.shuffle(deck)
-        self.draw = deck
+        self.draw = self._shuffled(type(self).info.deck.cards)
         order = self._order_from(self._left_of(self.dealer))
         self._deal_start(order)
         self.round = 1
@@ -145,8 +143,7 @@ class SpikeGame(Game):
         pool = self.discard[:-1] + self.muck
         self.discard = self.discard[-1:]
         self.muck = []
-        self.rng.shuffle(pool)
-        self.draw = pool
+        self.draw = pool = self._shuffled(pool)
         self._emit(Reshuffled(len(pool)))
 
     def _take_from_hand(self, seat: int, value: int) -> Card:
