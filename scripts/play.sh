@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
-"$PY" -m pip install --disable-pip-version-check -q -e .
+"$PY" -m pip install --disable-pip-version-check -q -e ".[tui]"
 exec "$PY" -m sabacc play "$@"

@@ -46,7 +46,7 @@ CARD_ARGS = {"ignore_unknown_options": True, "allow_extra_args": False}
 
 def fail(message: str) -> NoReturn:
     """One line on stderr, exit status 2."""
-    err.print(f"sabacc: error: {message}", highlight=False, markup=False)
+    err.print(f"sabacc: error: {message}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -72,7 +72,7 @@ def main() -> None:
     try:
         app()
     except SabaccError as exc:  # anything the commands did not catch themselves
-        err.print(f"sabacc: error: {exc}", markup=False)
+        err.print(f"sabacc: error: {exc}", markup=False, soft_wrap=True)
         sys.exit(2)
 
 
@@ -119,13 +119,15 @@ def showdown(
             parsed.append((i, cards, v.evaluate(cards)))
         except SabaccError as exc:
             fail(f"hand {i + 1} ({text!r}): {exc}")
-    all_cards = [c.id for _, cards, _ in parsed for c in cards]
-    if len(set(all_cards)) != len(all_cards):
-        # Same physical card twice across hands: re-parse jointly to check the deck holds them.
-        try:
-            v.parse_cards(" ".join(" ".join(c.code for c in cards) for _, cards, _ in parsed))
-        except SabaccError as exc:
-            fail(f"these hands cannot come from one deck: {exc}")
+    # All hands come from one deck: parse them together so copies are counted across hands.
+    try:
+        joint = v.parse_cards(" ".join(hands))
+    except SabaccError as exc:
+        fail(f"these hands cannot come from one deck: {exc}")
+    at = 0
+    for k, (i, cards, value) in enumerate(parsed):
+        parsed[k] = (i, joint[at : at + len(cards)], value)
+        at += len(cards)
     ordered = sorted(parsed, key=lambda t: t[2], reverse=True)
     place = 0
     rows = []
