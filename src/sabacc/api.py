@@ -50,7 +50,7 @@ class Variant:
             parsed = list(cards)  # type: ignore[arg-type]
         if not parsed:
             raise CardParseError("a hand needs at least one card")
-        return self.info.evaluator(self.options, parsed)  # type: ignore[arg-type]
+        return self.info.evaluator(self.options, parsed)
 
     def new_game(
         self, players: int | Sequence[str] = 4, seed: int | None = None, *, log: bool = True

@@ -8,7 +8,7 @@ conservation can be checked. Cards are shared, never copied: the engine moves re
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sabacc.errors import CardParseError
@@ -79,7 +79,7 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self) -> Iterable[Card]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
     def format_value(self, value: int) -> str:

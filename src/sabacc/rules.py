@@ -93,7 +93,7 @@ class Options:
         """Build options from a mapping, converting text values (``"3"``, ``"none"``, ``"true"``)."""
         if not values:
             return cls()
-        hints = _hints(cls)
+        hints = _hints(cls)  # type: ignore[arg-type]
         known = set(hints)
         kwargs: dict[str, Any] = {}
         for raw_name, value in values.items():
