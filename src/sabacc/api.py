@@ -7,7 +7,7 @@ from typing import Any
 
 from sabacc.cards import Card, Deck
 from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
-from sabacc.errors import CardParseError, HistoryError, IllegalActionError, SabaccError
+from sabacc.errors import CardParseError, HistoryError
 from sabacc.hands import HandValue
 from sabacc.rules import Options, VariantInfo, lookup, variant_names
 
@@ -39,7 +39,7 @@ class Variant:
         return f"Variant({self.name!r}, {self.options.changed()!r})"
 
     def parse_cards(self, text: str | Sequence[str]) -> list[Card]:
-        """Cards from notation (``"+4 -4 0"``); strict, see :meth:`sabacc.cards.Deck.parse_cards`."""
+        """Cards from notation (``"+4 -4 0"``); strict (see :meth:`Deck.parse_cards`)."""
         return self.deck.parse_cards(text)
 
     def evaluate(self, cards: str | Sequence[Card] | Sequence[str]) -> HandValue:
@@ -104,7 +104,7 @@ def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:
     for i, entry in enumerate(actions[:upto] if upto is not None else actions):
         try:
             game.apply(entry["action"], seat=int(entry["seat"]))
-        except (KeyError, TypeError, SabaccError, IllegalActionError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise HistoryError(f"action {i + 1} ({entry!r}) does not replay: {exc}") from None
     return game
 

@@ -130,6 +130,15 @@ class Paid(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BetReturned(Event):
+    """The part of a bet nobody called goes back to the bettor when the betting closes."""
+
+    type: ClassVar[str] = "bet_returned"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class DiceRolled(Event):
     type: ClassVar[str] = "dice_rolled"
     dice: tuple[int, ...]

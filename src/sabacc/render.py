@@ -36,6 +36,8 @@ def describe_event(event: ev.Event, names: Sequence[str]) -> str | None:
         if event.reason in ("ante",) or event.reason.startswith(("call", "bet", "raise")):
             return None
         return f"{who} pays {event.amount} to the {event.pot} pot ({event.reason})"
+    if isinstance(event, ev.BetReturned):
+        return f"{event.amount} uncalled returned to {who}"
     if isinstance(event, ev.DiceRolled):
         shift = "  SABACC SHIFT!" if event.shift else ""
         return f"{_who(event.roller, names)} rolls {' '.join(map(str, event.dice))}{shift}"

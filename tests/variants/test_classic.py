@@ -508,7 +508,8 @@ def test_all_but_one_fold_takes_the_hand_pot_only() -> None:
     play(game, "1: bet 3", "2: junk", "0: junk")
     result = game.hand_results[-1]
     assert result.reason == "all_junked"
-    assert [(p.pot, p.amount, p.winners) for p in result.pots] == [("main", 6, (1,))]
+    # The uncalled bet of 3 goes back to seat 1; the hand pot is the three antes.
+    assert [(p.pot, p.amount, p.winners) for p in result.pots] == [("main", 3, (1,))]
     assert game.sabacc_pot == 5  # antes 3 + two fold fees (carries over)
     assert result.net == (-3, 1, -3)
     assert game.hand_no == 2

@@ -84,7 +84,7 @@ options_st = st.fixed_dictionaries(
         "sabacc_ante": st.sampled_from(["if_empty", "always"]),
         "sabacc_ante_amount": st.integers(0, 3),
         "ante": st.integers(1, 3),
-        "buy_in": st.integers(3, 60),
+        "buy_in": st.integers(6, 60),  # at least the largest antes (3 + 3): smaller is refused
         "bet_limit": st.integers(1, 5),
         "max_raises": st.integers(0, 4),
         "fold_fee": st.integers(0, 3),

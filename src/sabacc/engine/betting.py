@@ -99,21 +99,36 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def build_pots(committed: Sequence[int], live: Sequence[int], dead: int = 0) -> list[Pot]:
+def build_pots(
+    committed: Sequence[int],
+    live: Sequence[int],
+    dead: int = 0,
+    all_in: Sequence[int] | None = None,
+) -> list[Pot]:
     """Split what each seat committed this hand into a main pot and side pots.
 
     ``live`` are the seats still in the hand (not folded); folded seats' chips fill the pots
     up to their level. ``dead`` (carried pots, fees) joins the main pot. Pots with the same
     eligible seats are merged.
+
+    ``all_in``, when given, lists the live seats that are all-in: pots are then split only at
+    their levels (as in poker, while betting is still going on), and seats that are not all-in
+    are eligible for every pot, since they can still match any bet. Without it, every live
+    seat's level splits the pots (right once everyone has matched or is all-in).
     """
     if not live:
         return [Pot(sum(committed) + dead, ())]
-    levels = sorted({committed[s] for s in live})
+    if all_in is None:
+        levels = sorted({committed[s] for s in live})
+        capped: set[int] = set(live)
+    else:
+        capped = set(all_in)
+        levels = sorted({committed[s] for s in capped} | {max(committed[s] for s in live)})
     pots: list[Pot] = []
     prev = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, prev) for c in committed)
-        eligible = tuple(s for s in live if committed[s] >= level)
+        eligible = tuple(s for s in live if committed[s] >= level or s not in capped)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount > 0 or not pots:

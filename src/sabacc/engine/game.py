@@ -31,6 +31,7 @@ from sabacc.errors import IllegalActionError
 from sabacc.events import (
     Acted,
     Anted,
+    BetReturned,
     Eliminated,
     Event,
     GameEnded,
@@ -174,6 +175,13 @@ class Game(ABC):
         self._legal: Legal | None = None
         self._reset_hand_state()
         self._pending: list[Event] = []
+        if not any(self._can_ante(s) for s in range(self.n)):
+            from sabacc.errors import OptionError
+
+            main, sab = self._ante_due(0)
+            raise OptionError(
+                f"buy_in={options.starting_stack} cannot cover the antes ({main} + {sab})"
+            )
         self._start_hand()
         self._flush()
 
@@ -226,9 +234,13 @@ class Game(ABC):
         actor = self.to_act
         if actor is None:  # pragma: no cover - a decision always exists while not over
             raise IllegalActionError("nobody is to act")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            raise IllegalActionError(
+                f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
+            )
         if seat is not None and seat != actor:
             raise IllegalActionError(
-                f"it is not {self.names[seat] if 0 <= seat < self.n else seat}'s turn: "
+                f"it is not {self.names[seat]}'s turn: "
                 f"{self.names[actor]} is to act"
             )
         legal = self.legal()
@@ -265,8 +277,13 @@ class Game(ABC):
         return sum(self.committed) + self.dead
 
     def pots(self) -> list[Pot]:
-        """The main pot and side pots as they stand, eligible seats included."""
-        return build_pots(self.committed, self._live(), self.dead)
+        """The main pot and side pots as they stand, eligible seats included.
+
+        Side pots form only at all-in players' levels; a bet nobody has called yet sits in the
+        top pot (and is returned to its bettor when the betting round closes).
+        """
+        live = self._live()
+        return build_pots(self.committed, live, self.dead, [s for s in live if self.stacks[s] == 0])
 
     def history(self) -> dict[str, Any]:
         """The versioned hand-history document (see :func:`sabacc.replay`)."""
@@ -383,7 +400,11 @@ class Game(ABC):
             },
             "betting": {
                 "current_bet": self.cur_bet,
-                "to_call": (max(0, self.cur_bet - self.round_bet[seat]) if seat is not None else 0),
+                "to_call": (
+                    max(0, self.cur_bet - self.round_bet[seat])
+                    if seat is not None and self.phase == "betting"
+                    else 0
+                ),
                 "structure": self._bet_structure(),
                 "unit": self._bet_unit(),
             },
@@ -620,11 +641,7 @@ class Game(ABC):
         self.committed = [0] * self.n
         self.dead = 0
         self.to_act = None
-        self._after_hand()
         self._start_hand()
-
-    def _after_hand(self) -> None:
-        """Collect cards back into the deck between hands (variant)."""
 
     def _end_game(self) -> None:
         leftover = self.sabacc_pot + self.carry
@@ -743,13 +760,29 @@ class Game(ABC):
             self.acted[s] = True
             self._acted(s, action, f"{action} (all-in)" if self.stacks[s] == 0 else None)
         elif t is Junk:
-            self._fold(s)
             self._acted(s, action)
-        if len(self._live()) <= 1:
-            return True
-        nxt = self._next_bettor(s)
-        self.to_act = nxt
-        return nxt is None
+            self._fold(s)
+        if len(self._live()) > 1:
+            nxt = self._next_bettor(s)
+            self.to_act = nxt
+            if nxt is not None:
+                return False
+        self._return_uncalled()
+        return True
+
+    def _return_uncalled(self) -> None:
+        """Give back the part of a bet that nobody called (as in poker)."""
+        live = self._live()
+        if not live or not self.cur_bet:
+            return
+        top = max(live, key=lambda s: self.committed[s])
+        others = max((c for s, c in enumerate(self.committed) if s != top), default=0)
+        excess = min(self.committed[top] - others, self.round_bet[top])
+        if excess > 0:
+            self.committed[top] -= excess
+            self.round_bet[top] -= excess
+            self.stacks[top] += excess
+            self._emit(BetReturned(top, excess))
 
     def _fold(self, s: int) -> None:
         """Give up the hand (variants decide where the cards go)."""

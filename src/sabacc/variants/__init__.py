@@ -2,5 +2,6 @@
 
 from sabacc.variants import classic as classic
 from sabacc.variants import corellian_spike as corellian_spike
+from sabacc.variants import surabat_cycle as surabat_cycle
 
-__all__ = ["classic", "corellian_spike"]
+__all__ = ["classic", "corellian_spike", "surabat_cycle"]
