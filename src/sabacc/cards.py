@@ -166,7 +166,9 @@ class Deck:
                 raise CardParseError(f"unknown card {raw!r}: no such card in the {self.name} deck")
             if value in self._by_value:
                 return self._by_value[value]
-        raise CardParseError(f"unknown card {raw!r}: no card of value {value} in the {self.name} deck")
+        raise CardParseError(
+            f"unknown card {raw!r}: no card of value {value} in the {self.name} deck"
+        )
 
 
 def build_spike_deck() -> Deck:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from sabacc.engine.game import Game
     from sabacc.hands import HandValue
 
-O = TypeVar("O", bound="Options")
+OptionsT = TypeVar("OptionsT", bound="Options")
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -66,7 +66,9 @@ class Options:
         if self.game_end.startswith("hands:"):
             n = self.game_end[6:]
             if not n.isdigit() or int(n) < 1:
-                raise OptionError(f"option game_end={self.game_end!r}: N must be a whole number >= 1")
+                raise OptionError(
+                    f"option game_end={self.game_end!r}: N must be a whole number >= 1"
+                )
         _choice("final_pot", self.final_pot, ("split", "house"))
         if self.ante == 0 and self.sabacc_ante == 0 and self.game_end == "last_standing":
             raise OptionError("game_end=last_standing needs a non-zero ante to be sure to end")
@@ -78,7 +80,7 @@ class Options:
 
     @property
     def hand_limit(self) -> int | None:
-        """The number of hands after which the game ends, if ``game_end`` or ``max_hands`` set one."""
+        """The hand count that ends the game, if ``game_end`` or ``max_hands`` sets one."""
         limits = [self.max_hands] if self.max_hands else []
         if self.game_end.startswith("hands:"):
             limits.append(int(self.game_end[6:]))
@@ -89,8 +91,8 @@ class Options:
         return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
-    def from_mapping(cls: type[O], values: Mapping[str, Any]) -> O:
-        """Build options from a mapping, converting text values (``"3"``, ``"none"``, ``"true"``)."""
+    def from_mapping(cls: type[OptionsT], values: Mapping[str, Any]) -> OptionsT:
+        """Options from a mapping, converting text values (``"3"``, ``"none"``, ``"true"``)."""
         if not values:
             return cls()
         hints = _hints(cls)  # type: ignore[arg-type]
@@ -117,7 +119,7 @@ class Options:
         default = type(self)()
         return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
 
-    def replace(self: O, **changes: Any) -> O:
+    def replace(self: OptionsT, **changes: Any) -> OptionsT:
         return type(self).from_mapping({**self.to_dict(), **changes})
 
 
