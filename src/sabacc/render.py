@@ -8,7 +8,9 @@ from typing import Any
 from sabacc import events as ev
 
 
-def _who(seat: int, names: Sequence[str]) -> str:
+def _who(seat: int | None, names: Sequence[str]) -> str:
+    if seat is None:
+        return "the dealer"
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
