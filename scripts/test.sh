@@ -9,6 +9,20 @@ PY="${PYTHON:-python3}"
 echo "== installing sabacc[test]"
 "$PY" -m pip install --disable-pip-version-check -q -e ".[test]"
 
+# The web tests need Debian's Chromium (browser tests, with a Japanese font for the screenshots)
+# and PostgreSQL with psycopg (store tests on both databases). Installed only when missing; as
+# root in CI. Outside CI, without them those tests are skipped, loudly; in CI that is a failure.
+apt_pkgs=()
+command -v chromium >/dev/null 2>&1 || apt_pkgs+=(chromium)
+fc-list :lang=ja 2>/dev/null | grep -q . || apt_pkgs+=(fonts-vlgothic)
+{ command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1 || apt_pkgs+=(postgresql)
+if [ "${#apt_pkgs[@]}" -gt 0 ]; then
+  echo "== apt-get install ${apt_pkgs[*]}"
+  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${apt_pkgs[@]}") \
+    || { echo "could not install ${apt_pkgs[*]}: the tests that need them are skipped" >&2
+         [ -z "${CI:-}" ] || exit 1; }
+fi
+
 echo "== ruff"
 "$PY" -m ruff check src tests benchmarks
 "$PY" -m ruff format --check src tests benchmarks

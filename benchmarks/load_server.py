@@ -1,0 +1,330 @@
+"""Load test of ``sabacc serve``: many tables of scripted WebSocket players on loopback.
+
+    python benchmarks/load_server.py --tables 100 --seats 6 --duration 30 --think-ms 1000
+
+Starts a server in a subprocess (a fresh SQLite file) unless ``--url`` points at one, creates
+the tables, seats a scripted client at every seat and plays for ``--duration`` seconds. Each
+client acts when it is its turn (after ``--think-ms``) and measures the latency from sending
+its action to receiving the state that contains it. At the end every client stops, the
+outstanding actions are awaited, and the number of actions the server stored is compared with
+the number the clients saw applied: any difference is a lost action.
+
+Only loopback addresses are used; every loop is bounded in count and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    sent: int = 0
+    applied: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    messages: int = 0
+    bytes: int = 0
+    new_games: int = 0
+    warm_until: float = 0.0  # actions sent before this are not timed (the start-up burst)
+
+
+def choose(legal: dict[str, Any], rng: random.Random) -> str:
+    """Mostly passive play with some bets and card actions, so hands run their course."""
+    actions = legal["actions"]
+    r = rng.random()
+    if legal.get("bet") and r < 0.15:
+        return f"bet {legal['bet'][0]}"
+    if legal.get("raise") and r < 0.05:
+        return f"raise {legal['raise'][0]}"
+    card = [a for a in actions if a.startswith(("gain", "swap", "discard"))]
+    if card and r < 0.4:
+        return str(rng.choice(card))
+    for a in ("check", "call", "stand"):
+        if a in actions:
+            return str(a)
+    return str(actions[0]) if actions else f"bet {legal['bet'][0]}"
+
+
+class Player:
+    def __init__(self, url: str, code: str, token: str, stats: Stats, seed: int, think: float):
+        self.url = url
+        self.code = code
+        self.token = token
+        self.stats = stats
+        self.rng = random.Random(seed)
+        self.think = think
+        self.ws: ClientConnection | None = None
+        self.pending: tuple[int, int, float] | None = None  # (game, version, sent at)
+        self.stopping = False
+        self.acted: tuple[int, int] | None = None
+
+    async def connect(self) -> None:
+        self.ws = await connect(f"{self.url}/ws/{self.code}", max_size=2**22)
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        while True:  # wait for the first state: the table is ready for this player
+            if json.loads(await self.ws.recv())["type"] == "state":
+                return
+
+    async def run(self, start: asyncio.Event, stop_at: float, hard_stop: float) -> None:
+        ws = self.ws
+        assert ws is not None
+        await start.wait()
+        await ws.send(json.dumps({"type": "sync"}))  # a fresh state to start from
+        try:
+            while time.monotonic() < hard_stop:
+                if time.monotonic() >= stop_at:
+                    self.stopping = True
+                    if self.pending is None:
+                        return
+                try:
+                    async with asyncio.timeout(0.5):
+                        raw = await ws.recv()
+                except TimeoutError:
+                    continue
+                await self.handle(raw, time.monotonic())
+        finally:
+            await ws.close()
+
+    async def handle(self, raw: str | bytes, now: float) -> None:
+        ws = self.ws
+        assert ws is not None
+        self.stats.messages += 1
+        self.stats.bytes += len(raw)
+        msg = json.loads(raw)
+        if msg["type"] == "error":
+            self.stats.errors[msg["code"]] += 1
+            if self.pending is not None and msg.get("ref") == "action":
+                self.pending = None
+            return
+        if msg["type"] != "state":
+            return
+        game_no, version = msg["game_no"], msg["version"]
+        if self.pending is not None:
+            g, v, sent = self.pending
+            if game_no > g or version > v:
+                if sent >= self.stats.warm_until:
+                    self.stats.latencies.append(now - sent)
+                self.stats.applied += 1
+                self.pending = None
+        if msg["table"]["status"] == "finished" and msg["you"]["seat"] == 0:
+            if not self.stopping:
+                self.stats.new_games += 1
+                await ws.send(json.dumps({"type": "new_game"}))
+            return
+        turn = msg["turn"]
+        mine = turn is not None and turn["seat"] == msg["you"]["seat"]
+        if not mine or self.stopping or self.pending is not None:
+            return
+        if self.acted == (game_no, version):
+            return
+        self.acted = (game_no, version)
+        if self.think > 0:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        action = choose(msg["game"]["legal"], self.rng)
+        self.pending = (game_no, version, time.monotonic())
+        self.stats.sent += 1
+        await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process (Linux /proc), for CPU per action."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable, "-m", "sabacc", "serve", "--host", "127.0.0.1", "--port", str(port),
+        "--db", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning",
+        "--rate", "1000", "--burst", "1000",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+    ws_base = "ws" + base[4:]
+    stats = Stats()
+    players: list[Player] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        codes = []
+        for t in range(args.tables):
+            r = await http.post(
+                "/api/tables",
+                json={
+                    "variant": args.variant,
+                    "seats": ["human"] * args.seats,
+                    "player_name": "p0",
+                    "turn_timer": 0,
+                    "listed": False,
+                    "buy_in": 100_000,
+                    "options": {"game_end": "hands:1000"},
+                },
+            )
+            r.raise_for_status()
+            created = r.json()
+            codes.append(created["code"])
+            players.append(Player(ws_base, created["code"], created["token"], stats, t * 10, 0))
+            for s in range(1, args.seats):
+                j = await http.post(f"/api/tables/{created['code']}/join", json={"name": f"p{s}"})
+                j.raise_for_status()
+                players.append(
+                    Player(ws_base, created["code"], j.json()["token"], stats, t * 10 + s, 0)
+                )
+        for p in players:
+            p.think = args.think_ms / 1000
+        for i in range(0, len(players), 50):  # connect everyone first, 50 at a time
+            await asyncio.gather(*(p.connect() for p in players[i : i + 50]))
+        go = asyncio.Event()
+        start = time.monotonic()
+        stats.warm_until = start + args.warmup
+        stop_at = start + args.duration
+        hard_stop = stop_at + 15
+        tasks = [asyncio.create_task(p.run(go, stop_at, hard_stop)) for p in players]
+        cpu0 = cpu_seconds(server_pid)
+        client0 = time.process_time()
+        go.set()
+        await asyncio.gather(*tasks)
+        elapsed = time.monotonic() - start
+        cpu1 = cpu_seconds(server_pid)
+        client_cpu = time.process_time() - client0
+        stored = 0
+        for code in codes:
+            games = (await http.get(f"/api/tables/{code}/games")).json()["games"]
+            stored += sum(g["actions"] for g in games)
+    lost = stats.sent - stats.applied - sum(stats.errors.values())
+    lat = [x * 1000 for x in stats.latencies]
+    return {
+        "tables": args.tables,
+        "seats": args.seats,
+        "clients": len(players),
+        "think_ms": args.think_ms,
+        "warmup_s": args.warmup,
+        "seconds": round(elapsed, 1),
+        "actions_sent": stats.sent,
+        "actions_applied": stats.applied,
+        "actions_stored": stored,
+        "lost_actions": lost + (stats.applied - stored if stored != stats.applied else 0),
+        "errors": dict(stats.errors),
+        "new_games": stats.new_games,
+        "actions_per_s": round(stats.applied / elapsed, 1),
+        "server_cpu_ms_per_action": (
+            round((cpu1 - cpu0) * 1000 / stats.applied, 2)
+            if cpu0 is not None and cpu1 is not None and stats.applied
+            else None
+        ),
+        "messages_per_s": round(stats.messages / elapsed, 1),
+        "client_cpu_share": round(client_cpu / elapsed, 2),
+        "server_cpu_share": (
+            round((cpu1 - cpu0) / elapsed, 2) if cpu0 is not None and cpu1 is not None else None
+        ),
+        "mb_received": round(stats.bytes / 1e6, 1),
+        "latency_ms": {
+            "p50": round(percentile(lat, 50), 2),
+            "p90": round(percentile(lat, 90), 2),
+            "p99": round(percentile(lat, 99), 2),
+            "max": round(max(lat), 2) if lat else None,
+            "mean": round(statistics.fmean(lat), 2) if lat else None,
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--seats", type=int, default=6)
+    ap.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    ap.add_argument("--think-ms", type=float, default=100.0, help="mean think time per action")
+    ap.add_argument("--warmup", type=float, default=3.0, help="seconds not timed at the start")
+    ap.add_argument("--variant", default="corellian_spike")
+    ap.add_argument("--url", help="an already running server (http://127.0.0.1:PORT)")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON only")
+    args = ap.parse_args(argv)
+    args.duration = min(args.duration, 600.0)
+    proc = None
+    tmp = None
+    if args.url:
+        host = httpx.URL(args.url).host
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            ap.error("the load test only targets loopback addresses")
+        base = args.url.rstrip("/")
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="sabacc-load-")
+        port = free_port()
+        proc = start_server(Path(tmp.name) / "load.db", port)
+        base = f"http://127.0.0.1:{port}"
+    try:
+        report = asyncio.run(run(args, base, proc.pid if proc is not None else None))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(20)
+        if tmp is not None:
+            tmp.cleanup()
+    if args.json:
+        print(json.dumps(report))
+    else:
+        lat = report["latency_ms"]
+        print(
+            f"{report['tables']} tables x {report['seats']} seats ({report['clients']} clients), "
+            f"think {report['think_ms']:.0f} ms, {report['seconds']} s\n"
+            f"  actions: {report['actions_applied']} applied, {report['actions_stored']} stored, "
+            f"{report['lost_actions']} lost; {report['actions_per_s']} actions/s; "
+            f"{report['messages_per_s']} messages/s received; "
+            f"server CPU {report['server_cpu_ms_per_action']} ms/action "
+            f"(server {report['server_cpu_share']}, clients {report['client_cpu_share']} "
+            "of a core)\n"
+            f"  latency ms: p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  "
+            f"max {lat['max']}\n"
+            f"  errors: {report['errors'] or 'none'}; new games: {report['new_games']}"
+        )
+    return report
+
+
+if __name__ == "__main__":
+    main()

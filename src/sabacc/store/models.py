@@ -1,0 +1,106 @@
+"""SQLAlchemy models of the web tables: tables, seats, games and every applied action.
+
+The game state itself is never stored: a game is ``(variant, options, seed, players)`` plus its
+ordered actions, and :func:`sabacc.replay` rebuilds it exactly. Stacks are stored too (a copy
+kept in step with each action) so the lobby and the history pages need no replay.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class TableRow(Base):
+    """A web table: its settings and where it stands (waiting, playing, finished)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    turn_timer: Mapped[float] = mapped_column(Float, default=0.0)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    host_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatRow(Base):
+    """A seat of a table: a bot, or a human seat (open while ``token_hash`` is None)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # "human" | "bot"
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    away: Mapped[bool] = mapped_column(Boolean, default=False)
+    net: Mapped[int] = mapped_column(Integer, default=0)  # credits won/lost over finished games
+
+
+class GameRow(Base):
+    """One game played at a table (a buy-in to a game end), replayable from seed and actions."""
+
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    variant: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    seat_tokens: Mapped[list[Any]] = mapped_column(JSON)  # token hash per seat (None: a bot)
+    bots: Mapped[list[Any]] = mapped_column(JSON)  # bot name per seat (None: a human)
+    stacks: Mapped[list[Any]] = mapped_column(JSON)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    action_count: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionRow(Base):
+    """One applied action, in order (``idx`` from 0) within its game."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "idx"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    idx: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(40))
+    hand: Mapped[int] = mapped_column(Integer)
+    auto: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,154 @@
+"""Two browsers create and join a table and play a whole hand by clicking (Playwright with
+Debian's Chromium). Screenshots go to artifacts/ (desktop and phone, English and Japanese)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.helpers import ServerProcess
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = os.environ.get("SABACC_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PREFERRED = ("check", "stand", "call")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("e2e") / "e2e.db").start()
+    yield srv
+    srv.stop()
+
+
+def _errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def _take_turn(page: Page) -> bool:
+    """Click a passive action if it is this page's turn. True if it clicked."""
+    if page.locator("#actions").count() == 0:
+        return False
+    for action in PREFERRED:
+        button = page.query_selector(f'#actions button[data-action="{action}"]')
+        if button is not None and button.is_enabled():
+            button.click()
+            button.wait_for_element_state("hidden", timeout=10_000)
+            return True
+    return False
+
+
+def test_two_players_play_a_hand_in_the_browser(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    guest_ctx = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    host_errors, guest_errors = _errors(host), _errors(guest)
+    try:
+        # The host creates a two-seat table from the lobby.
+        host.goto(web_server.base + "/")
+        host.wait_for_selector("#create-form")
+        host.fill("input[name=player_name]", "Han")
+        host.fill("input[name=seat_count]", "2")
+        host.dispatch_event("input[name=seat_count]", "change")
+        host.wait_for_function("document.querySelectorAll('.seat-pick').length === 2")
+        host.fill("input[name=turn_timer]", "0")
+        host.screenshot(path=str(ARTIFACTS / "lobby-desktop.png"), full_page=True)
+        host.click("#create")
+        host.wait_for_url("**/t/*")
+        host.wait_for_selector(".felt .seat.open")
+        host.screenshot(path=str(ARTIFACTS / "waiting-desktop.png"), full_page=True)
+        link = host.input_value("#share-link")
+        assert "/t/" in link
+
+        # The guest opens the link on a phone and takes the open seat.
+        guest.goto(link)
+        guest.wait_for_selector("#sit-name")
+        guest.fill("#sit-name", "Chewie")
+        guest.click("button[data-sit]")
+        for page in (host, guest):
+            page.wait_for_selector(".felt .center-title:has-text('Hand 1')")
+            page.wait_for_selector(".my-hand .card")
+
+        # Play the whole first hand by clicking, until the showdown is shown.
+        deadline = time.monotonic() + 120
+        clicks = 0
+        while host.locator("#showdown").count() == 0 or guest.locator("#showdown").count() == 0:
+            assert time.monotonic() < deadline, "the hand did not finish"
+            acted = False
+            for page in (host, guest):
+                if _take_turn(page):
+                    clicks += 1
+                    acted = True
+            if not acted:
+                time.sleep(0.05)
+        assert clicks >= 6
+        host.wait_for_timeout(600)  # let the reveal animation settle
+        guest.wait_for_timeout(600)
+        showdown = host.inner_text("#showdown")
+        assert "Hand 1" in showdown and ("Nulrhek" in showdown or "Sabacc" in showdown)
+        host.screenshot(path=str(ARTIFACTS / "showdown-desktop.png"), full_page=True)
+        guest.screenshot(path=str(ARTIFACTS / "showdown-phone.png"))
+        # The winning hand is named in the log too.
+        assert "win" in host.inner_text("#log")
+
+        # Hand 2 is under way: dismiss the result and look at the table on both screens.
+        for page in (host, guest):
+            page.click("#dismiss-showdown")
+        host.wait_for_selector(".felt .center-title:has-text('Hand 2')")
+        host.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
+        guest.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
+
+        # Japanese.
+        guest.click("#lang")
+        guest.wait_for_selector(".felt .center-title:has-text('第 2 ハンド')")
+        guest.screenshot(path=str(ARTIFACTS / "table-phone-ja.png"))
+        assert "日本語" not in guest.inner_text("#lang")
+
+        # The hand history: step through hand 1 to its showdown.
+        host.click("#open-history")
+        host.click("[data-game='1'][data-hand='1']")
+        host.wait_for_selector(".viewer")
+        host.click("[data-step=next]")
+        assert "1/" in host.inner_text(".viewer-head")
+        host.click("[data-step=last]")
+        host.wait_for_selector(".viewer .seat")
+        host.screenshot(path=str(ARTIFACTS / "history-desktop.png"))
+        assert not host_errors and not guest_errors, (host_errors, guest_errors)
+    finally:
+        host_ctx.close()
+        guest_ctx.close()

@@ -1,0 +1,283 @@
+"""Test helpers: a real ``sabacc serve`` process on loopback, and WebSocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m sabacc serve`` in a subprocess, on a free loopback port."""
+
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        extra: Sequence[str] = (),
+        port: int | None = None,
+        db_url: str | None = None,
+    ):
+        self.db_path = db_path  # also names the log file
+        self.db_url = db_url or f"sqlite:///{db_path}"
+        self.port = port or free_port()
+        self.extra = list(extra)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = db_path.with_suffix(f".{self.port}.log")
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        cmd = [
+            sys.executable,
+            "-m",
+            "sabacc",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-delay",
+            "0",
+            "--away-delay",
+            "0.05",
+            "--log-level",
+            "warning",
+            *self.extra,
+        ]
+        log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    # ------------------------------------------------------------------ HTTP helpers
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        r = httpx.post(f"{self.base}/api/tables/{code}/join", json=body, timeout=10)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return httpx.get(f"{self.base}{path}", timeout=10, **kw)
+
+
+class Client:
+    """A WebSocket player (or spectator) that records every message it receives."""
+
+    def __init__(self, server: ServerProcess, code: str, token: str | None = None) -> None:
+        self.server = server
+        self.code = code
+        self.token = token
+        self.ws: ClientConnection | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.welcome: dict[str, Any] | None = None
+
+    async def __aenter__(self) -> Client:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def open(self, hello: bool = True) -> None:
+        self.ws = await connect(f"{self.server.ws_base}/ws/{self.code}", max_size=2**22)
+        if hello:
+            await self.send({"type": "hello", "token": self.token})
+            await self.wait_for(lambda m: m["type"] == "state")
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        assert self.ws is not None
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        assert isinstance(raw, str)
+        self.raw.append(raw)
+        msg = json.loads(raw)
+        self.messages.append(msg)
+        if msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] == "error":
+            self.errors.append(msg)
+        elif msg["type"] == "welcome":
+            self.welcome = msg
+        return dict(msg)
+
+    async def wait_for(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            msg = await self.recv(left)
+            if pred(msg):
+                return msg
+
+    async def drain(self, quiet: float = 0.05) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        while True:
+            try:
+                await self.recv(quiet)
+            except TimeoutError:
+                return
+
+    async def error_reply(
+        self, message: dict[str, Any] | str, timeout: float = 5.0
+    ) -> dict[str, Any]:
+        await self.send(message)
+        return await self.wait_for(lambda m: m["type"] == "error", timeout)
+
+    @property
+    def seat(self) -> int | None:
+        return self.state["you"]["seat"] if self.state else None
+
+    @property
+    def my_turn(self) -> bool:
+        s = self.state
+        return bool(
+            s
+            and s["turn"] is not None
+            and s["you"]["seat"] is not None
+            and s["turn"]["seat"] == s["you"]["seat"]
+        )
+
+
+def passive(legal: dict[str, Any]) -> str:
+    """A simple legal choice: check, call, stand, else the first fixed action."""
+    actions = legal["actions"]
+    for a in ("check", "call", "stand"):
+        if a in actions:
+            return str(a)
+    if actions:
+        return str(actions[0])
+    return f"bet {legal['bet'][0]}"
+
+
+def random_choice(legal: dict[str, Any], rng: Any) -> str:
+    """A random legal action in text form (sized bets mostly small)."""
+    options: list[str] = list(legal["actions"])
+    for kind in ("bet", "raise"):
+        if legal.get(kind):
+            options.append(kind)
+    pick = str(rng.choice(options))
+    if pick in ("bet", "raise") and pick not in legal["actions"]:
+        lo, hi = legal[pick]
+        amount = lo if rng.random() < 0.7 else rng.randint(lo, min(hi, lo * 4))
+        return f"{pick} {amount}"
+    return pick
+
+
+def finished(state: dict[str, Any] | None) -> bool:
+    return bool(state and state["table"]["status"] == "finished")
+
+
+async def play(
+    clients: Sequence[Client],
+    rng: Any,
+    *,
+    until: Any = finished,
+    timeout: float = 90.0,
+    choose: Any = random_choice,
+) -> None:
+    """Every client reads its messages and acts when it is its turn, until ``until(state)``."""
+
+    async def run(c: Client) -> None:
+        acted: tuple[int, int] | None = None
+        while not until(c.state):
+            st = c.state
+            if st is not None and c.my_turn and st["table"]["status"] == "playing":
+                key = (st["game_no"], st["version"])
+                if key != acted:
+                    acted = key
+                    action = choose(st["game"]["legal"], rng)
+                    await c.send({"type": "action", "action": action, "version": st["version"]})
+            await c.recv(timeout)
+
+    await asyncio.wait_for(asyncio.gather(*(run(c) for c in clients)), timeout)
+
+
+async def seat_table(
+    server: ServerProcess, seats: Sequence[str], **body: Any
+) -> tuple[str, list[Client]]:
+    """Create a table, seat a player at every human seat, and connect them all."""
+    created = server.create(seats=list(seats), player_name="P0", **body)
+    code = created["code"]
+    tokens = [created["token"]]
+    for i in range(1, sum(1 for s in seats if s == "human")):
+        tokens.append(server.join(code, f"P{i}")["token"])
+    clients = [Client(server, code, token) for token in tokens]
+    for c in clients:
+        await c.open()
+    return code, clients
