@@ -222,20 +222,40 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Seats, you included.")] = 4,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bot names for the other seats (cycled).")
-    ] = "heuristic",
+        str,
+        typer.Option(
+            help="Comma-separated bot names for the other seats (cycled): ismcts, heuristic, "
+            "random; ismcts:N sets its playouts per decision."
+        ),
+    ] = "ismcts",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     option: OptionOpt = None,
     save: Annotated[
         Path | None, typer.Option(help="Write the hand history JSON here at the end.")
     ] = None,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="The plain prompt table (scripts, screen readers).")
+    ] = False,
+    setup: Annotated[
+        bool, typer.Option("--setup", help="Open the settings screen before the game.")
+    ] = False,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds each bot waits before acting (full-screen table).")
+    ] = 0.6,
+    hints: Annotated[
+        bool, typer.Option("--hints", help="Show the exact odds of your options (key h).")
+    ] = False,
 ) -> None:
-    """Play a game against bots in the terminal (you are seat 1)."""
+    """Play a game against bots in the terminal (you are seat 1).
+
+    Full-screen (Textual) when stdin and stdout are a terminal; the plain prompt otherwise,
+    or with --plain.
+    """
     from sabacc.bots import make_bot
     from sabacc.play import PlainTable
 
     v = get_variant(variant, option)
-    bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["heuristic"]
+    bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["ismcts"]
     try:
         game = v.new_game([name, *[f"Bot {i}" for i in range(1, players)]], seed)
         seats = {
@@ -244,14 +264,35 @@ def play(
         }
     except SabaccError as exc:
         fail(str(exc))
-    table = PlainTable(game, human=0, bots=seats, console=console)
-    try:
-        table.run()
-    except (KeyboardInterrupt, EOFError):
-        console.print("\n[dim]Game abandoned.[/dim]")
+    if not plain and _full_screen_possible():
+        from sabacc.tui import SabaccApp, TableConfig
+
+        config = TableConfig(
+            v.name, players, tuple(bot_names), name, seed, parse_options(option), bot_delay
+        )
+        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints)
+        tui.run()
+        game = tui.game or game
+    else:
+        table = PlainTable(game, human=0, bots=seats, console=console, hints=hints)
+        try:
+            table.run()
+        except (KeyboardInterrupt, EOFError):
+            console.print("\n[dim]Game abandoned.[/dim]")
     if save is not None:
         save.write_text(json.dumps(game.history(), indent=1))
         console.print(f"Hand history saved to {save}")
+
+
+def _full_screen_possible() -> bool:
+    """A terminal on both ends and Textual installed (the ``tui`` extra)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _register_commands() -> None:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.prompt import Prompt
 from rich.table import Table
 
-from sabacc.bots.base import Bot
+from sabacc.bots.base import Bot, decide
 from sabacc.engine.game import Game
 from sabacc.errors import IllegalActionError
 from sabacc.render import describe_event, legal_summary
@@ -50,16 +50,59 @@ def render_table(obs: Mapping[str, Any]) -> Table:
     return table
 
 
+def hints_table(obs: Mapping[str, Any]) -> Table:
+    """Exact odds for the seat's options (a pure function of its observation).
+
+    In a card phase: each option's chance to leave the hand better / the same / worse, and of a
+    Sabacc. Otherwise: how the hand compares with a random hand of as many unseen cards.
+    """
+    from sabacc.odds import hand_odds, option_odds
+
+    options = option_odds(obs)
+    if options:
+        table = Table(title="Odds of your options (exact)", show_edge=False, pad_edge=False)
+        for col in ("option", "better", "same", "worse", "sabacc"):
+            table.add_column(col, justify="left" if col == "option" else "right")
+        for o in options:
+            table.add_row(
+                o.action + ("" if o.known else " (?)"),
+                f"{float(o.better):.1%}",
+                f"{float(o.same):.1%}",
+                f"{float(o.worse):.1%}",
+                f"{float(o.sabacc):.1%}",
+            )
+        return table
+    table = Table(title="Your hand (exact odds)", show_edge=False, pad_edge=False)
+    for col in ("hand", "vs a random hand: win", "tie", "lose"):
+        table.add_column(col, justify="left" if col == "hand" else "right")
+    h = hand_odds(obs)
+    if h is not None:
+        table.add_row(
+            f"{h.name} ({h.total:+d})",
+            f"{float(h.win):.1%}",
+            f"{float(h.tie):.1%}",
+            f"{float(h.lose):.1%}",
+        )
+    return table
+
+
 class PlainTable:
     """Runs a game with one human seat at a plain prompt; the other seats are bots."""
 
     def __init__(
-        self, game: Game, *, human: int, bots: Mapping[int, Bot], console: Console
+        self,
+        game: Game,
+        *,
+        human: int,
+        bots: Mapping[int, Bot],
+        console: Console,
+        hints: bool = False,
     ) -> None:
         self.game = game
         self.human = human
         self.bots = dict(bots)
         self.console = console
+        self.hints = hints
         self.seen = 0
 
     def show_events(self) -> None:
@@ -89,11 +132,16 @@ class PlainTable:
         you = obs["you"]
         cards = " ".join(card_markup(x) for x in you["cards"]) or "(no cards)"
         hand = you.get("hand") or {}
-        c.print(
-            f"Your hand: {cards}   total [bold]{you['total']:+d}[/]   {hand.get('name', '')}"
-        )
+        c.print(f"Your hand: {cards}   total [bold]{you['total']:+d}[/]   {hand.get('name', '')}")
+
+    def show_hints(self, obs: Mapping[str, Any]) -> None:
+        """The exact odds of the card options (or of the current hand) for the human seat."""
+        if not self.hints:
+            return
+        self.console.print(hints_table(obs))
 
     def ask(self, obs: Mapping[str, Any]) -> None:
+        self.show_hints(obs)
         legal = self.game.legal_actions()
         phrases = legal_summary(obs["legal"])
         to_call = obs["betting"]["to_call"]
@@ -132,8 +180,7 @@ class PlainTable:
                 self.show_state(obs)
                 self.ask(obs)
             else:
-                bot = self.bots[seat]
-                game.apply(bot.act(game.observation(seat), game.legal_actions()), seat=seat)
+                game.apply(decide(self.bots[seat], game, seat), seat=seat)
         self.show_events()
         outcome = game.outcome
         if outcome is not None:

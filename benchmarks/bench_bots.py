@@ -1,0 +1,216 @@
+"""Proof of strength: the bots' results matrix, decision times and the simulation speed-up.
+
+Runs, on Corellian Spike with duplicate deals and seat rotation (see docs/bots.md):
+
+* heads-up: ``ismcts:B`` vs ``heuristic`` and ``heuristic`` vs ``random``;
+* 4 players: ``ismcts:B`` vs three ``heuristic``, and ``heuristic`` vs three ``random``;
+* the simulation speed-up: the same ``ismcts:B`` vs ``heuristic`` spec on 1 and on N workers;
+* the decision time of the default ``ismcts`` (``sabacc play``'s opponent), one core.
+
+Writes ``benchmarks/results/bench_bots.json`` and ``bench_bots.md`` and prints the tables.
+
+    python benchmarks/bench_bots.py                      # the full proof (20,000 hands each)
+    python benchmarks/bench_bots.py --hands 2000 --quick # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sabacc.bots import decide, make_bot
+from sabacc.sim import ProcessBackend, SimSpec, simulate, timing_summary
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def run_match(
+    name: str, bots: tuple[str, ...], hands: int, seed: int, workers: int
+) -> dict[str, Any]:
+    spec = SimSpec("corellian_spike", bots, hands, seed)
+    log(f"{name}: {', '.join(bots)}, {spec.deals * spec.hands_per_deal} hands ...")
+    cpu0 = os.times()
+    result = simulate(spec, workers)
+    cpu1 = os.times()
+    data = result.to_dict()
+    data["match"] = name
+    data["cpu_seconds"] = (cpu1.children_user + cpu1.children_system + cpu1.user + cpu1.system) - (
+        cpu0.children_user + cpu0.children_system + cpu0.user + cpu0.system
+    )
+    for b in data["bots"]:
+        log(
+            f"  {b['name']:<12} per hand {b['per_hand']:+.3f} "
+            f"[{b['ci95'][0]:+.3f}, {b['ci95'][1]:+.3f}]  win {b['win_rate']:.1%}  "
+            f"dec {b['decision_ms']['median']:.2f}/{b['decision_ms']['p95']:.2f} ms"
+        )
+    log(f"  {data['seconds']:.0f}s wall, {data['hands_per_second']:.1f} hands/s")
+    return data
+
+
+def speedup(bots: tuple[str, ...], hands: int, seed: int, workers: int) -> dict[str, Any]:
+    spec = SimSpec("corellian_spike", bots, hands, seed)
+    log(f"speed-up: {', '.join(bots)}, {hands} hands on 1 and {workers} workers ...")
+    # Both runs fork their workers from this process in the same state (warm caches alike).
+    one = simulate(spec, 1, backend=ProcessBackend(1))
+    many = simulate(spec, workers, backend=ProcessBackend(workers))
+    assert one.totals() == many.totals(), "totals differ between worker counts"
+    rate1 = one.hands / one.seconds
+    rate_n = many.hands / many.seconds
+    log(
+        f"  1 worker {rate1:.2f} hands/s, {workers} workers {rate_n:.2f} hands/s: "
+        f"x{rate_n / rate1:.2f} (identical totals)"
+    )
+    return {
+        "bots": list(bots),
+        "hands": one.hands,
+        "workers": workers,
+        "seconds_1": one.seconds,
+        "seconds_n": many.seconds,
+        "hands_per_second_1": rate1,
+        "hands_per_second_n": rate_n,
+        "speedup": rate_n / rate1,
+        "identical_totals": True,
+    }
+
+
+def default_bot_times(decisions: int, seed: int) -> dict[str, Any]:
+    """Decision times of the default ``ismcts`` (sabacc play's opponent) in 2- and 4-seat games."""
+    import sabacc
+
+    out: dict[str, Any] = {}
+    for players in (2, 4):
+        times: list[float] = []
+        rng = random.Random(seed + players)
+        while len(times) < decisions:
+            game = sabacc.new_game(
+                "spike",
+                players=players,
+                seed=rng.randrange(10**9),
+                log=False,
+                game_end="hands:1",
+            )
+            bots = [make_bot("ismcts", rng.randrange(10**9)) for _ in range(players)]
+            while not game.is_over and len(times) < decisions:
+                seat = game.current_player
+                assert seat is not None
+                t0 = time.perf_counter()
+                action = decide(bots[seat], game, seat)
+                if len(game.legal_actions()) > 1:
+                    times.append(time.perf_counter() - t0)
+                game.apply(action)
+        summary = timing_summary(times)
+        summary["max"] = max(times) * 1000.0
+        summary["mean"] = statistics.fmean(times) * 1000.0
+        out[f"{players}p"] = summary
+        log(
+            f"default ismcts, {players} seats: median {summary['median']:.0f} ms, "
+            f"p95 {summary['p95']:.0f} ms, max {summary['max']:.0f} ms"
+        )
+    return out
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [
+        "# Bot benchmark (Corellian Spike)",
+        "",
+        f"Command: `{report['command']}`  ",
+        f"Machine: {report['machine']}; {report['date']}; load average at start "
+        f"{report['load_average_start'][0]:.1f}, at end "
+        f"{report.get('load_average_end', [0.0])[0]:.1f} "
+        "(the machine is shared: wall-clock times include other users' load)",
+        "",
+        "| match | bot | hands | credits/hand | 95% CI | win rate | sabacc pots | "
+        "decision median / p95 (ms) |",
+        "|---|---|---:|---:|---|---:|---:|---|",
+    ]
+    for m in report["matches"]:
+        for b in m["bots"]:
+            lines.append(
+                f"| {m['match']} | {b['name']} | {b['hands']} | {b['per_hand']:+.3f} | "
+                f"[{b['ci95'][0]:+.3f}, {b['ci95'][1]:+.3f}] | {b['win_rate']:.1%} | "
+                f"{b['sabacc_wins']} | {b['decision_ms']['median']:.2f} / "
+                f"{b['decision_ms']['p95']:.2f} |"
+            )
+    s = report.get("speedup")
+    if s:
+        lines += [
+            "",
+            f"Simulation speed-up ({', '.join(s['bots'])}, {s['hands']} hands): "
+            f"{s['hands_per_second_1']:.2f} hands/s on 1 worker, {s['hands_per_second_n']:.2f} "
+            f"on {s['workers']}: **x{s['speedup']:.2f}**, identical totals.",
+        ]
+    d = report.get("default_ismcts")
+    if d:
+        lines += ["", "Default `ismcts` (the `sabacc play` opponent) decision time, one core:"]
+        for k, v in d.items():
+            lines.append(
+                f"- {k}: median {v['median']:.0f} ms, p95 {v['p95']:.0f} ms, max {v['max']:.0f} ms"
+            )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=20_000, help="hands per match")
+    parser.add_argument("--budget", default="32", help="ismcts playouts per decision")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--speedup-hands", type=int, default=400)
+    parser.add_argument("--timing-decisions", type=int, default=120)
+    parser.add_argument("--quick", action="store_true", help="skip the speed-up and timing runs")
+    parser.add_argument("--out", default=str(RESULTS / "bench_bots"))
+    args = parser.parse_args(argv)
+
+    import sabacc
+
+    sabacc.variant_names()  # import every module now: workers fork from this state
+    search = f"ismcts:{args.budget}"
+    report: dict[str, Any] = {
+        "command": "python "
+        + " ".join([sys.argv[0], *(argv if argv is not None else sys.argv[1:])]),
+        "machine": f"{platform.platform()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "load_average_start": list(os.getloadavg()),
+        "matches": [],
+    }
+    started = time.perf_counter()
+    plan = [
+        ("heads-up", (search, "heuristic")),
+        ("heads-up", ("heuristic", "random")),
+        ("4 players", (search, "heuristic", "heuristic", "heuristic")),
+        ("4 players", ("heuristic", "random", "random", "random")),
+    ]
+    for i, (name, bots) in enumerate(plan):
+        report["matches"].append(run_match(name, bots, args.hands, args.seed + i, args.workers))
+    if not args.quick:
+        report["speedup"] = speedup(
+            (search, "heuristic"), args.speedup_hands, args.seed + 10, args.workers
+        )
+        report["default_ismcts"] = default_bot_times(args.timing_decisions, args.seed)
+    report["total_seconds"] = time.perf_counter() - started
+    report["load_average_end"] = list(os.getloadavg())
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+    out.with_suffix(".md").write_text(markdown(report))
+    print(markdown(report))
+    log(f"done in {report['total_seconds']:.0f}s; results in {out.with_suffix('.json')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
