@@ -147,7 +147,7 @@ def register(app: typer.Typer) -> None:
         table = Table(
             box=box.SIMPLE_HEAD,
             title=f"{v.title}: {seats} seats, {result.hands} hands, seed {seed}"
-            + ("" if not option else f", {' '.join(option)}")
+            + ("" if not option else f", {' '.join(option)}"),
         )
         for col in ("bot", "hands", "net", "per hand ± 95% CI", "win rate", "sabacc pots"):
             table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)

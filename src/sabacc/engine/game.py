@@ -235,13 +235,10 @@ class Game(ABC):
         if actor is None:  # pragma: no cover - a decision always exists while not over
             raise IllegalActionError("nobody is to act")
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            raise IllegalActionError(
-                f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
-            )
+            raise IllegalActionError(f"no such seat {seat!r}: it is {self.names[actor]}'s turn")
         if seat is not None and seat != actor:
             raise IllegalActionError(
-                f"it is not {self.names[seat]}'s turn: "
-                f"{self.names[actor]} is to act"
+                f"it is not {self.names[seat]}'s turn: {self.names[actor]} is to act"
             )
         legal = self.legal()
         if not legal.contains(act):
