@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 [ -x .bench-venv/bin/python ] || "$PY" -m venv .bench-venv
-.bench-venv/bin/python -m pip install -q --disable-pip-version-check pokerkit -e .
+.bench-venv/bin/python -m pip install -q --disable-pip-version-check pokerkit numpy -e .
 exec .bench-venv/bin/python benchmarks/bench_engine.py "$@"
