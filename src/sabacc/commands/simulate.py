@@ -61,6 +61,21 @@ def register(app: typer.Typer) -> None:
             typer.Option("--plot", help="Save a PNG chart of cumulative credits per bot."),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        backend: Annotated[
+            str,
+            typer.Option(
+                "--backend",
+                help="local (a process pool on this machine) | ray (a Ray cluster, see --address).",
+            ),
+        ] = "local",
+        address: Annotated[
+            str | None,
+            typer.Option(
+                "--address",
+                help="Ray cluster to use with --backend ray (auto, ray://host:10001); "
+                "default: start a local Ray instance with --workers CPUs.",
+            ),
+        ] = None,
     ) -> None:
         """Play bots against each other: `sabacc simulate --bots ismcts,heuristic -n 2000`."""
         from rich.console import Console
@@ -78,6 +93,7 @@ def register(app: typer.Typer) -> None:
         from sabacc.cli import fail, get_variant, parse_options
         from sabacc.errors import SabaccError
         from sabacc.sim import SimSpec, plot_cumulative, simulate
+        from sabacc.sim_ray import RayBackend  # Ray itself is imported only when used
 
         v = get_variant(variant, option)
         names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -95,6 +111,10 @@ def register(app: typer.Typer) -> None:
             fail("--game-hands must be at least 1")
         if workers is not None and workers < 1:
             fail("--workers must be at least 1")
+        if backend not in ("local", "ray"):
+            fail(f"--backend {backend!r}: must be local or ray")
+        if address is not None and backend != "ray":
+            fail("--address is for --backend ray")
         lineup = tuple(names[s % len(names)] for s in range(seats))
         try:
             for name in dict.fromkeys(lineup):
@@ -118,8 +138,15 @@ def register(app: typer.Typer) -> None:
 
         err = Console(stderr=True)
         total = spec.deals * spec.hands_per_deal
+        runner: RayBackend | None = None
+        if backend == "ray":
+            runner = RayBackend(address, num_cpus=workers)
+            try:
+                workers = runner.workers
+            except Exception as exc:  # connection errors come in many types
+                fail(f"cannot use Ray ({'address ' + address if address else 'local'}): {exc}")
         if quiet or json_out:
-            result = simulate(spec, workers)
+            result = simulate(spec, workers, backend=runner)
         else:
             with Progress(
                 TextColumn("[bold]simulating[/]"),
@@ -132,7 +159,11 @@ def register(app: typer.Typer) -> None:
                 transient=True,
             ) as bar:
                 task = bar.add_task("hands", total=total)
-                result = simulate(spec, workers, progress=lambda n: bar.advance(task, n))
+                result = simulate(
+                    spec, workers, backend=runner, progress=lambda n: bar.advance(task, n)
+                )
+        if runner is not None:
+            runner.close()  # shuts down only a Ray instance it started
         data = result.to_dict()
         if out is not None:
             out.write_text(json.dumps(data, indent=1))

@@ -1,0 +1,40 @@
+"""Research environments: PettingZoo (AEC and parallel) and Gymnasium, for every variant.
+
+Needs the ``rl`` extra (``pip install "sabacc[rl]"``: PettingZoo, Gymnasium, NumPy).
+
+>>> import sabacc.rl
+>>> env = sabacc.rl.env("corellian_spike", num_players=4)
+>>> env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape == env.observation_space(env.agent_selection)["observation"].shape
+True
+
+* :func:`env` / :class:`raw_env`: the turn-based PettingZoo environment, one agent per seat.
+* :func:`parallel_env`: its parallel form.
+* :class:`SabaccGymEnv`: one learning seat against sabacc bots (Gymnasium).
+* :class:`ActionTable` (index <-> action) and :class:`ObservationEncoder` (the vector).
+* :class:`LinearPolicyBot`: a softmax-linear policy over the table, usable as a sabacc bot.
+
+See docs/rl.md.
+"""
+
+from sabacc.rl.actions import ActionTable, default_bet_sizes
+from sabacc.rl.core import TableCore
+from sabacc.rl.features import ObservationEncoder
+from sabacc.rl.gym_env import SabaccGymEnv
+from sabacc.rl.policy import LinearPolicy, LinearPolicyBot
+from sabacc.rl.pz import ParallelSabacc, env, parallel_env, raw_env
+
+__all__ = [
+    "ActionTable",
+    "LinearPolicy",
+    "LinearPolicyBot",
+    "ObservationEncoder",
+    "ParallelSabacc",
+    "SabaccGymEnv",
+    "TableCore",
+    "default_bet_sizes",
+    "env",
+    "parallel_env",
+    "raw_env",
+]
