@@ -110,22 +110,8 @@ def decision_points(variant: str, count: int, seed: int) -> list[Game]:
     return points
 
 
-def _own_hidden_slots(variant: str) -> bool:
-    """Whether the variant says where its own face-down piles are (overrides the hook)."""
-    game_type = sabacc.variant(variant).info.game_type
-    return any("_hidden_slots" in vars(cls) for cls in game_type.__mro__[:-1] if cls is not Game)
-
-
 @pytest.mark.parametrize("variant", sabacc.variant_names())
-def test_samplers_reshuffle_every_unseen_card(variant: str, request: pytest.FixtureRequest) -> None:
-    if not _own_hidden_slots(variant):
-        # Known gap, reported to the lead: the variant's draw pile and face-down discards are
-        # not in ``_hidden_slots`` yet, so ``determinize`` keeps their true order.
-        request.applymarker(
-            pytest.mark.xfail(
-                reason=f"{variant}: _hidden_slots misses face-down piles", strict=True
-            )
-        )
+def test_samplers_reshuffle_every_unseen_card(variant: str) -> None:
     for game in decision_points(variant, 30, 1):
         for seat in range(game.n):
             check_hidden_places_complete(game, seat)
