@@ -233,7 +233,18 @@ class TestReplay:
 class TestPlay:
     def test_plays_to_the_end(self, tmp_path: Path) -> None:
         save = tmp_path / "saved.json"
-        res = run("play", "--seed", "3", "--players", "3", "--save", str(save), input="1\n" * 600)
+        res = run(
+            "play",
+            "--bots",
+            "heuristic",
+            "--seed",
+            "3",
+            "--players",
+            "3",
+            "--save",
+            str(save),
+            input="1\n" * 600,
+        )
         assert res.exit_code == 0, res.stdout[-2000:]
         assert res.exception is None
         assert "Final standings" in res.stdout
@@ -247,14 +258,16 @@ class TestPlay:
             assert name in res.stdout
 
     def test_same_seed_same_session(self) -> None:
-        a = run("play", "--seed", "5", "--players", "2", input="1\n" * 600)
-        b = run("play", "--seed", "5", "--players", "2", input="1\n" * 600)
+        a = run("play", "--bots", "heuristic", "--seed", "5", "--players", "2", input="1\n" * 600)
+        b = run("play", "--bots", "heuristic", "--seed", "5", "--players", "2", input="1\n" * 600)
         assert a.exit_code == b.exit_code == 0
         assert a.stdout == b.stdout
 
     def test_input_runs_out(self, tmp_path: Path) -> None:
         save = tmp_path / "partial.json"
-        res = run("play", "--seed", "3", "--save", str(save), input="1\n" * 3)
+        res = run(
+            "play", "--bots", "heuristic", "--seed", "3", "--save", str(save), input="1\n" * 3
+        )
         assert res.exit_code == 0
         assert "Game abandoned" in res.stdout
         assert "Traceback" not in res.stdout
@@ -262,21 +275,39 @@ class TestPlay:
         assert not g.is_over
 
     def test_text_actions_and_bad_input_are_reprompted(self) -> None:
-        res = run("play", "--seed", "4", "--players", "2", input="dance\n99\nstand\n" + "1\n" * 400)
+        res = run(
+            "play",
+            "--bots",
+            "heuristic",
+            "--seed",
+            "4",
+            "--players",
+            "2",
+            input="dance\n99\nstand\n" + "1\n" * 400,
+        )
         assert res.exit_code == 0
         assert "unknown action 'dance'" in res.stdout
         assert "Traceback" not in res.stdout
 
     def test_bet_amount_prompt(self) -> None:
         # Option 3 in a betting phase is "bet lo-hi": the amount is asked for.
-        res = run("play", "--seed", "4", "--players", "2", input="1\n3\n2\n" + "1\n" * 400)
+        res = run(
+            "play",
+            "--bots",
+            "heuristic",
+            "--seed",
+            "4",
+            "--players",
+            "2",
+            input="1\n3\n2\n" + "1\n" * 400,
+        )
         assert res.exit_code == 0
         assert "How much?" in res.stdout
         assert "You: bet 2" in res.stdout or "You: raise 2" in res.stdout
         assert "Traceback" not in res.stdout
 
     def test_quit(self) -> None:
-        res = run("play", "--seed", "4", "--players", "2", input="q\n")
+        res = run("play", "--bots", "heuristic", "--seed", "4", "--players", "2", input="q\n")
         assert res.exit_code == 0 and "Game abandoned" in res.stdout
 
     def test_bad_setup(self) -> None:
@@ -287,7 +318,18 @@ class TestPlay:
 
     @pytest.mark.parametrize("bots", ["random", "heuristic", "random,heuristic"])
     def test_bots(self, bots: str) -> None:
-        res = run("play", "--seed", "2", "--players", "3", "--bots", bots, input="1\n" * 600)
+        res = run(
+            "play",
+            "--bots",
+            "heuristic",
+            "--seed",
+            "2",
+            "--players",
+            "3",
+            "--bots",
+            bots,
+            input="1\n" * 600,
+        )
         assert res.exit_code == 0 and "Final standings" in res.stdout
 
 

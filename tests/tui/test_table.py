@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select
 
 from sabacc.actions import Action
@@ -217,30 +218,45 @@ async def test_classic_hand_by_keys() -> None:
         assert "Hand 1 · over" in screen_text(app)
 
 
-async def test_settings_screen_starts_a_new_game() -> None:
+async def _open_settings(pilot: Pilot[None], app: SabaccApp, options: str) -> SettingsScreen:
+    await settle(pilot)
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, SettingsScreen)
+    screen = app.screen
+    screen.query_one("#variant", Select).value = "surabat_cycle"
+    await pilot.pause()
+    screen.query_one("#players", Select).value = 3
+    screen.query_one("#seed", Input).value = "7"
+    screen.query_one("#options", Input).value = options
+    await pilot.pause()
+    assert screen.query_one("#players", Select).value == 3
+    return screen
+
+
+async def test_settings_screen_reports_a_bad_option() -> None:
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, SettingsScreen)
-        screen = app.screen
-        screen.query_one("#variant", Select).value = "surabat_cycle"
-        await pilot.pause()
-        screen.query_one("#players", Select).value = 3
-        screen.query_one("#seed", Input).value = "7"
-        screen.query_one("#options", Input).value = "rounds=nope"
-        await pilot.pause()
-        assert screen.query_one("#players", Select).value == 3
+        screen = await _open_settings(pilot, app, "rounds=nope")
         await pilot.click("#start")
         await pilot.pause()
         assert app.screen is screen  # a bad option is reported, nothing starts
         assert "rounds" in str(screen.query_one("#settings-error").render())
-        screen.query_one("#options", Input).value = "rounds=2"
         start = screen.query_one("#start")
         assert start.region.bottom <= 24  # still on screen under the error message
+        assert app.game is not None and app.game.variant == "corellian_spike"
+
+
+async def test_settings_screen_starts_a_new_game() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_settings(pilot, app, "rounds=2")
+        old_game = app.game
         await pilot.click("#start")
-        await pilot.pause()
+        for _ in range(200):  # the settings screen closes and the new table is built
+            await pilot.pause()
+            if app.game is not old_game and app.screen is not screen:
+                break
         assert await settle(pilot) == "human"
         game = app.game
         assert game is not None

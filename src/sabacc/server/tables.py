@@ -26,6 +26,7 @@ from typing import Any
 import sabacc
 from sabacc.actions import CHECK, JUNK, STAND, Action, Bet, Raise
 from sabacc.bots import Bot, make_bot
+from sabacc.bots.base import decide
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game
 from sabacc.errors import IllegalActionError, SabaccError
@@ -718,10 +719,9 @@ class TableManager:
             bot = table.bots.get(seat)
             action: Action | str
             if bot is not None and table.seats[seat].kind == "bot":
-                obs = game.observation(seat)
-                legal = game.legal_actions()
                 try:
-                    action = await asyncio.to_thread(bot.act, obs, legal)
+                    # decide() also hands search bots (ismcts) their sampler of hidden cards.
+                    action = await asyncio.to_thread(decide, bot, game, seat)
                 except Exception:
                     log.exception("bot %s failed at table %s", bot.name, table.code)
                     action = default_action(game.legal())
