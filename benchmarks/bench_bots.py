@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sabacc.bots import decide, make_bot
-from sabacc.sim import ProcessBackend, SimSpec, run_chunk, simulate, timing_summary
+from sabacc.sim import ProcessBackend, SimSpec, simulate, timing_summary
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -66,15 +66,12 @@ def speedup(
     (the machine is shared: the best run is the least disturbed one)."""
     spec = SimSpec("corellian_spike", bots, hands, seed)
     log(f"speed-up: {', '.join(bots)}, {hands} hands on 1 and {workers} workers ...")
-    # Warm the hand table and the rollout caches here once: every run's workers are forked
-    # from this process, so they all start equally warm.
-    run_chunk(SimSpec("corellian_spike", bots, 2 * len(bots), seed + 1), 0)
     rates: dict[int, list[float]] = {1: [], workers: []}
     totals = set()
     for _ in range(repeats):
         for w in (1, workers):
-            # Every run forks its workers from this process in the same state (warm caches
-            # alike), so the 1-worker run is not favoured by running in-process.
+            # Both worker counts run in a fresh process pool started the same way (cold caches
+            # alike), so the 1-worker run is not favoured by running in this process.
             result = simulate(spec, w, backend=ProcessBackend(w))
             totals.add(result.totals())
             rates[w].append(result.hands / result.seconds)
@@ -142,7 +139,7 @@ def markdown(report: dict[str, Any]) -> str:
         "# Bot benchmark (Corellian Spike)",
         "",
         f"Command: `{report['command']}`  ",
-        *[f"Then: `{c}`  " for c in report.get("commands", [])[1:]],
+        *[f"Then: `{c}`  " for c in dict.fromkeys(report.get("commands", [])[1:])],
         f"Machine: {report['machine']}; {report['date']}; load average at start "
         f"{report['load_average_start'][0]:.1f}, at end "
         f"{report.get('load_average_end', [0.0])[0]:.1f} "

@@ -227,14 +227,16 @@ class SerialBackend:
 class ProcessBackend:
     """Runs chunks on a local process pool (``workers`` processes, default: every core)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, start_method: str | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
+        # forkserver (where available) by default: workers never inherit the parent's threads
+        # (a progress bar's refresh thread, for one), which plain fork does.
+        if start_method is None and "forkserver" in multiprocessing.get_all_start_methods():
+            start_method = "forkserver"
+        self.start_method = start_method
 
     def map(self, spec: SimSpec, indices: Sequence[int]) -> Iterator[ChunkResult]:
-        # forkserver (where available): workers never inherit the parent's threads (a progress
-        # bar's refresh thread, for one), which plain fork does.
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver") if "forkserver" in methods else None
+        context = multiprocessing.get_context(self.start_method) if self.start_method else None
         with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
             futures = [pool.submit(run_chunk, spec, i) for i in indices]
             for future in as_completed(futures):
