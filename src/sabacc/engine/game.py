@@ -305,15 +305,16 @@ class Game(ABC):
         new = object.__new__(type(self))
         d = new.__dict__
         for key, value in self.__dict__.items():
-            if type(value) is list:
-                d[key] = [v[:] if type(v) is list else v for v in value]
+            if type(value) is list:  # per-seat lists and sets are copied one level deeper
+                d[key] = [
+                    v[:] if type(v) is list else set(v) if type(v) is set else v for v in value
+                ]
             elif type(value) is dict:
                 d[key] = dict(value)
             elif type(value) is set:
                 d[key] = set(value)
             else:
                 d[key] = value
-        d["public_ids"] = [set(ids) for ids in self.public_ids]
         if reseed is not None:
             new.rng = random.Random(reseed)
         else:

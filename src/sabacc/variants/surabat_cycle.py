@@ -25,12 +25,11 @@ gain from the Sun). Rule decisions are listed in docs/variants/surabat_cycle.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from sabacc.actions import STAND, Action, Discard, Gain, Stand, Swap
 from sabacc.cards import SPIKE_DECK, Card
 from sabacc.engine.betting import Legal
-from sabacc.engine.game import Game
 from sabacc.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.rules import VariantInfo, register
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, evaluate, swap_action
@@ -383,12 +382,6 @@ class SurabatGame(SpikeGame):
         """Every card of the deck, wherever it is now (for conservation checks)."""
         cards = [c for h in self.hands for c in h]
         return cards + self.draw + self.sun + self.moon + self.discard + self.muck
-
-    def clone(self, **kwargs: Any) -> Game:
-        new = cast(SurabatGame, super().clone(**kwargs))
-        # The base clone copies lists one level deep: copy the per-seat sets too.
-        new.seen = [set(k) for k in self.seen]
-        return new
 
     def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
         """Hidden from ``viewer``: other hands' cards it has not seen, the draw deck, junked
