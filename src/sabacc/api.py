@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sabacc.cards import Card, Deck
 from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
 from sabacc.errors import CardParseError, HistoryError
 from sabacc.hands import HandValue
 from sabacc.rules import Options, VariantInfo, lookup, variant_names
+
+if TYPE_CHECKING:
+    from sabacc._spike_core import SpikeCore
 
 
 class Variant:
@@ -52,9 +55,41 @@ class Variant:
             raise CardParseError("a hand needs at least one card")
         return self.info.evaluator(self.options, parsed)
 
+    @overload
     def new_game(
-        self, players: int | Sequence[str] = 4, seed: int | None = None, *, log: bool = True
-    ) -> Game:
+        self,
+        players: int | Sequence[str] = ...,
+        seed: int | None = ...,
+        *,
+        log: bool = ...,
+        engine: Literal["python"] = ...,
+    ) -> Game: ...
+
+    @overload
+    def new_game(
+        self,
+        players: int | Sequence[str] = ...,
+        seed: int | None = ...,
+        *,
+        log: bool = ...,
+        engine: Literal["compiled"],
+    ) -> SpikeCore: ...
+
+    def new_game(
+        self,
+        players: int | Sequence[str] = 4,
+        seed: int | None = None,
+        *,
+        log: bool = True,
+        engine: str = "python",
+    ) -> Game | SpikeCore:
+        """A new game. ``engine="compiled"``: Corellian Spike on the compiled core
+        (:mod:`sabacc.compiled`), same rules and states, no per-event log, much faster."""
+        if engine != "python":
+            from sabacc.compiled import check_engine, new_compiled_game
+
+            check_engine(engine, self.name)
+            return new_compiled_game(self.options, players, seed)
         return self.info.game_type(self.options, seed=seed, players=players, log=log)
 
 
@@ -64,16 +99,50 @@ def variant(name: str, **options: Any) -> Variant:
     return Variant(info, info.options_type.from_mapping(options))
 
 
+@overload
+def new_game(
+    name: str = ...,
+    players: int | Sequence[str] = ...,
+    seed: int | None = ...,
+    *,
+    log: bool = ...,
+    engine: Literal["python"] = ...,
+    **options: Any,
+) -> Game: ...
+
+
+@overload
+def new_game(
+    name: str = ...,
+    players: int | Sequence[str] = ...,
+    seed: int | None = ...,
+    *,
+    log: bool = ...,
+    engine: Literal["compiled"],
+    **options: Any,
+) -> SpikeCore: ...
+
+
 def new_game(
     name: str = "corellian_spike",
     players: int | Sequence[str] = 4,
     seed: int | None = None,
     *,
     log: bool = True,
+    engine: str = "python",
     **options: Any,
-) -> Game:
-    """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``."""
-    return variant(name, **options).new_game(players, seed, log=log)
+) -> Game | SpikeCore:
+    """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``.
+
+    ``engine="compiled"`` plays Corellian Spike on the compiled core (see :mod:`sabacc.compiled`).
+    """
+    v = variant(name, **options)
+    if engine == "python":
+        return v.info.game_type(v.options, seed=seed, players=players, log=log)
+    from sabacc.compiled import check_engine, new_compiled_game
+
+    check_engine(engine, v.name)
+    return new_compiled_game(v.options, players, seed)
 
 
 def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:

@@ -789,17 +789,22 @@ class Game(ABC):
     # ------------------------------------------------------------------ messages
     def _illegal_message(self, action: Action, legal: Legal) -> str:
         name = self.names[self.to_act] if self.to_act is not None else "nobody"
-        options = [str(a) for a in legal.fixed]
-        if legal.bet:
-            lo, hi = legal.bet
-            options.append(f"bet {lo}" if lo == hi else f"bet {lo}-{hi}")
-        if legal.raise_:
-            lo, hi = legal.raise_
-            options.append(f"raise {lo}" if lo == hi else f"raise {lo}-{hi}")
-        if type(action) in (Bet, Raise) and (
-            (type(action) is Bet and legal.bet) or (type(action) is Raise and legal.raise_)
-        ):
-            reason = f"{action} is out of range"
-        else:
-            reason = f"{action!s} is not allowed now ({self.phase} phase)"
-        return f"{reason}; {name} can: " + ", ".join(options)
+        return illegal_message(action, legal, self.phase, name)
+
+
+def illegal_message(action: Action, legal: Legal, phase: str, name: str) -> str:
+    """Why ``action`` is refused, and what ``name`` can do instead (shared by every engine)."""
+    options = [str(a) for a in legal.fixed]
+    if legal.bet:
+        lo, hi = legal.bet
+        options.append(f"bet {lo}" if lo == hi else f"bet {lo}-{hi}")
+    if legal.raise_:
+        lo, hi = legal.raise_
+        options.append(f"raise {lo}" if lo == hi else f"raise {lo}-{hi}")
+    if type(action) in (Bet, Raise) and (
+        (type(action) is Bet and legal.bet) or (type(action) is Raise and legal.raise_)
+    ):
+        reason = f"{action} is out of range"
+    else:
+        reason = f"{action!s} is not allowed now ({phase} phase)"
+    return f"{reason}; {name} can: " + ", ".join(options)

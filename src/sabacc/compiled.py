@@ -1,0 +1,65 @@
+"""The compiled Corellian Spike engine (:mod:`sabacc._spike_core`): is it built, and make games.
+
+The compiled core plays the same rules as the reference engine (the pure-Python
+:class:`~sabacc.variants.corellian_spike.SpikeGame`) for every Spike option, draws from a
+bit-exact copy of its seeded RNG, and so reaches the same states for the same seed and actions
+(tests play both in lockstep). It is for throughput: simulations, search, RL. It keeps the
+action log, per-hand nets and the outcome but no per-event log (``apply`` returns ``None``);
+``sabacc.replay(game.history())`` rebuilds the events on the reference engine when wanted.
+
+It is a C extension built by Cython when sabacc is installed; without a C compiler sabacc still
+installs, and asking for ``engine="compiled"`` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from sabacc.errors import OptionError
+from sabacc.rules import Options, lookup
+
+if TYPE_CHECKING:
+    from sabacc._spike_core import SpikeCore
+
+ENGINES = ("python", "compiled")
+
+
+def available() -> bool:
+    """Whether the compiled core is built and importable."""
+    try:
+        import sabacc._spike_core  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def check_engine(engine: str, variant: str) -> None:
+    """Refuse an unknown engine, or ``compiled`` for a variant it does not play."""
+    if engine not in ENGINES:
+        raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
+    if engine == "compiled":
+        info = lookup(variant)
+        if info.name != "corellian_spike":
+            raise OptionError(
+                f"engine='compiled' plays Corellian Spike only, not {info.title}: "
+                "use engine='python'"
+            )
+        if not available():
+            raise OptionError(
+                "engine='compiled': the compiled core is not built (reinstall sabacc where a "
+                "C compiler is available: pip install --force-reinstall sabacc)"
+            )
+
+
+def new_compiled_game(
+    options: Options, players: int | Sequence[str] = 4, seed: int | None = None
+) -> SpikeCore:
+    """A Corellian Spike game on the compiled core (``options`` are :class:`SpikeOptions`)."""
+    check_engine("compiled", "corellian_spike")
+    from sabacc._spike_core import SpikeCore
+    from sabacc.variants.corellian_spike import SpikeOptions
+
+    if not isinstance(options, SpikeOptions):
+        raise OptionError("engine='compiled' needs Corellian Spike options")
+    return SpikeCore(options, seed=seed, players=players)
