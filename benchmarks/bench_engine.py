@@ -6,8 +6,11 @@ Run it in its own environment, which also holds the reference library (pokerkit)
     python benchmarks/bench_engine.py    # in any environment; the reference is skipped if absent
 
 Every figure is the median of ``--repeats`` timed runs on one core. "Full checks" means every
-action is validated by ``apply`` (legality, state untouched on error) and every event is
-logged: the engine exactly as a user gets it. Random play picks uniformly among
+action is validated by ``apply`` (legality, state untouched on error): the engine exactly as a
+user gets it. The reference engine (``engine="python"``, the default) also logs every event;
+the compiled Corellian Spike core (``engine="compiled"``) reaches the same states for the same
+seed and actions, validates the same way and keeps the action log, without per-event objects.
+Each game starts with ``sabacc.new_game`` inside the timing. Random play picks uniformly among
 ``legal_actions()`` (every bet size listed), like pokerkit's random player below.
 """
 
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import sabacc
+from sabacc import compiled
 from sabacc.hands import (
     SPIKE_PAD,
     evaluate_spike,
@@ -41,12 +45,14 @@ def timed(fn: Callable[[], int], repeats: int) -> float:
     return statistics.median(rates)
 
 
-def random_games(variant: str, players: int, games: int, **options: Any) -> tuple[int, int]:
+def random_games(
+    variant: str, players: int, games: int, engine: str = "python", **options: Any
+) -> tuple[int, int]:
     """Play ``games`` whole games with uniformly random legal actions; returns (games, hands)."""
     rng = random.Random(1)
     hands = 0
     for seed in range(games):
-        game = sabacc.new_game(variant, players=players, seed=seed, **options)
+        game = sabacc.new_game(variant, players=players, seed=seed, engine=engine, **options)
         while not game.is_over:
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])
@@ -54,11 +60,13 @@ def random_games(variant: str, players: int, games: int, **options: Any) -> tupl
     return games, hands
 
 
-def bench_play(variant: str, players: int, games: int, repeats: int) -> dict[str, float]:
+def bench_play(
+    variant: str, players: int, games: int, repeats: int, engine: str = "python"
+) -> dict[str, float]:
     ratio: list[float] = []
 
     def run() -> int:
-        g, h = random_games(variant, players, games)
+        g, h = random_games(variant, players, games, engine)
         ratio.append(h / g)
         return g
 
@@ -148,6 +156,17 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args()
     results: dict[str, Any] = {"repeats": args.repeats}
+    if compiled.available():
+        for players, target in ((2, 20_000), (6, 6_000)):
+            n = args.games * 10 if players == 2 else args.games * 5 // 2
+            r = bench_play("corellian_spike", players, n, args.repeats, engine="compiled")
+            results[f"corellian_spike_compiled_{players}p"] = r
+            print(
+                f"{'spike (compiled)':>16} {players} players: {r['games_per_s']:>9,.0f} games/s "
+                f"{r['hands_per_s']:>9,.0f} hands/s   (target {target:,} games/s)"
+            )
+    else:
+        print("compiled core not built: engine='compiled' rows skipped")
     for variant in sabacc.variant_names():
         for players in (2, 6):
             n = args.games if players == 2 else max(1, args.games // 4)
@@ -163,6 +182,11 @@ def main() -> None:
         f"{'hand evaluation':>16}: {ev['evaluate_spike_per_s']:>11,.0f} hands/s (values), "
         f"{ev['by_key_per_s']:,.0f} hands/s (precomputed key)"
     )
+    if "batch_per_s" in ev:
+        print(
+            f"{'hand evaluation':>16}: {ev['batch_per_s']:>11,.0f} hands/s "
+            "(evaluate_spike_batch, NumPy; target 4,000,000)"
+        )
     ref = bench_pokerkit(max(200, args.games // 4), args.repeats)
     results["pokerkit_nlhe_2p_hands_per_s"] = ref
     if ref is None:
@@ -170,8 +194,12 @@ def main() -> None:
     else:
         spike = results["corellian_spike_2p"]["hands_per_s"]
         print(f"{'pokerkit NLHE':>16} 2 players: {ref:>9,.0f} hands/s (reference)")
-        print(f"ratio: Corellian Spike hands/s ÷ pokerkit hands/s = {spike / ref:.1f}x")
+        print(f"ratio: Corellian Spike hands/s ÷ pokerkit hands/s = {spike / ref:.1f}x (python)")
         results["spike_to_pokerkit_ratio"] = spike / ref
+        if "corellian_spike_compiled_2p" in results:
+            fast = results["corellian_spike_compiled_2p"]["hands_per_s"]
+            print(f"ratio: compiled Corellian Spike hands/s ÷ pokerkit hands/s = {fast / ref:.1f}x")
+            results["spike_compiled_to_pokerkit_ratio"] = fast / ref
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=1)

@@ -401,6 +401,31 @@ def rng_sample(seed, int draws):
 
 
 # ---------------------------------------------------------------------------------- the game
+_DEFAULT_NAMES = [None, None] + [tuple(f"Player {i + 1}" for i in range(n))
+                                 for n in range(2, MAXP + 1)]
+cdef object _last_options = None
+cdef Opts _last_opts
+
+
+cdef void _read_options(Opts* o, object options) except *:
+    o.ante = options.ante
+    o.sab_ante = options.sabacc_ante
+    o.start = options.starting_stack
+    o.unit = options.min_bet if options.min_bet else max(1, options.ante)
+    o.gain_fee = options.gain_fee
+    o.swap_fee = options.swap_fee
+    o.game_end = (GE_ORBIT if options.game_end == "orbit"
+                  else GE_LAST if options.game_end == "last_standing" else GE_HANDS)
+    limit = options.hand_limit
+    o.hand_limit = -1 if limit is None else limit
+    o.final_split = options.final_pot == "split"
+    o.rounds = options.rounds
+    o.structure = _STRUCTURES[options.betting]
+    o.max_raises = -1 if options.max_raises is None else options.max_raises
+    o.hand_cap = options.hand_cap
+    o.tie_split = options.true_tie == "split"
+
+
 cdef class SpikeCore:
     """A game of Corellian Spike on the compiled engine (see the module docstring).
 
@@ -420,60 +445,56 @@ cdef class SpikeCore:
     cdef list _legal_list
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
+        cdef Opts* o = &self.o
+        cdef State* st = &self.st
+        cdef int s, n
+        global _last_options, _last_opts
         if options is None:
             options = SpikeOptions()
-        elif not isinstance(options, SpikeOptions):
+        elif type(options) is not SpikeOptions and not isinstance(options, SpikeOptions):
             raise OptionError("SpikeCore takes SpikeOptions (Corellian Spike only)")
-        if isinstance(players, int):
-            names = [f"Player {i + 1}" for i in range(players)]
+        if type(players) is int:
+            n = players
+            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
         else:
             names = [str(p) for p in players]
-        info = SpikeGame.info
-        if not info.min_players <= len(names) <= info.max_players:
+            n = len(names)
+        if not 2 <= n <= MAXP or names is None:
+            info = SpikeGame.info
             raise OptionError(
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
-                f"not {len(names)}"
+                f"not {n}"
             )
         if seed is None:
             seed = _random.SystemRandom().randrange(2**63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        elif type(seed) is not int and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise OptionError(f"the compiled engine needs a whole-number seed, not {seed!r}")
         self.options = options
         self.seed = seed
-        self.names = names
+        self.names = list(names)
         self._seats = []
         self._acts = []
         self.hand_nets = []
         self._legal_obj = None
         self._legal_list = None
-        cdef Opts* o = &self.o
-        cdef State* st = &self.st
-        memset(&self.st, 0, sizeof(State))
-        memset(&self.o, 0, sizeof(Opts))
-        o.ante = options.ante
-        o.sab_ante = options.sabacc_ante
-        o.start = options.starting_stack
-        o.unit = options.min_bet if options.min_bet else max(1, options.ante)
-        o.gain_fee = options.gain_fee
-        o.swap_fee = options.swap_fee
-        o.game_end = (GE_ORBIT if options.game_end == "orbit"
-                      else GE_LAST if options.game_end == "last_standing" else GE_HANDS)
-        limit = options.hand_limit
-        o.hand_limit = -1 if limit is None else limit
-        o.final_split = options.final_pot == "split"
-        o.rounds = options.rounds
-        o.structure = _STRUCTURES[options.betting]
-        o.max_raises = -1 if options.max_raises is None else options.max_raises
-        o.hand_cap = options.hand_cap
-        o.tie_split = options.true_tie == "split"
+        memset(st, 0, sizeof(State))
+        if options is _last_options:  # options are frozen: reuse the last conversion
+            memcpy(o, &_last_opts, sizeof(Opts))
+        else:
+            _read_options(o, options)
+            memcpy(&_last_opts, o, sizeof(Opts))
+            _last_options = options
         mt_seed(&st.rng, seed)
-        st.n = len(names)
-        for s in range(st.n):
+        st.n = n
+        for s in range(n):
             st.stacks[s] = o.start
         st.to_act = -1
         st.phase = PH_SETUP
         self._reset_hand_state()
-        if not any(self._can_ante(s) for s in range(st.n)):
+        for s in range(n):
+            if self._can_ante(s):
+                break
+        else:
             raise OptionError(
                 f"buy_in={o.start} cannot cover the antes ({o.ante} + {o.sab_ante})"
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from sabacc import compiled as _compiled
 from sabacc.cards import Card, Deck
 from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
 from sabacc.errors import CardParseError, HistoryError
@@ -86,10 +87,7 @@ class Variant:
         """A new game. ``engine="compiled"``: Corellian Spike on the compiled core
         (:mod:`sabacc.compiled`), same rules and states, no per-event log, much faster."""
         if engine != "python":
-            from sabacc.compiled import check_engine, new_compiled_game
-
-            check_engine(engine, self.name)
-            return new_compiled_game(self.options, players, seed)
+            return _compiled.new_compiled_game(self.options, players, seed, engine, self.name)
         return self.info.game_type(self.options, seed=seed, players=players, log=log)
 
 
@@ -136,13 +134,11 @@ def new_game(
 
     ``engine="compiled"`` plays Corellian Spike on the compiled core (see :mod:`sabacc.compiled`).
     """
-    v = variant(name, **options)
+    info = lookup(name)
+    opts = info.options_type.from_mapping(options)
     if engine == "python":
-        return v.info.game_type(v.options, seed=seed, players=players, log=log)
-    from sabacc.compiled import check_engine, new_compiled_game
-
-    check_engine(engine, v.name)
-    return new_compiled_game(v.options, players, seed)
+        return info.game_type(opts, seed=seed, players=players, log=log)
+    return _compiled.new_compiled_game(opts, players, seed, engine, info.name)
 
 
 def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:

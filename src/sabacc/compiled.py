@@ -13,6 +13,7 @@ installs, and asking for ``engine="compiled"`` says so.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 ENGINES = ("python", "compiled")
 
 
+@functools.cache
 def available() -> bool:
     """Whether the compiled core is built and importable."""
     try:
@@ -39,8 +41,7 @@ def check_engine(engine: str, variant: str) -> None:
     if engine not in ENGINES:
         raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
     if engine == "compiled":
-        info = lookup(variant)
-        if info.name != "corellian_spike":
+        if variant != "corellian_spike" and (info := lookup(variant)).name != "corellian_spike":
             raise OptionError(
                 f"engine='compiled' plays Corellian Spike only, not {info.title}: "
                 "use engine='python'"
@@ -53,13 +54,23 @@ def check_engine(engine: str, variant: str) -> None:
 
 
 def new_compiled_game(
-    options: Options, players: int | Sequence[str] = 4, seed: int | None = None
+    options: Options,
+    players: int | Sequence[str] = 4,
+    seed: int | None = None,
+    engine: str = "compiled",
+    variant: str = "corellian_spike",
 ) -> SpikeCore:
-    """A Corellian Spike game on the compiled core (``options`` are :class:`SpikeOptions`)."""
-    check_engine("compiled", "corellian_spike")
-    from sabacc._spike_core import SpikeCore
-    from sabacc.variants.corellian_spike import SpikeOptions
+    """A Corellian Spike game on the compiled core (``options`` are :class:`SpikeOptions`).
 
-    if not isinstance(options, SpikeOptions):
-        raise OptionError("engine='compiled' needs Corellian Spike options")
-    return SpikeCore(options, seed=seed, players=players)
+    ``engine`` and ``variant`` are checked as :func:`check_engine` does (the API passes them
+    through so that one call does every check).
+    """
+    check_engine(engine, variant)
+    return _core_type()(options, seed=seed, players=players)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _core_type() -> type[SpikeCore]:
+    from sabacc._spike_core import SpikeCore
+
+    return SpikeCore

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sabacc.hands import HandValue
 
 OptionsT = TypeVar("OptionsT", bound="Options")
+_DEFAULTS: dict[type, Options] = {}
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -94,7 +95,10 @@ class Options:
     def from_mapping(cls: type[OptionsT], values: Mapping[str, Any]) -> OptionsT:
         """Options from a mapping, converting text values (``"3"``, ``"none"``, ``"true"``)."""
         if not values:
-            return cls()
+            default = _DEFAULTS.get(cls)
+            if default is None:  # options are frozen: one default instance per class will do
+                default = _DEFAULTS[cls] = cls()
+            return default  # type: ignore[return-value]
         hints = _hints(cls)  # type: ignore[arg-type]
         known = set(hints)
         kwargs: dict[str, Any] = {}
@@ -204,6 +208,9 @@ def _norm(name: str) -> str:
 
 def lookup(name: str) -> VariantInfo:
     """The registered variant for a name or alias (``spike``, ``corellian-spike``...)."""
+    key = _ALIASES.get(name)  # the common case: a canonical name or alias as registered
+    if key is not None and key in _REGISTRY:
+        return _REGISTRY[key]
     _ensure_loaded()
     key = _ALIASES.get(_norm(name))
     if key is None:

@@ -273,6 +273,8 @@ class SpikeGame(Game):
         self._flip_after_shift()
 
     def _flip_after_shift(self) -> None:
+        if not self._can_draw():  # every other card is in a hand (8 seats at hand_cap 8)
+            return
         card = self._draw()
         self.discard.append(card)
         self._emit(Flipped(card.code))
