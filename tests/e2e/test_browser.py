@@ -130,6 +130,18 @@ def test_two_players_play_a_hand_in_the_browser(
         for page in (host, guest):
             page.click("#dismiss-showdown")
         host.wait_for_selector(".felt .center-title:has-text('Hand 2')")
+
+        # Hand 1's revealed cards stay at the seats (for up to 9 s) only until somebody acts in
+        # hand 2: past that they would read as the new hand's cards.
+        shown = """() => [...document.querySelectorAll('.felt .seat[data-seat]')]
+            .filter((e) => !e.querySelector('.you'))
+            .reduce((n, e) => n + e.querySelectorAll('.seat-cards .card:not(.back)').length, 0)"""
+        assert host.evaluate(shown) > 0, "hand 1's cards are not revealed at the seats"
+        deadline = time.monotonic() + 20
+        while not (_take_turn(host) or _take_turn(guest)):
+            assert time.monotonic() < deadline, "nobody could act in hand 2"
+            time.sleep(0.05)
+        host.wait_for_function(f"() => ({shown})() === 0", timeout=2_000)
         host.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
         guest.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
 

@@ -599,12 +599,20 @@ class TablePage {
     }
     const names = msg.game ? msg.game.seats.map((s) => s.name) : [];
     let handEnded = false;
+    let actedInNewHand = false;
     let dice = null;
     for (const ev of msg.events) {
       const line = eventText(ev, names, this.style);
       if (line) this.log.push(line);
       if (ev.type === "hand_ended") handEnded = true;
+      if (ev.type === "acted" && !handEnded) actedInNewHand = true;
       if (ev.type === "dice_rolled") dice = ev;
+    }
+    // The showdown's cards stay at the seats until somebody acts in the next hand (or 9 s):
+    // past that they would read as the new hand's cards. "Last hand" still shows them.
+    if (actedInNewHand && this.reveal) {
+      clearTimeout(this.revealTimer);
+      this.reveal = null;
     }
     if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
     this.deadline = msg.turn?.deadline_ms != null ? performance.now() + msg.turn.deadline_ms : null;
