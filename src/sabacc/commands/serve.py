@@ -34,6 +34,13 @@ def serve(
     ] = 1.0,
     rate: Annotated[float, typer.Option(help="Messages per second allowed per connection.")] = 20.0,
     burst: Annotated[int, typer.Option(help="Burst of messages allowed per connection.")] = 40,
+    idle_evict: Annotated[
+        float,
+        typer.Option(
+            help="Seconds before an idle table (nobody connected) leaves memory; it is reloaded "
+            "from the database when opened again. 0: never."
+        ),
+    ] = 3600.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -45,7 +52,12 @@ def serve(
         )
         raise typer.Exit(2) from None
     settings = Settings(
-        db_url=db, bot_delay=bot_delay, away_delay=away_delay, rate=rate, burst=burst
+        db_url=db,
+        bot_delay=bot_delay,
+        away_delay=away_delay,
+        rate=rate,
+        burst=burst,
+        idle_evict=idle_evict,
     )
     typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {db})")
     run(create_app(settings), host, port, log_level=log_level)

@@ -101,9 +101,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager.resume(asyncio.get_running_loop())
         holder["manager"] = manager
         app.state.manager = manager
+        sweeper = asyncio.create_task(manager.run_evictions())
         try:
             yield
         finally:
+            sweeper.cancel()
             manager.shutdown()
             store.close()
 

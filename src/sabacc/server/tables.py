@@ -68,6 +68,9 @@ class Settings:
     #: Rate-limited messages in a row after which the connection is closed.
     abuse_limit: int = 400
     max_tables: int = 10_000
+    #: Seconds a table may sit idle (nobody connected, no timer or move pending) before it is
+    #: dropped from memory; it is reloaded from the store when somebody opens it. 0: never.
+    idle_evict: float = 3600.0
 
 
 def default_action(legal: Legal) -> Action:
@@ -196,6 +199,8 @@ class Table:
     pending_key: tuple[int, int] | None = None
     info_cache: dict[str, Any] | None = None
     info_json_cache: str | None = None
+    #: time.monotonic() of the last change: a connection, a departure, an action (eviction)
+    last_active: float = field(default_factory=time.monotonic)
 
     @property
     def version(self) -> int:
@@ -288,26 +293,62 @@ class TableManager:
     def load(self) -> None:
         """Rebuild every stored table; a game in progress is replayed from seed and actions."""
         for rec in self.store.load_tables():
-            table = _table_from_record(rec)
-            if rec.game is not None:
-                game = sabacc.new_game(
-                    rec.game.variant,
-                    players=rec.game.players,
-                    seed=rec.game.seed,
-                    **rec.game.options,
-                )
-                for a in rec.game.actions:
-                    game.apply(a.action, seat=a.seat)
-                table.game = game
-                table.game_rec = rec.game
-                table.bots = self._make_bots(rec.game)
-                table.hand_event_start = _last_hand_start(game)
-                if game.is_over and table.status == "playing":  # pragma: no cover - safety
-                    table.status = "finished"
-            elif table.status == "playing":  # pragma: no cover - a game row always exists
-                table.status = "waiting"
+            table = self._table_from_store(rec)
             self.tables[table.code] = table
         log.info("loaded %d table(s) from %s", len(self.tables), self.store.url)
+
+    def _table_from_store(self, rec: TableRecord) -> Table:
+        table = _table_from_record(rec)
+        if rec.game is not None:
+            game = sabacc.new_game(
+                rec.game.variant,
+                players=rec.game.players,
+                seed=rec.game.seed,
+                **rec.game.options,
+            )
+            for a in rec.game.actions:
+                game.apply(a.action, seat=a.seat)
+            table.game = game
+            table.game_rec = rec.game
+            table.bots = self._make_bots(rec.game)
+            table.hand_event_start = _last_hand_start(game)
+            if game.is_over and table.status == "playing":  # pragma: no cover - safety
+                table.status = "finished"
+        elif table.status == "playing":  # pragma: no cover - a game row always exists
+            table.status = "waiting"
+        return table
+
+    # ------------------------------------------------------------------ memory
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop the tables idle for ``settings.idle_evict`` seconds from memory (nobody
+        connected, no turn timer or move pending); :meth:`get` reloads them from the store.
+        Returns the codes dropped."""
+        limit = self.settings.idle_evict
+        if limit <= 0:
+            return []
+        now = time.monotonic() if now is None else now
+        idle = [
+            code
+            for code, t in self.tables.items()
+            if not t.conns
+            and t.timer is None
+            and t.pending is None
+            and now - t.last_active >= limit
+        ]
+        for code in idle:
+            del self.tables[code]
+        if idle:
+            log.info("evicted %d idle table(s); %d in memory", len(idle), len(self.tables))
+        return idle
+
+    async def run_evictions(self) -> None:
+        """Evict idle tables now and then, for as long as the server runs."""
+        limit = self.settings.idle_evict
+        if limit <= 0:
+            return
+        while True:
+            await asyncio.sleep(max(1.0, min(60.0, limit / 4)))
+            self.evict_idle()
 
     def resume(self, loop: asyncio.AbstractEventLoop) -> None:
         """Restart timers and bots of the loaded tables (call once the loop runs)."""
@@ -324,9 +365,16 @@ class TableManager:
 
     # ------------------------------------------------------------------ lobby
     def get(self, code: str) -> Table:
-        table = self.tables.get(normalise_code(code))
+        """The table called ``code``: in memory, or reloaded from the store if it was evicted."""
+        norm = normalise_code(code)
+        table = self.tables.get(norm)
         if table is None:
-            raise ServerError("no_table", f"there is no table {code!r}", status=404)
+            records = self.store.load_tables(norm) if norm else []
+            if not records:
+                raise ServerError("no_table", f"there is no table {code!r}", status=404)
+            table = self._table_from_store(records[0])
+            self.tables[table.code] = table
+            self._schedule(table)
         return table
 
     def listed(self) -> list[dict[str, Any]]:
@@ -644,6 +692,7 @@ class TableManager:
 
     # ------------------------------------------------------------------ after every change
     def _changed(self, table: Table) -> None:
+        table.last_active = time.monotonic()
         table.info_cache = None
         table.info_json_cache = None
         for conn in table.conns:
@@ -654,8 +703,8 @@ class TableManager:
         """Arm the turn timer, or start a bot's or an away seat's move, for the seat to act."""
         game = table.game
         loop = self.loop
-        if loop is None:
-            return
+        if loop is None or self.tables.get(table.code) is not table:
+            return  # not started, or a table evicted since (a late call_later)
         cp = game.current_player if game is not None and table.status == "playing" else None
         key = (table.games_played, table.version)
         if cp is None:

@@ -361,13 +361,21 @@ class Store:
             )
 
     # ------------------------------------------------------------------ loading
-    def load_tables(self) -> list[TableRecord]:
-        """Every table with its seats and its latest game (with all of that game's actions)."""
+    def load_tables(self, code: str | None = None) -> list[TableRecord]:
+        """Every table (or the one called ``code``) with its seats and its latest game (with
+        all of that game's actions)."""
         out: list[TableRecord] = []
         with self.session() as s:
-            tables = s.scalars(select(TableRow).order_by(TableRow.id)).all()
+            query = select(TableRow).order_by(TableRow.id)
+            seat_query = select(SeatRow).order_by(SeatRow.table_id, SeatRow.position)
+            if code is not None:
+                query = query.where(TableRow.code == code)
+                seat_query = seat_query.join(TableRow, SeatRow.table_id == TableRow.id).where(
+                    TableRow.code == code
+                )
+            tables = s.scalars(query).all()
             seats: dict[int, list[SeatRecord]] = {}
-            for seat in s.scalars(select(SeatRow).order_by(SeatRow.table_id, SeatRow.position)):
+            for seat in s.scalars(seat_query):
                 seats.setdefault(seat.table_id, []).append(_seat_record(seat))
             for t in tables:
                 rec = _table_record(t)
