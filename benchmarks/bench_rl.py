@@ -10,9 +10,15 @@ A step is one ``env.step`` of the usual loop, ``env.last()`` (observation and ma
 to act) included; the episode-end steps of dead agents count too, like in any AEC loop. The
 action is drawn uniformly among the legal indices of the mask (with Python's ``random``, not
 ``action_space.sample(mask)``, which costs more than a step). Every figure is the median of
-``--repeats`` timed runs of ``--steps`` steps on one core; ``reset`` is inside the timing.
-Rates are given in wall-clock time and in CPU time of the process (``time.process_time``: on
-a shared machine, the other processes' load counts less in it).
+``--repeats`` timed runs of ``--steps`` steps on one core; ``reset`` is inside the timing. The
+runs are interleaved (each configuration once, then each again...) so that a shared machine's
+load weighs on all of them alike. Rates are given in wall-clock time and in CPU time of the
+process (``time.process_time``: on a shared machine, the other processes' load counts less in
+it).
+
+Corellian Spike is measured on both engines (``engine="python"``, the reference, and
+``engine="compiled"``, the compiled core, when it is built); the other variants on the
+reference engine, the only one they have.
 
 "engine only" is the same random play through :class:`sabacc.rl.TableCore` without the
 PettingZoo layer and without observations (the game engine plus the action table): what the
@@ -61,11 +67,13 @@ def run_aec(make_env: Callable[[], Any], steps: int, seed: int = 0) -> tuple[int
     return done, 0.0, episodes
 
 
-def run_engine(variant: str, players: int, steps: int, seed: int = 0) -> tuple[int, float, int]:
+def run_engine(
+    variant: str, players: int, steps: int, seed: int = 0, engine: str = "auto"
+) -> tuple[int, float, int]:
     """The same random play without PettingZoo and observations (decisions, 0, hands)."""
     import sabacc.rl
 
-    core = sabacc.rl.TableCore(variant, players)
+    core = sabacc.rl.TableCore(variant, players, engine=engine)
     rng = random.Random(seed)
     flatnonzero = np.flatnonzero
     hands = 0
@@ -79,20 +87,34 @@ def run_engine(variant: str, players: int, steps: int, seed: int = 0) -> tuple[i
     return steps, 0.0, hands
 
 
-def bench(run: Callable[[int], tuple[int, float, int]], repeats: int) -> dict[str, float]:
-    """Median rates of ``repeats`` runs of ``run(seed)``, wall-clock and CPU time."""
-    wall, cpu, lengths = [], [], []
+Run = Callable[[int], tuple[int, float, int]]
+
+
+def bench_all(runs: dict[str, Run], repeats: int) -> dict[str, dict[str, Any]]:
+    """Median rates of ``repeats`` runs of each ``run(seed)``, wall-clock and CPU time.
+
+    The runs are interleaved (every configuration once, then again...), so that the load of
+    a shared machine weighs on every configuration alike.
+    """
+    wall: dict[str, list[float]] = {key: [] for key in runs}
+    cpu: dict[str, list[float]] = {key: [] for key in runs}
+    lengths: dict[str, list[float]] = {key: [] for key in runs}
     for r in range(repeats):
-        w, c = time.perf_counter(), time.process_time()
-        n, _, episodes = run(r)
-        wall.append(n / (time.perf_counter() - w))
-        cpu.append(n / (time.process_time() - c))
-        if episodes:
-            lengths.append(n / episodes)
+        for key, run in runs.items():
+            w, c = time.perf_counter(), time.process_time()
+            n, _, episodes = run(r)
+            wall[key].append(n / (time.perf_counter() - w))
+            cpu[key].append(n / (time.process_time() - c))
+            if episodes:
+                lengths[key].append(n / episodes)
     return {
-        "steps_per_s": statistics.median(wall),
-        "steps_per_cpu_s": statistics.median(cpu),
-        "steps_per_episode": statistics.mean(lengths) if lengths else float("nan"),
+        key: {
+            "steps_per_s": statistics.median(wall[key]),
+            "steps_per_cpu_s": statistics.median(cpu[key]),
+            "steps_per_episode": statistics.mean(lengths[key]) if lengths[key] else float("nan"),
+            "runs_steps_per_s": wall[key],
+        }
+        for key in runs
     }
 
 
@@ -109,50 +131,59 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--steps", type=int, default=20_000, help="steps per timed run")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args()
 
+    import sabacc.compiled
     import sabacc.rl
 
-    results: dict[str, Any] = {"repeats": args.repeats, "steps": args.steps}
     steps = args.steps
-    for variant in VARIANTS:  # warm up: the Spike hand table is built on first use
-        run_aec(lambda v=variant: sabacc.rl.env(v, 2), 500)
-
-    def line(label: str, r: dict[str, float], unit: str = "steps") -> None:
+    engines = ["python"] + (["compiled"] if sabacc.compiled.available() else [])
+    # (variant, engine) pairs: Corellian Spike on both engines, the others on the reference.
+    plays = [
+        (v, e) for v in args.variants for e in (engines if v == "corellian_spike" else ["python"])
+    ]
+    for variant, engine in plays:  # warm up: the Spike hand table is built on first use
+        run_aec(lambda v=variant, e=engine: sabacc.rl.env(v, 2, engine=e), 500)
+    runs: dict[str, Run] = {}
+    labels: dict[str, str] = {}
+    for variant, engine in plays:
+        for players in args.players:
+            key = f"{variant}_{players}p_{engine}"
+            runs[key] = lambda seed, v=variant, p=players, e=engine: run_aec(
+                lambda: sabacc.rl.env(v, p, engine=e), steps, seed
+            )
+            labels[key] = f"{variant} {players}p env ({engine})"
+            runs[f"{key}_engine_only"] = lambda seed, v=variant, p=players, e=engine: run_engine(
+                v, p, steps, seed, e
+            )
+            labels[f"{key}_engine_only"] = f"{variant} {players}p engine only ({engine})"
+    ref = texas_holdem()
+    if ref is not None:
+        runs["texas_holdem_v4_2p"] = lambda seed: run_aec(ref, steps, seed)
+        labels["texas_holdem_v4_2p"] = "texas_holdem_v4 2p env (reference)"
+    measured = bench_all(runs, args.repeats)
+    results: dict[str, Any] = {"repeats": args.repeats, "steps": steps, **measured}
+    for key, r in measured.items():
+        unit = "decisions" if key.endswith("_engine_only") else "steps"
         print(
-            f"{label:>34}: {r['steps_per_s']:>9,.0f} {unit}/s "
+            f"{labels[key]:>44}: {r['steps_per_s']:>9,.0f} {unit}/s "
             f"({r['steps_per_cpu_s']:>7,.0f} per CPU s; {r['steps_per_episode']:.1f} per hand)"
         )
-
-    for variant in VARIANTS:
-        for players in args.players:
-            r = bench(
-                lambda seed, v=variant, p=players: run_aec(
-                    lambda: sabacc.rl.env(v, p), steps, seed
-                ),
-                args.repeats,
-            )
-            results[f"{variant}_{players}p"] = r
-            line(f"{variant} {players}p env", r)
-            e = bench(
-                lambda seed, v=variant, p=players: run_engine(v, p, steps, seed), args.repeats
-            )
-            results[f"{variant}_{players}p_engine_only"] = e
-            line(f"{variant} {players}p engine only", e, "decisions")
-    ref = texas_holdem()
     if ref is None:
         print("reference: texas_holdem_v4 unavailable (needs rlcard: bash benchmarks/rl.sh)")
         results["texas_holdem_v4_2p"] = None
-    else:
-        r = bench(lambda seed: run_aec(ref, steps, seed), args.repeats)
-        results["texas_holdem_v4_2p"] = r
-        line("texas_holdem_v4 2p env (reference)", r)
-        for players in args.players:
-            spike = results[f"corellian_spike_{players}p"]
-            ratio = spike["steps_per_s"] / r["steps_per_s"]
-            results[f"spike_{players}p_to_texas_holdem_ratio"] = ratio
-            print(f"ratio: Corellian Spike {players}p env ÷ texas_holdem_v4 env = {ratio:.2f}x")
+    elif "corellian_spike" in args.variants:
+        texas = measured["texas_holdem_v4_2p"]["steps_per_s"]
+        for engine in engines:
+            for players in args.players:
+                spike = measured[f"corellian_spike_{players}p_{engine}"]["steps_per_s"]
+                results[f"spike_{players}p_{engine}_to_texas_holdem_ratio"] = spike / texas
+                print(
+                    f"ratio: Corellian Spike {players}p env ({engine}) ÷ texas_holdem_v4 env "
+                    f"= {spike / texas:.2f}x"
+                )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=1)

@@ -11,6 +11,8 @@ from sabacc.hands import HandValue
 from sabacc.rules import VariantInfo
 from sabacc.variants.corellian_spike import SpikeOptions
 
+SEAT_STATUSES: tuple[str, ...]
+
 def spike_strength(values: Iterable[int]) -> int: ...
 def rng_sample(seed: int, draws: int) -> list[float | int]: ...
 
@@ -115,3 +117,20 @@ class SpikeCore:
     def pots(self) -> list[Pot]: ...
     def evaluate(self, cards: Sequence[Card]) -> HandValue: ...
     def hand_strength(self, seat: int) -> int | None: ...
+    def seat_view(
+        self, seat: int
+    ) -> tuple[
+        str,
+        int,
+        int,
+        int,
+        int,
+        int,
+        int,
+        bool,
+        int,
+        bytes,
+        int,
+        bytes,
+        tuple[tuple[int, int, int, int, int, str | None, bytes], ...],
+    ]: ...

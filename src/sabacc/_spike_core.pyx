@@ -49,6 +49,8 @@ DEF BS_POT_LIMIT = 1
 DEF BS_FIXED = 2
 
 _PHASES = ("setup", "card", "betting", "spike", "showdown", "over")
+#: Seat statuses of :meth:`SpikeCore.seat_view`, as the reference ``observation`` names them.
+SEAT_STATUSES = ("active", "all_in", "junked", "waiting", "out")
 _STRUCTURES = {"no_limit": BS_NO_LIMIT, "pot_limit": BS_POT_LIMIT, "fixed": BS_FIXED}
 
 ctypedef struct MT:
@@ -813,8 +815,11 @@ cdef class SpikeCore:
     def evaluate(self, cards):
         return SpikeGame.info.evaluator(self.options, list(cards))
 
-    def hand_strength(self, int seat):
-        """The packed strength of a seat's hand (greater is better; see :func:`spike_strength`)."""
+    def hand_strength(self, seat):
+        """The packed strength of a seat's hand (greater is better; see :func:`spike_strength`),
+        or None if it holds no card. Raises IndexError for a seat not at this table."""
+        if type(seat) is not int or not 0 <= seat < self.st.n:
+            raise IndexError(f"no seat {seat!r} at this {self.st.n}-seat table")
         if not self.st.hlen[seat]:
             return None
         return strength(self.st.hands[seat], self.st.hlen[seat])
@@ -868,14 +873,12 @@ cdef class SpikeCore:
                 a = action.amount
                 if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
                     return False
-                v = a
-                return st.bet_lo <= v <= st.bet_hi
+                return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
             if t is _Raise:
                 a = action.amount
                 if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
                     return False
-                v = a
-                return st.raise_lo <= v <= st.raise_hi
+                return st.raise_lo <= a <= st.raise_hi
             return False
         if t is _Stand:
             return True
@@ -1559,3 +1562,59 @@ cdef class SpikeCore:
         st.over = 1
         st.to_act = -1
         st.phase = PH_OVER
+
+    # ------------------------------------------------------------------ compact view (RL)
+    def seat_view(self, int seat):
+        """What ``observation(seat)`` of the reference engine shows that a numeric encoder
+        needs, as ints, strings and card ids in one call (no :class:`Card` lists, no action
+        texts): for :meth:`sabacc.rl.ObservationEncoder.encode_core`. A tuple of
+
+        ``phase`` (str), ``round``, main pot (:meth:`pot_total`), ``sabacc_pot``, ``cur_bet``,
+        draw pile size, muck size, whether the last spike dice were doubles, the dealer's
+        offset from ``seat`` (clockwise), the seat's own card ids (bytes, hand order), their
+        total, the discard pile's card ids (bytes, bottom to top), and one tuple per seat from
+        ``seat`` clockwise (entry ``k`` is seat ``(seat + k) % n``): ``(stack, committed, round
+        bet, card count, status, last, known)``, status an index in :data:`SEAT_STATUSES`,
+        ``last`` the ``kind`` of the seat's last action this hand (``None``: none yet; the
+        first word of :attr:`last_action`), ``known`` the ids of the cards everybody saw go into
+        that hand (bytes, hand order).
+        """
+        cdef State* st = &self.st
+        cdef int n = st.n
+        cdef int k, s, i, m, status, total = 0
+        cdef signed char c
+        cdef char buf[NC]
+        if not 0 <= seat < n:
+            raise IndexError(f"no seat {seat} at a {n}-seat table")
+        seats = []
+        for k in range(n):
+            s = seat + k
+            if s >= n:
+                s -= n
+            if st.out[s]:
+                status = 4
+            elif not st.in_hand[s]:
+                status = 3
+            elif st.folded[s]:
+                status = 2
+            elif st.stacks[s] == 0:
+                status = 1
+            else:
+                status = 0
+            a = self._last[s]
+            m = 0
+            for i in range(st.hlen[s]):
+                c = st.hands[s][i]
+                if st.pub[c]:
+                    buf[m] = c
+                    m += 1
+            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
+                          None if a is None else a.kind, buf[:m]))
+        for i in range(st.hlen[seat]):
+            total += VAL[st.hands[seat][i]]
+        return (
+            _PHASES[st.phase], st.round, self._pot_total(), st.sabacc_pot, st.cur_bet,
+            st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2, (st.dealer - seat + n) % n,
+            (<char*>st.hands[seat])[:st.hlen[seat]], total, (<char*>st.discard)[:st.ndiscard],
+            tuple(seats),
+        )

@@ -1,5 +1,8 @@
 """The numeric observation: same vector from the JSON view and the fast path, in bounds, and
-blind to every card the seat cannot see."""
+blind to every card the seat cannot see.
+
+These run on the reference engine (``engine="python"``): the JSON view and ``determinize`` are
+its own. ``tests/rl/test_engines.py`` checks that the compiled core gives the same vectors."""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def _random_play(core: TableCore, rng: random.Random, steps: int) -> list[tuple[
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize(("players", "episode"), [(2, "hand"), (4, "game"), (5, "hand")])
 def test_fast_path_equals_json_path(variant: str, players: int, episode: str) -> None:
-    core = TableCore(variant, players, episode=episode)
+    core = TableCore(variant, players, episode=episode, engine="python")
     enc = core.encoder
     space_low, space_high = enc.low, enc.high
     rng = random.Random(f"{variant}{players}{episode}")
@@ -54,7 +57,7 @@ def test_fast_path_equals_json_path(variant: str, players: int, episode: str) ->
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_terminal_observation_matches(variant: str) -> None:
-    core = TableCore(variant, 3)
+    core = TableCore(variant, 3, engine="python")
     core.reset(5)
     _random_play(core, random.Random(5), 1)
     while not core.over:
@@ -71,7 +74,7 @@ def test_no_hidden_card_leak(variant: str) -> None:
     """Re-deal every card a seat cannot see (others' hidden cards, draw pile, Moon cards it did
     not place...): the seat's vector must not change, while the others' vectors may."""
     rng = random.Random(variant)
-    core = TableCore(variant, 4, episode="game")
+    core = TableCore(variant, 4, episode="game", engine="python")
     core.reset(3)
     changed_other = 0
     for _ in range(300):

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 
 import sabacc.rl
 from sabacc.errors import IllegalActionError, OptionError
-from tests.rl.conftest import VARIANTS
+from tests.rl.conftest import VARIANT_ENGINES, needs_compiled
 
 
 @pytest.fixture(autouse=True)
@@ -23,35 +23,38 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", module="pettingzoo.test.api_test")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
 @pytest.mark.parametrize("players", [2, 4])
-def test_api_test(variant: str, players: int) -> None:
-    api_test(sabacc.rl.env(variant, players), num_cycles=200)
+def test_api_test(variant: str, engine: str, players: int) -> None:
+    api_test(sabacc.rl.env(variant, players, engine=engine), num_cycles=200)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_api_test_game_episodes(variant: str) -> None:
-    api_test(sabacc.rl.env(variant, 3, episode="game", game_end="hands:3"), num_cycles=200)
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_api_test_game_episodes(variant: str, engine: str) -> None:
+    env = sabacc.rl.env(variant, 3, episode="game", game_end="hands:3", engine=engine)
+    api_test(env, num_cycles=200)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_seed_test(variant: str) -> None:
-    seed_test(functools.partial(sabacc.rl.env, variant, 4), num_cycles=200)
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_seed_test(variant: str, engine: str) -> None:
+    seed_test(functools.partial(sabacc.rl.env, variant, 4, engine=engine), num_cycles=200)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_parallel_api_test(variant: str) -> None:
-    parallel_api_test(sabacc.rl.parallel_env(variant, 4), num_cycles=200)
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_parallel_api_test(variant: str, engine: str) -> None:
+    parallel_api_test(sabacc.rl.parallel_env(variant, 4, engine=engine), num_cycles=200)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_max_cycles_test(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_max_cycles_test(variant: str, engine: str) -> None:
     """PettingZoo's test samples actions *without* the mask and wants every agent to take
     exactly ``max_cycles`` steps: whole-game episodes at a 4-seat table (a hand can end before
     every agent has acted 4 times, a game cannot). Repeated: actions are unseeded."""
     mod = types.SimpleNamespace(
-        env=functools.partial(sabacc.rl.env, variant, 4, episode="game"),
-        parallel_env=functools.partial(sabacc.rl.parallel_env, variant, 4, episode="game"),
+        env=functools.partial(sabacc.rl.env, variant, 4, episode="game", engine=engine),
+        parallel_env=functools.partial(
+            sabacc.rl.parallel_env, variant, 4, episode="game", engine=engine
+        ),
     )
     for _ in range(20):
         max_cycles_test(mod)
@@ -70,22 +73,27 @@ def _play(env: sabacc.rl.raw_env, rng: np.random.Generator) -> dict[str, float]:
     return totals
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_hand_rewards_are_the_hand_net(variant: str) -> None:
-    env = sabacc.rl.env(variant, 3)
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_hand_rewards_are_the_hand_net(variant: str, engine: str) -> None:
+    env = sabacc.rl.env(variant, 3, engine=engine)
     rng = np.random.default_rng(1)
     for seed in range(20):
         env.reset(seed=seed)
         core = env.unwrapped.core
         totals = _play(env, rng)
-        (result,) = core.game.hand_results
+        if engine == "python":
+            (result,) = core.game.hand_results
+            net = result.net
+        else:  # the compiled core keeps (hand, dealer, reason, net) per hand
+            ((_hand, _dealer, _reason, net),) = core.game.hand_nets
+        assert core.hand_nets() == [net]
         for i, agent in enumerate(env.possible_agents):
-            assert totals[agent] == result.net[core.seat_of(i)]
+            assert totals[agent] == net[core.seat_of(i)]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_game_rewards_add_up_to_the_payoffs(variant: str) -> None:
-    env = sabacc.rl.env(variant, 3, episode="game", game_end="hands:4")
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_game_rewards_add_up_to_the_payoffs(variant: str, engine: str) -> None:
+    env = sabacc.rl.env(variant, 3, episode="game", game_end="hands:4", engine=engine)
     rng = np.random.default_rng(2)
     for seed in range(5):
         env.reset(seed=seed)
@@ -154,8 +162,9 @@ def test_bad_options_are_refused() -> None:
         sabacc.rl.env("corellian_spike", 4, rounds=0)
 
 
-def test_render_ansi_shows_no_hidden_card() -> None:
-    env = sabacc.rl.env("corellian_spike", 2, render_mode="ansi")
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_compiled)])
+def test_render_ansi_shows_no_hidden_card(engine: str) -> None:
+    env = sabacc.rl.env("corellian_spike", 2, render_mode="ansi", engine=engine)
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and "player_" in text

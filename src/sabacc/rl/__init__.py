@@ -15,6 +15,9 @@ True
 * :class:`ActionTable` (index <-> action) and :class:`ObservationEncoder` (the vector).
 * :class:`LinearPolicyBot`: a softmax-linear policy over the table, usable as a sabacc bot.
 
+Corellian Spike runs on the compiled core when it is built (``engine="auto"``, the default;
+``engine="python"`` for the reference engine): the same episodes, several times faster.
+
 See docs/rl.md.
 """
 

@@ -16,6 +16,14 @@ Episodes (``episode=``):
   and at the end of the game whatever the ``final_pot`` option hands back, so the rewards of an
   episode add up to the seat's game payoff. A seat knocked out (it cannot ante) terminates.
 
+Engines (``engine=``): ``"python"`` plays the reference engine (:class:`sabacc.Game`);
+``"compiled"`` plays Corellian Spike on the compiled core (:mod:`sabacc.compiled`: the same
+states for the same seed and actions, several times faster, rewards from its ``hand_nets``);
+``"auto"`` (default) is ``"compiled"`` for Corellian Spike when the core is built, else
+``"python"``. Observations, masks, rewards and seating are identical on both engines for the
+same seeds (``tests/rl/test_engines.py``). :attr:`TableCore.game` is the engine's game object:
+only the reference one has ``observation()``, ``hand_results`` and ``determinize()``.
+
 Seating: agent ``player_k`` plays seat ``(k + r) % n``, where ``r`` is drawn at each reset
 from the episode seed (``rotate_seats=False``: ``r = 0``). A fresh game always starts with the
 dealer button at seat 0, so without rotation an agent would always play the same position.
@@ -29,16 +37,33 @@ from typing import Any
 
 import numpy as np
 
+from sabacc import compiled
 from sabacc.actions import Action
 from sabacc.engine.betting import NO_ACTIONS, Legal
-from sabacc.engine.game import Game
 from sabacc.errors import IllegalActionError, OptionError
 from sabacc.rl.actions import ActionTable, BetSize, Mask
-from sabacc.rl.features import ObservationEncoder, Vector
+from sabacc.rl.features import AnyGame, ObservationEncoder, Vector
 from sabacc.rules import lookup
 
 EPISODES = ("hand", "game")
 ILLEGAL = ("fallback", "raise")
+ENGINES = ("auto", "python", "compiled")
+
+
+def resolve_engine(engine: str, variant: str) -> str:
+    """``"python"`` or ``"compiled"``: the engine ``engine`` means for ``variant``.
+
+    ``"auto"`` is ``"compiled"`` for Corellian Spike when the compiled core is built, else
+    ``"python"``; ``"compiled"`` for another variant, or when the core is not built, is refused
+    (:class:`~sabacc.errors.OptionError`).
+    """
+    if engine not in ENGINES:
+        raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
+    name = lookup(variant).name
+    if engine == "auto":
+        return "compiled" if name == "corellian_spike" and compiled.available() else "python"
+    compiled.check_engine(engine, name)
+    return engine
 
 
 class TableCore:
@@ -53,6 +78,7 @@ class TableCore:
         bet_sizes: Sequence[BetSize] | None = None,
         illegal_action: str = "fallback",
         rotate_seats: bool = True,
+        engine: str = "auto",
         **options: Any,
     ) -> None:
         if episode not in EPISODES:
@@ -72,6 +98,8 @@ class TableCore:
             opts["max_hands"] = 1
         self.info = info
         self.variant = info.name
+        self.engine = resolve_engine(engine, info.name)
+        self.compiled = self.engine == "compiled"
         self.options = info.options_type.from_mapping(opts)
         self.n = num_players
         self.episode = episode
@@ -82,9 +110,13 @@ class TableCore:
         probe = info.game_type(self.options, seed=0, players=num_players, log=False)
         betting = probe.observation(0)["betting"]
         self.unit = int(betting["unit"])  # constant for a variant and its options
+        if self.compiled:
+            from sabacc._spike_core import SpikeCore
+
+            self._core_type = SpikeCore
         self.rng = random.Random()
         self.seeded = False
-        self.game: Game = probe
+        self.game: AnyGame = self._make(0) if self.compiled else probe
         self.shift = 0
         self._results = 0
         self._paid = [0] * num_players  # rewards paid so far this episode, by seat
@@ -94,8 +126,17 @@ class TableCore:
         self._no_rewards = [0.0] * num_players
         self._dkey = -1
         self._fixed: dict[int, Action] = {}
-        self._dgame: Game | None = None
+        self._dgame: AnyGame | None = None
         self._dec: tuple[Legal, int, int, Mask] = (NO_ACTIONS, 0, 0, self._zero_mask)
+        self._masks: dict[tuple[Any, ...], tuple[Mask, dict[int, Action], tuple[Action, ...]]] = {}
+        self._exact_sizes = bool(self.table._exact)
+        self._int8 = np.dtype(np.int8)
+
+    def _make(self, seed: int) -> AnyGame:
+        """A fresh game of this table on the chosen engine."""
+        if self.compiled:
+            return self._core_type(self.options, seed=seed, players=self.n)  # type: ignore[arg-type]
+        return self.info.game_type(self.options, seed=seed, players=self.n, log=False)
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None) -> None:
@@ -109,7 +150,7 @@ class TableCore:
         rng = self.rng
         game_seed = rng.getrandbits(63)
         self.shift = rng.randrange(self.n) if self.rotate_seats else 0
-        self.game = self.info.game_type(self.options, seed=game_seed, players=self.n, log=False)
+        self.game = self._make(game_seed)
         self._results = 0
         self._paid = [0] * self.n
         self.hand_ended = False
@@ -133,7 +174,10 @@ class TableCore:
 
     # ------------------------------------------------------------------ observation
     def observe(self, seat: int) -> Vector:
-        return self.encoder.encode(self.game, seat, self.unit)
+        game = self.game
+        if self.compiled:  # skip encode's dispatch: the game is a SpikeCore
+            return self.encoder.encode_core(game, seat, self.unit)  # type: ignore[arg-type]
+        return self.encoder.encode(game, seat, self.unit)
 
     def decision(self) -> tuple[Legal, int, int, Mask]:
         """``(legal, pot, to_call, mask)`` of the current decision, computed once per decision.
@@ -141,7 +185,7 @@ class TableCore:
         ``mask`` is shared with later calls: copy it before handing it out.
         """
         game = self.game
-        key = len(game.actions)
+        key = game.action_count if self.compiled else len(game.actions)  # type: ignore[union-attr]
         if key == self._dkey and game is self._dgame:
             return self._dec
         legal = game.legal()
@@ -155,8 +199,22 @@ class TableCore:
             if to_call < 0:
                 to_call = 0
             pot = game.pot_total()
-            raw, self._fixed = self.table.scan(legal)
-            mask = np.frombuffer(raw, dtype=np.int8)
+            # The same legal sets come back again and again: remember their masks, keyed by
+            # the identities of the fixed actions (the engines hand out interned objects; the
+            # entry holds them, so their ids stay theirs) and by the bet and raise ranges where
+            # they matter (only exact sizes depend on the range).
+            fixed = legal.fixed
+            if self._exact_sizes:
+                mkey: tuple[Any, ...] = (*map(id, fixed), legal.bet, legal.raise_)
+            else:
+                mkey = (*map(id, fixed), legal.bet is None, legal.raise_ is None)
+            hit = self._masks.get(mkey)
+            if hit is None:
+                raw, found = self.table.scan(legal)
+                if len(self._masks) > 4096:
+                    self._masks.clear()
+                hit = self._masks[mkey] = (np.frombuffer(raw, self._int8), found, fixed)
+            mask, self._fixed, _ = hit
         self._dec = (legal, pot, to_call, mask)
         self._dkey = key
         self._dgame = game
@@ -210,9 +268,19 @@ class TableCore:
     def apply_fallback(self) -> list[float]:
         return self.apply(self.fallback())
 
+    def hand_nets(self) -> list[tuple[int, ...]]:
+        """The ``net`` of every hand finished so far this episode (credits won or lost, by
+        seat): from ``hand_results`` on the reference engine, ``hand_nets`` on the compiled
+        one."""
+        game: Any = self.game
+        if self.compiled:
+            return [entry[3] for entry in game.hand_nets]
+        return [result.net for result in game.hand_results]
+
     def _rewards(self) -> list[float]:
-        game = self.game
-        results = game.hand_results
+        game: Any = self.game
+        compiled_game = self.compiled
+        results = game.hand_nets if compiled_game else game.hand_results
         rewards = self._no_rewards
         if len(results) == self._results and not (game.over and self.episode == "game"):
             self.hand_ended = False
@@ -221,7 +289,7 @@ class TableCore:
         rewards = [0.0] * self.n
         paid = self._paid
         for result in results[self._results :]:
-            for s, net in enumerate(result.net):
+            for s, net in enumerate(result[3] if compiled_game else result.net):
                 rewards[s] += net
                 paid[s] += net
         self._results = len(results)

@@ -5,7 +5,9 @@ nothing else: :meth:`ObservationEncoder.encode_observation` builds it from that 
 environments use :meth:`ObservationEncoder.encode`, a fast path that reads the same facts
 straight from the game (the seat's own hand, public piles, stacks and bets) without building
 the JSON; ``tests/rl`` checks that both give the same vector in random play of every variant,
-and that changing the cards a seat cannot see never changes its vector.
+and that changing the cards a seat cannot see never changes its vector. On the compiled
+Corellian Spike core, :meth:`ObservationEncoder.encode_core` reads the same facts from the
+core's compact ``seat_view`` (``tests/rl/test_engines.py``: the same vectors as the reference).
 
 Layout (float32; credits are divided by the buy-in; seats are listed from the observer, then
 clockwise). :meth:`ObservationEncoder.blocks` gives the exact offsets for a variant:
@@ -39,14 +41,23 @@ variant extras                 Spike: round (round/rounds, last round), discard 
 
 from __future__ import annotations
 
+import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from sabacc.engine.game import Game
 from sabacc.rules import Options, VariantInfo
+
+if TYPE_CHECKING:
+    from sabacc._spike_core import SpikeCore
+
+    #: A game on either engine: the reference :class:`Game` or the compiled ``SpikeCore``.
+    AnyGame: TypeAlias = Game | SpikeCore
+else:
+    AnyGame: TypeAlias = Any
 
 Vector = npt.NDArray[np.float32]
 
@@ -144,6 +155,8 @@ class ObservationEncoder:
         self.status_index = {s: i for i, s in enumerate(STATUSES)}
         self._last_cache: dict[str | None, int] = {None: -1}
         self._ranks: dict[tuple[int, ...], int] = {}  # card ids -> rank (options are fixed)
+        self._view_ranks: dict[bytes, int] = {}  # the same, for the compiled core's views
+        self._cards = sorted(info.deck.cards, key=lambda c: c.id)
         nv, n = self.nv, num_players
         blocks: list[tuple[str, int]] = [
             ("phase", len(self.phases)),
@@ -209,6 +222,19 @@ class ObservationEncoder:
         dense += [o["piles"], o["piles"] + 1]
         self._dense = np.array(dense, dtype=np.intp)
         self._zero_bytes = bytearray(pos)
+        # The compiled-core path (encode_core) writes floats straight into a copy of this.
+        self._zero_floats = array.array("f", bytes(4 * pos))
+        self._float32 = np.dtype(np.float32)
+        self._at_hand_values = o["hand_values"]
+        self._at_hand_size = o["hand_size"]  # hand_total follows it
+        self._at_hand_rank = o["hand_rank"]
+        self._at_pots = o["pots"]
+        self._at_seats = o["seats"]
+        self._at_round = o["round"]
+        self._at_discard_top = o["discard_top"]
+        self._at_discard_pile = o["discard_pile"]
+        self._at_piles = o["piles"]  # shift follows it
+        self._rounds = getattr(options, "rounds", None) or 1
         self.low, self.high = self._bounds()
 
     def blocks(self) -> list[tuple[str, int, int]]:
@@ -451,14 +477,17 @@ class ObservationEncoder:
         )
 
     # ------------------------------------------------------------------ fast path
-    def encode(self, game: Game, seat: int, unit: int) -> Vector:
+    def encode(self, game: AnyGame, seat: int, unit: int) -> Vector:
         """The same vector as :meth:`encode_observation` of ``game.observation(seat)``, read
         from the game directly (only what that observation shows). ``unit`` is the betting
         unit (``observation["betting"]["unit"]``, constant through a game).
 
         This is :meth:`_write` specialised to the game's own lists (no intermediate facts):
-        keep the two in step (``tests/rl/test_observation.py`` compares them).
+        keep the two in step (``tests/rl/test_observation.py`` compares them). The compiled
+        Corellian Spike core (:mod:`sabacc.compiled`) is read through :meth:`encode_core`.
         """
+        if not isinstance(game, Game):
+            return self.encode_core(game, seat, unit)
         g: Any = game
         vid = self._vid
         o = self._o
@@ -612,3 +641,93 @@ class ObservationEncoder:
         vec = np.frombuffer(f, dtype=np.uint8).astype(np.float32)
         vec[self._dense] = dense
         return vec
+
+    def encode_core(self, game: SpikeCore, seat: int, unit: int) -> Vector:
+        """:meth:`encode` for the compiled Corellian Spike core (``SpikeCore``), read from its
+        compact :meth:`~sabacc._spike_core.SpikeCore.seat_view` (ints and card-id bytes, seats
+        already listed from ``seat``) instead of its list properties. The same vector as
+        :meth:`encode` of the reference game in the same state (``tests/rl/test_engines.py``).
+
+        Every feature is written straight into a ``float32`` buffer (an :class:`array.array`,
+        which the returned vector wraps without a copy): no conversion, no scatter.
+        """
+        (
+            phase,
+            rnd,
+            pot,
+            sabacc,
+            cur,
+            ndraw,
+            nmuck,
+            doubles,
+            dealer,
+            own,
+            total,
+            discard,
+            seats,
+        ) = game.seat_view(seat)
+        vid = self._vid
+        buy = self.buy_in
+        f = self._zero_floats[:]
+        p = self.phase_index.get(phase)
+        if p is not None:
+            f[p] = 1.0
+        if own:
+            base = self._at_hand_values
+            for c in own:
+                f[base + vid[c]] += 1.0
+            f[self._at_hand_size] = len(own)
+            rank = self._view_ranks.get(own)
+            if rank is None:
+                if len(self._view_ranks) > 50_000:
+                    self._view_ranks.clear()
+                cards = self._cards
+                rank = self._view_ranks[own] = game.evaluate([cards[c] for c in own]).rank
+            f[self._at_hand_rank + (rank if rank < self.ranks else self.ranks) - 1] = 1.0
+            f[self._at_hand_size + 1] = total / self.total_scale
+        b = self._at_pots
+        f[b] = pot / buy
+        f[b + 1] = sabacc / buy
+        f[b + 2] = cur / buy
+        if phase == "betting":
+            to_call = cur - seats[0][2]
+            if to_call > 0:
+                f[b + 3] = to_call / buy
+        f[b + 4] = unit / buy
+        kinds = self._last_cache
+        per = self._per_seat
+        b = self._at_seats
+        f[b + dealer * per + 9] = 1.0
+        for stack, committed, round_bet, ncards, status, kind, known in seats:
+            f[b] = stack / buy
+            f[b + 1] = committed / buy
+            f[b + 2] = round_bet / buy
+            f[b + 3] = ncards
+            f[b + 4 + status] = 1.0
+            la = kinds.get(kind)
+            if la is None:
+                la = kinds[kind] = last_action_index(kind)
+            if la >= 0:
+                f[b + 10 + la] = 1.0
+            if known:
+                kb = b + _SEAT_FIXED
+                for c in known:
+                    f[kb + vid[c]] += 1.0
+            b += per
+        deck = self.deck_size
+        rounds = self._rounds
+        b = self._at_round
+        f[b] = rnd / rounds
+        if rnd >= rounds:
+            f[b + 1] = 1.0
+        if discard:
+            f[self._at_discard_top + vid[discard[-1]]] = 1.0
+            base = self._at_discard_pile
+            for c in discard:
+                f[base + vid[c]] += 1.0
+        b = self._at_piles
+        f[b] = ndraw / deck
+        f[b + 1] = nmuck / deck
+        if doubles:
+            f[b + 2] = 1.0
+        return np.frombuffer(f, self._float32)

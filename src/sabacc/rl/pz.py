@@ -15,6 +15,11 @@ seat itself with the passive action (stand, check or call) until the episode end
 when the hand or game ends or every agent has been truncated. In :class:`ParallelSabacc` an
 agent takes a step at every parallel step, so there ``max_cycles`` caps the parallel steps.
 
+``engine`` (``"auto"``, the default, ``"python"`` or ``"compiled"``) chooses the game engine:
+``"auto"`` plays Corellian Spike on the compiled core (:mod:`sabacc.compiled`) when it is built
+and everything else on the reference engine; both give identical episodes for the same seeds
+(see :mod:`sabacc.rl.core`).
+
 An illegal index (one whose mask entry is 0) is replaced by the passive action under
 ``illegal_action="fallback"`` (the default; ``env.unwrapped.core.illegal_count`` counts them)
 and raises :class:`~sabacc.IllegalActionError` under ``illegal_action="raise"``.
@@ -29,9 +34,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
+from sabacc.engine.game import Game
 from sabacc.errors import OptionError
 from sabacc.rl.actions import BetSize
 from sabacc.rl.core import TableCore
+from sabacc.rl.features import AnyGame
 
 RENDER_MODES = ("ansi", "human")
 
@@ -50,12 +57,18 @@ def _spaces(core: TableCore) -> tuple[spaces.Dict, spaces.Discrete]:
 def render_text(core: TableCore) -> str:
     """A spectator's view of the table (no hidden card): for ``render_mode="ansi"``."""
     game = core.game
-    obs = game.observation(None)
+    if isinstance(game, Game):
+        obs = game.observation(None)
+        hand, phase, pots, seats = obs["hand"], obs["phase"], obs["pots"], obs["seats"]
+    else:  # the compiled core has no JSON observation: the same fields from its state
+        hand, phase = game.hand_no, game.phase
+        pots = {"main": game.pot_total(), "sabacc": game.sabacc_pot}
+        seats = spectator_seats(game)
     lines = [
-        f"{game.info.title} - hand {obs['hand']}, phase {obs['phase']}, "
-        f"main pot {obs['pots']['main']}, sabacc pot {obs['pots']['sabacc']}"
+        f"{game.info.title} - hand {hand}, phase {phase}, "
+        f"main pot {pots['main']}, sabacc pot {pots['sabacc']}"
     ]
-    for s in obs["seats"]:
+    for s in seats:
         agent = f"player_{core.agent_of(s['seat'])}"
         mark = ">" if s["seat"] == game.current_player else " "
         known = " ".join(s["known_cards"]) or "-"
@@ -64,6 +77,41 @@ def render_text(core: TableCore) -> str:
             f"cards {s['cards']} (known {known}) {s['status']} last {s['last_action'] or '-'}"
         )
     return "\n".join(lines)
+
+
+def spectator_seats(game: AnyGame) -> list[dict[str, Any]]:
+    """``observation(None)["seats"]`` of the reference engine, read from any engine's state
+    (the compiled core has no ``observation``)."""
+    hands, public = game.hands, game.public_ids
+    stacks, out, in_hand, folded = game.stacks, game.out, game.in_hand, game.folded
+    committed, round_bet, last = game.committed, game.round_bet, game.last_action
+    rows = []
+    for s in range(len(stacks)):
+        if out[s]:
+            status = "out"
+        elif not in_hand[s]:
+            status = "waiting"
+        elif folded[s]:
+            status = "junked"
+        elif stacks[s] == 0:
+            status = "all_in"
+        else:
+            status = "active"
+        rows.append(
+            {
+                "seat": s,
+                "name": game.names[s],
+                "stack": stacks[s],
+                "committed": committed[s],
+                "round_bet": round_bet[s],
+                "cards": len(hands[s]),
+                "known_cards": [c.code for c in hands[s] if c.id in public[s]],
+                "status": status,
+                "dealer": s == game.dealer,
+                "last_action": last[s],
+            }
+        )
+    return rows
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo convention)
@@ -87,6 +135,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo conv
         illegal_action: str = "fallback",
         rotate_seats: bool = True,
         render_mode: str | None = None,
+        engine: str = "auto",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -101,6 +150,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo conv
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
+            engine=engine,
             **options,
         )
         self.render_mode = render_mode
@@ -268,6 +318,7 @@ class ParallelSabacc(ParallelEnv):  # type: ignore[misc]
         illegal_action: str = "fallback",
         rotate_seats: bool = True,
         render_mode: str | None = None,
+        engine: str = "auto",
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -281,6 +332,7 @@ class ParallelSabacc(ParallelEnv):  # type: ignore[misc]
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
+            engine=engine,
             **options,
         )
         self.render_mode = render_mode
@@ -368,7 +420,9 @@ def env(variant: str = "corellian_spike", num_players: int = 4, **kwargs: Any) -
 
     Keywords: ``episode`` (``"hand"`` | ``"game"``), ``max_cycles``, ``bet_sizes``,
     ``illegal_action`` (``"fallback"`` | ``"raise"``), ``rotate_seats``, ``render_mode``
-    (``"ansi"`` | ``"human"``), and any option of the variant (``rounds=3``, ``buy_in=200``...).
+    (``"ansi"`` | ``"human"``), ``engine`` (``"auto"`` | ``"python"`` | ``"compiled"``: see
+    :mod:`sabacc.rl.core`; ``"auto"`` plays Corellian Spike on the compiled core when it is
+    built), and any option of the variant (``rounds=3``, ``buy_in=200``...).
     No PettingZoo wrapper is added: the environment checks its own inputs (an out-of-range or
     illegal index is handled by ``illegal_action``; a dead agent must step with ``None``).
     """
