@@ -1,5 +1,6 @@
 """Type stub of the compiled Corellian Spike core (see _spike_core.pyx and sabacc.compiled)."""
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -9,7 +10,7 @@ from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.game import GameOutcome
 from sabacc.hands import HandValue
 from sabacc.rules import VariantInfo
-from sabacc.variants.corellian_spike import SpikeOptions
+from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
 
 SEAT_STATUSES: tuple[str, ...]
 
@@ -134,3 +135,10 @@ class SpikeCore:
         bytes,
         tuple[tuple[int, int, int, int, int, str | None, bytes], ...],
     ]: ...
+    def _rounds(self) -> int: ...
+    def _bet_unit(self) -> int: ...
+    @staticmethod
+    def from_game(game: SpikeGame) -> SpikeCore: ...
+    def determinize(self, viewer: int, rng: random.Random) -> SpikeCore: ...
+
+def shuffle_sample(rng: random.Random, items: list[Any]) -> None: ...

@@ -261,6 +261,39 @@ cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept:
         cards[j + 1] = c
 
 
+cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept:
+    """CPython's ``_randbelow_with_getrandbits(n)`` for 0 < n < 2**32."""
+    cdef int k = 0
+    cdef uint32_t m = n, v
+    while m:
+        k += 1
+        m >>= 1
+    v = mt_next(r) >> (32 - k)
+    while v >= n:
+        v = mt_next(r) >> (32 - k)
+    return v
+
+
+cdef void shuffle_like_python(object rng, list items) except *:
+    """``rng.shuffle(items)`` for a plain :class:`random.Random`, done on a C copy of its
+    Mersenne Twister state (same draws, same result), the state then written back."""
+    cdef MT r
+    cdef int i, j, n = len(items)
+    version, internal, gauss = rng.getstate()
+    for i in range(MT_N):
+        r.mt[i] = <uint32_t>internal[i]
+    r.mti = internal[MT_N]
+    for i in range(n - 1, 0, -1):
+        j = mt_below(&r, i + 1)
+        items[i], items[j] = items[j], items[i]
+    rng.setstate((version, tuple([r.mt[i] for i in range(MT_N)]) + (r.mti,), gauss))
+
+
+def shuffle_sample(rng, items):
+    """Shuffle a list as ``rng.shuffle`` does, through the compiled path (for tests)."""
+    shuffle_like_python(rng, items)
+
+
 # ---------------------------------------------------------------------------------- hands
 cdef int64_t strength(signed char* cards, int size) noexcept:
     """The Spike hand key of :func:`sabacc.hands.evaluate_spike`, packed into one integer.
@@ -1618,3 +1651,131 @@ cdef class SpikeCore:
             (<char*>st.hands[seat])[:st.hlen[seat]], total, (<char*>st.discard)[:st.ndiscard],
             tuple(seats),
         )
+
+    # ------------------------------------------------------------------ search (bots)
+    def _rounds(self):
+        """Rounds per hand (the reference engine's hook of the same name)."""
+        return self.o.rounds
+
+    def _bet_unit(self):
+        """The minimum bet and raise increment (the reference engine's hook of the same name)."""
+        return self.o.unit
+
+    @staticmethod
+    def from_game(game):
+        """A compiled copy of a reference :class:`SpikeGame`'s current state, RNG state and
+        action log included: it goes on exactly as ``game`` would (for search bots, which
+        sample and play out many worlds from one position)."""
+        cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
+        cdef State* st = &new.st
+        cdef int s, i, n
+        if type(game) is not SpikeGame:
+            raise OptionError("from_game copies a Corellian Spike game of the reference engine")
+        new.options = game.options
+        new.seed = game.seed
+        new.names = list(game.names)
+        new._seats = [s for s, _ in game.actions]
+        new._acts = [parse_action(a) for _, a in game.actions]
+        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in game.hand_results]
+        new._legal_obj = None
+        new._legal_list = None
+        memset(st, 0, sizeof(State))
+        _read_options(&new.o, game.options)
+        version, internal, _gauss = game.rng.getstate()
+        for i in range(MT_N):
+            st.rng.mt[i] = <uint32_t>internal[i]
+        st.rng.mti = internal[MT_N]
+        n = st.n = game.n
+        last = []
+        for s in range(n):
+            st.stacks[s] = game.stacks[s]
+            st.out[s] = game.out[s]
+            st.in_hand[s] = game.in_hand[s]
+            st.folded[s] = game.folded[s]
+            st.acted[s] = game.acted[s]
+            st.committed[s] = game.committed[s]
+            st.round_bet[s] = game.round_bet[s]
+            st.hand_start[s] = game.hand_start_stacks[s]
+            hand = game.hands[s]
+            st.hlen[s] = len(hand)
+            for i, card in enumerate(hand):
+                st.hands[s][i] = card.id
+                st.pub[card.id] = card.id in game.public_ids[s]
+            text = game.last_action[s]
+            if text is None:
+                last.append(None)
+            else:
+                st.allin_last[s] = text.endswith(" (all-in)")
+                last.append(parse_action(text[:-9] if st.allin_last[s] else text))
+        new._last = last
+        st.hand_no = game.hand_no
+        st.dealer = game.dealer
+        st.orbit_steps = game.orbit_steps
+        st.sabacc_pot = game.sabacc_pot
+        st.carry = game.carry
+        st.house = game.house
+        st.to_act = -1 if game.to_act is None else game.to_act
+        st.phase = _PHASES.index(game.phase)
+        st.over = game.over
+        st.dead = game.dead
+        st.cur_bet = game.cur_bet
+        st.raises = game.raises
+        st.ndraw = len(game.draw)
+        for i, card in enumerate(game.draw):
+            st.draw[i] = card.id
+        st.ndiscard = len(game.discard)
+        for i, card in enumerate(game.discard):
+            st.discard[i] = card.id
+        st.nmuck = len(game.muck)
+        for i, card in enumerate(game.muck):
+            st.muck[i] = card.id
+        st.round = game.round
+        st.qlen = len(game.card_queue)
+        st.qpos = 0
+        for i, s in enumerate(game.card_queue):
+            st.queue[i] = s
+        if game.last_dice is not None:
+            st.d1, st.d2 = game.last_dice
+        return new
+
+    def determinize(self, int viewer, rng):
+        """A copy of this state as ``viewer`` might imagine it, exactly as
+        :meth:`Game.determinize` draws it from ``rng`` (same calls, same result): the other
+        seats' hidden cards, the draw pile and the muck are shuffled and dealt back into the
+        same places; the copy gets a fresh RNG seeded from ``rng``."""
+        cdef SpikeCore new = self.clone(reseed=rng.getrandbits(64))
+        cdef State* st = &new.st
+        cdef int s, i, k = 0
+        cdef signed char* places[NC]
+        cdef signed char c
+        if not 0 <= viewer < st.n:
+            raise IndexError(f"no seat {viewer} at this {st.n}-seat table")
+        cards = []
+        for s in range(st.n):
+            if s == viewer:
+                continue
+            for i in range(st.hlen[s]):
+                c = st.hands[s][i]
+                if not st.pub[c]:
+                    places[k] = &st.hands[s][i]
+                    k += 1
+                    cards.append(c)
+        for i in range(st.ndraw):
+            places[k] = &st.draw[i]
+            k += 1
+            cards.append(st.draw[i])
+        for i in range(st.nmuck):
+            places[k] = &st.muck[i]
+            k += 1
+            cards.append(st.muck[i])
+        cards.sort()  # forget where they were
+        if type(rng) is _random.Random:
+            shuffle_like_python(rng, cards)
+        else:
+            rng.shuffle(cards)
+        for i in range(k):
+            places[i][0] = <signed char>cards[i]
+        st.legal_ok = 0
+        new._legal_obj = None
+        new._legal_list = None
+        return new

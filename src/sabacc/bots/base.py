@@ -22,16 +22,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Union, runtime_checkable
 
 from sabacc.actions import Action
 from sabacc.errors import OptionError
 
 if TYPE_CHECKING:
+    from sabacc._spike_core import SpikeCore
     from sabacc.engine.game import Game
 
+#: A determinized state: a reference game, or a compiled Corellian Spike core with the same
+#: protocol (what :func:`sampler_for` gives search bots where it can).
+World = Union["Game", "SpikeCore"]
 #: ``sampler(rng)`` -> a game state consistent with one seat's information (a determinization).
-Sampler = Callable[[random.Random], "Game"]
+Sampler = Callable[[random.Random], World]
 
 
 @runtime_checkable
@@ -96,10 +100,35 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
     return factory(seed, **params)
 
 
-def sampler_for(game: Game, seat: int) -> Sampler:
-    """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``)."""
+def sampler_for(game: Game, seat: int, engine: str = "auto") -> Sampler:
+    """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``).
 
-    def sample(rng: random.Random) -> Game:
+    ``engine="auto"`` (the default) samples a Corellian Spike game on the compiled core when it
+    is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
+    search bots then play their rollouts on it, many times faster); ``"python"`` always uses
+    the reference engine; ``"compiled"`` insists on the core.
+    """
+    from sabacc import compiled
+
+    if engine not in ("auto", *compiled.ENGINES):
+        raise OptionError(f"engine={engine!r}: must be auto, python or compiled")
+    spike = game.variant == "corellian_spike"
+    if spike and (engine == "compiled" or (engine == "auto" and compiled.available())):
+        compiled.check_engine("compiled", game.variant)
+        from sabacc._spike_core import SpikeCore
+        from sabacc.variants.corellian_spike import SpikeGame
+
+        if type(game) is SpikeGame:
+            core = SpikeCore.from_game(game)
+
+            def sample_core(rng: random.Random) -> World:
+                return core.determinize(seat, rng)
+
+            return sample_core
+    if engine == "compiled":
+        raise OptionError("the compiled core samples Corellian Spike games only")
+
+    def sample(rng: random.Random) -> World:
         return game.determinize(seat, rng)
 
     return sample

@@ -591,7 +591,7 @@ def rollout_action(game: Any, seat: int, rng: random.Random) -> Action:
     Reads only ``seat``'s own cards and public information. Spike-family decisions are cached
     by what they depend on (hand, face-up cards, round), which makes rollouts cheap.
     """
-    variant = type(game).info.name
+    variant = game.variant
     if variant not in SPIKE_FAMILY:
         return policy_action(view_from_game(game, seat), rng)
     legal = game.legal()
