@@ -114,7 +114,57 @@ def spectator_seats(game: AnyGame) -> list[dict[str, Any]]:
     return rows
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo convention)
+class _TableEnv:
+    """What the AEC and parallel environments share: the checks of their common keywords, the
+    :class:`TableCore`, the agents and their spaces."""
+
+    core: TableCore
+    render_mode: str | None
+    max_cycles: int | None
+    possible_agents: list[str]
+    agent_name_mapping: dict[str, int]
+    observation_spaces: dict[str, spaces.Dict]
+    action_spaces: dict[str, spaces.Discrete]
+
+    def _setup_table(
+        self,
+        variant: str,
+        num_players: int,
+        *,
+        episode: str,
+        max_cycles: int | None,
+        bet_sizes: Sequence[BetSize] | None,
+        illegal_action: str,
+        rotate_seats: bool,
+        render_mode: str | None,
+        engine: str,
+        options: dict[str, Any],
+    ) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise OptionError(f"render_mode={render_mode!r}: must be one of {RENDER_MODES}")
+        if max_cycles is not None and max_cycles < 1:
+            raise OptionError("max_cycles must be at least 1 (or None)")
+        self.core = TableCore(
+            variant,
+            num_players,
+            episode=episode,
+            bet_sizes=bet_sizes,
+            illegal_action=illegal_action,
+            rotate_seats=rotate_seats,
+            engine=engine,
+            **options,
+        )
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {}
+        self.action_spaces = {}
+        for a in self.possible_agents:
+            self.observation_spaces[a], self.action_spaces[a] = _spaces(self.core)
+
+
+class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo convention)
     """The turn-based (AEC) Sabacc environment. See the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -139,29 +189,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo conv
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise OptionError(f"render_mode={render_mode!r}: must be one of {RENDER_MODES}")
-        if max_cycles is not None and max_cycles < 1:
-            raise OptionError("max_cycles must be at least 1 (or None)")
-        self.core = TableCore(
+        self._setup_table(
             variant,
             num_players,
             episode=episode,
+            max_cycles=max_cycles,
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
+            render_mode=render_mode,
             engine=engine,
-            **options,
+            options=options,
         )
-        self.render_mode = render_mode
-        self.max_cycles = max_cycles
         n = num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces: dict[str, spaces.Dict] = {}
-        self.action_spaces: dict[str, spaces.Discrete] = {}
-        for a in self.possible_agents:
-            self.observation_spaces[a], self.action_spaces[a] = _spaces(self.core)
         self._decisions = [0] * n
         self._capped = [False] * n
         self._rewarded = False
@@ -297,7 +337,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo conv
         pass
 
 
-class ParallelSabacc(ParallelEnv):  # type: ignore[misc]
+class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
     """The parallel form: at each step every live agent sends an action and the one to act is
     applied (the others are ignored; their masks are all zeros). See the module docstring."""
 
@@ -321,28 +361,18 @@ class ParallelSabacc(ParallelEnv):  # type: ignore[misc]
         engine: str = "auto",
         **options: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise OptionError(f"render_mode={render_mode!r}: must be one of {RENDER_MODES}")
-        if max_cycles is not None and max_cycles < 1:
-            raise OptionError("max_cycles must be at least 1 (or None)")
-        self.core = TableCore(
+        self._setup_table(
             variant,
             num_players,
             episode=episode,
+            max_cycles=max_cycles,
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
+            render_mode=render_mode,
             engine=engine,
-            **options,
+            options=options,
         )
-        self.render_mode = render_mode
-        self.max_cycles = max_cycles
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces: dict[str, spaces.Dict] = {}
-        self.action_spaces: dict[str, spaces.Discrete] = {}
-        for a in self.possible_agents:
-            self.observation_spaces[a], self.action_spaces[a] = _spaces(self.core)
         self.agents: list[str] = []
         self._steps = 0
 
