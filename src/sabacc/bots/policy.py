@@ -221,26 +221,17 @@ def view_from_game(game: Any, seat: int) -> View:
     live = [s for s in range(game.n) if game.in_hand[s] and not game.folded[s]]
     opponents = max(1, len(live) - 1)
     to_call = game.cur_bet - game.round_bet[seat]
-    if variant == "corellian_spike":
-        discard = game.discard
-        return View(
-            variant,
-            game.phase,
-            [c.value for c in hand],
-            legal,
-            to_call if to_call > 0 else 0,
-            game.pot_total(),
-            stacks[seat],
-            game._bet_unit(),
-            opponents,
-            game.round,
-            game.options.rounds,
-            game.options.hand_cap,
-            discard[-1].value if discard else None,
-        )
-    if variant == "surabat_cycle":
-        moon = game.moon
-        moon_top = moon[-1].value if moon and game.moon_owner[-1] == seat else None
+    if variant in SPIKE_FAMILY:
+        discard_top: int | None = None
+        sun: tuple[int, ...] = ()
+        moon_top: int | None = None
+        if variant == "corellian_spike":
+            discard = game.discard
+            discard_top = discard[-1].value if discard else None
+        else:  # Surabat Cycle: the Sun cards, and the Moon top if this seat put it there
+            moon = game.moon
+            moon_top = moon[-1].value if moon and game.moon_owner[-1] == seat else None
+            sun = tuple(c.value for c in game.sun)
         return View(
             variant,
             game.phase,
@@ -254,8 +245,8 @@ def view_from_game(game: Any, seat: int) -> View:
             game.round,
             game._rounds(),
             game.options.hand_cap,
-            None,
-            tuple(c.value for c in game.sun),
+            discard_top,
+            sun,
             moon_top,
         )
     if variant == "classic":
