@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from sabacc import compiled
 from sabacc.cli import app
 from sabacc.sim import (
     ProcessBackend,
@@ -48,6 +49,20 @@ def test_same_seed_same_totals_with_one_and_two_workers() -> None:
 def test_search_bots_are_deterministic_across_processes() -> None:
     s = spec(bots=("ismcts:6", "heuristic"), hands=8, chunk_deals=2)
     assert simulate(s, 1).totals() == simulate(s, 2).totals()
+
+
+@pytest.mark.skipif(not compiled.available(), reason="compiled core not built")
+def test_engines_give_the_same_totals() -> None:
+    """The compiled core (the default for Corellian Spike) plays the very same games."""
+    for bots, hands in ((("heuristic", "random", "random"), 60), (("ismcts:6", "heuristic"), 12)):
+        python = simulate(spec(bots=bots, hands=hands, engine="python"), 1)
+        fast = simulate(spec(bots=bots, hands=hands, engine="compiled"), 1)
+        auto = simulate(spec(bots=bots, hands=hands), 1)
+        assert python.totals() == fast.totals() == auto.totals()
+        assert [b.to_dict()["net"] for b in python.stats()] == [
+            b.to_dict()["net"] for b in fast.stats()
+        ]
+        assert python.deal_series() == fast.deal_series()
 
 
 def test_chunking_does_not_change_totals() -> None:
@@ -172,6 +187,8 @@ def test_cli_simulate_table_plot_and_out(tmp_path: Path) -> None:
         ["-n", "0"],
         ["-o", "ante=-1"],
         ["-v", "poker"],
+        ["-v", "classic", "--engine", "compiled"],
+        ["--engine", "turbo"],
     ],
 )
 def test_cli_simulate_errors(args: list[str]) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from sabacc.actions import Action
 from sabacc.cards import Card
 from sabacc.engine.betting import Legal, Pot
-from sabacc.engine.game import GameOutcome
+from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.hands import HandValue
 from sabacc.rules import VariantInfo
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
@@ -118,6 +118,10 @@ class SpikeCore:
     def pots(self) -> list[Pot]: ...
     def evaluate(self, cards: Sequence[Card]) -> HandValue: ...
     def hand_strength(self, seat: int) -> int | None: ...
+    @property
+    def hand_results(self) -> list[HandResult]: ...
+    def observation(self, seat: int | None) -> dict[str, Any]: ...
+    def full_state(self) -> dict[str, Any]: ...
     def seat_view(
         self, seat: int
     ) -> tuple[

@@ -8,6 +8,11 @@ a list of actions it reaches exactly the state the pure-Python :class:`SpikeGame
 its :meth:`SpikeCore.history` replays on it (the tests play both in lockstep). What it leaves
 out is the per-event log: ``apply`` returns ``None``; the action log, per-hand nets and the
 outcome are kept, and ``sabacc.replay(core.history())`` rebuilds the full event log on demand.
+Each hand end also keeps a compact record (pots and their winners, the hands revealed at a
+showdown as card ids, what was carried), from which :attr:`SpikeCore.hand_results` builds the
+reference engine's :class:`~sabacc.engine.game.HandResult` objects on first use; and
+:meth:`SpikeCore.observation` gives the reference engine's JSON observation, so bots and other
+front ends can play on the core.
 
 Every action is validated as in the reference engine: an illegal or malformed action raises
 :class:`~sabacc.errors.IllegalActionError` and leaves the state as it was.
@@ -17,14 +22,18 @@ from libc.stdint cimport uint32_t, int64_t
 from libc.string cimport memcpy, memset
 
 import random as _random
+from operator import index as _index
 
 from sabacc.actions import CALL, CHECK, GAIN, JUNK, STAND
 from sabacc.actions import Action, Bet, Call, Check, Gain, Junk, Raise, Stand, Swap, parse_action
 from sabacc.cards import SPIKE_DECK
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
-from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, illegal_message
+from sabacc.engine.game import (
+    HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
+)
 from sabacc.errors import IllegalActionError, OptionError
+from sabacc.hands import evaluate_spike
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, swap_action
 
 DEF MAXP = 8
@@ -129,6 +138,8 @@ cdef int _i
 for _i in range(NC):
     VAL[_i] = SPIKE_DECK.cards[_i].value
 _CARDS = tuple(SPIKE_DECK.cards)
+cdef tuple _CODES = tuple(c.code for c in SPIKE_DECK.cards)
+cdef tuple _VALUES = tuple(c.value for c in SPIKE_DECK.cards)
 
 cdef object _Stand = Stand
 cdef object _Gain = Gain
@@ -461,6 +472,13 @@ cdef void _read_options(Opts* o, object options) except *:
     o.tie_split = options.true_tie == "split"
 
 
+cdef inline int _lowest_seat(int mask) noexcept:
+    cdef int s = 0
+    while not mask >> s & 1:
+        s += 1
+    return s
+
+
 cdef class SpikeCore:
     """A game of Corellian Spike on the compiled engine (see the module docstring).
 
@@ -476,6 +494,14 @@ cdef class SpikeCore:
     cdef list _acts           # action log: the action objects
     cdef list _last           # last action object of each seat, this hand
     cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
+    # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
+    # (pots, sabacc, shown, carried main, carried sabacc). ``pots``: ((amount, winner mask),
+    # ...) for the main pot then each side pot; ``sabacc``: (amount, winner mask) if the sabacc
+    # pot was won, else None; ``shown``: ((seat, card ids as bytes), ...) of the showdown's
+    # hands from the dealer's left, None when everyone else junked. None for a hand copied from
+    # a reference game by from_game (its HandResult is in _results already).
+    cdef list _hand_data
+    cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
     cdef list _legal_list
 
@@ -510,6 +536,8 @@ cdef class SpikeCore:
         self._seats = []
         self._acts = []
         self.hand_nets = []
+        self._hand_data = []
+        self._results = []
         self._legal_obj = None
         self._legal_list = None
         memset(st, 0, sizeof(State))
@@ -693,6 +721,8 @@ cdef class SpikeCore:
         new._acts = list(self._acts)
         new._last = list(self._last)
         new.hand_nets = list(self.hand_nets)
+        new._hand_data = list(self._hand_data)
+        new._results = list(self._results)
         new._legal_obj = self._legal_obj
         new._legal_list = self._legal_list
         if reseed is not None:
@@ -1365,13 +1395,15 @@ cdef class SpikeCore:
     cdef bint _all_junked_win(self):
         cdef State* st = &self.st
         cdef int s, winner = -1
+        cdef long long amount
         if self._nlive() != 1:
             return False
         for s in range(st.n):
             if st.in_hand[s] and not st.folded[s]:
                 winner = s
-        self._award(self._pot_total(), 1 << winner)
-        self._finish_hand("all_junked")
+        amount = self._pot_total()
+        self._award(amount, 1 << winner)
+        self._finish_hand("all_junked", ((amount, 1 << winner),), None, None)
         return True
 
     cdef void _spike_phase(self):
@@ -1481,7 +1513,10 @@ cdef class SpikeCore:
         cdef int ndec = 0
         cdef int npots, i, s, live = 0, overall, best_seat = -1
         cdef int totals[MAXP]
-        cdef int j, total
+        cdef int order[MAXP]
+        cdef int j, total, k, won
+        cdef list shown = []
+        cdef list pots = []
         st.phase = PH_SHOWDOWN
         st.to_act = -1
         for s in range(st.n):
@@ -1492,18 +1527,26 @@ cdef class SpikeCore:
                 for j in range(st.hlen[s]):
                     total += VAL[st.hands[s][j]]
                 totals[s] = total
+        k = self._order_from((st.dealer + 1) % st.n, order)
+        for i in range(k):  # the revealed hands, for hand_results
+            s = order[i]
+            shown.append((s, (<char*>st.hands[s])[:st.hlen[s]]))
         npots = self._build_pots(amounts, masks)
         for i in range(npots):
-            self._award(amounts[i], self._winners(masks[i], values, dec_key, dec_val, &ndec))
+            won = self._winners(masks[i], values, dec_key, dec_val, &ndec)
+            self._award(amounts[i], won)
+            pots.append((amounts[i], won))
         overall = self._winners(live, values, dec_key, dec_val, &ndec)
         for s in range(st.n):
             if overall >> s & 1:
                 best_seat = s
                 break
+        sab_won = None
         if totals[best_seat] == 0 and st.sabacc_pot:
+            sab_won = (st.sabacc_pot, overall)
             self._award(st.sabacc_pot, overall)
             st.sabacc_pot = 0
-        self._finish_hand("showdown")
+        self._finish_hand("showdown", tuple(pots), sab_won, tuple(shown))
 
     cdef int _winners(self, int seats, int64_t* values, int* dec_key, int* dec_val,
                       int* ndec) noexcept:
@@ -1563,13 +1606,14 @@ cdef class SpikeCore:
             m |= 1 << seats[i]
         return m
 
-    cdef void _finish_hand(self, str reason):
+    cdef void _finish_hand(self, str reason, tuple pots, object sabacc, object shown):
         cdef State* st = &self.st
         cdef int s
         self.hand_nets.append(
             (st.hand_no, st.dealer, reason,
              tuple([st.stacks[s] - st.hand_start[s] for s in range(st.n)]))
         )
+        self._hand_data.append((pots, sabacc, shown, st.carry, st.sabacc_pot))
         for s in range(st.n):
             st.committed[s] = 0
         st.dead = 0
@@ -1595,6 +1639,195 @@ cdef class SpikeCore:
         st.over = 1
         st.to_act = -1
         st.phase = PH_OVER
+
+    # ------------------------------------------------------------------ results, observation
+    cdef object _pot_result(self, str pot, long long amount, int mask, int dealer, str reason):
+        """The :class:`PotResult` of an award: winners in odd-credit order, odd credits first."""
+        cdef int order[MAXP]
+        cdef int n = self.st.n, i, k = 0, s
+        cdef long long base, odd
+        for i in range(n):
+            s = (dealer + 1 + i) % n
+            if mask >> s & 1:
+                order[k] = s
+                k += 1
+        if k == 0:  # nobody to win it (as Game._award: no shares)
+            return PotResult(pot, amount, (), (), reason)
+        base = amount // k
+        odd = amount % k
+        return PotResult(
+            pot,
+            amount,
+            tuple([order[i] for i in range(k)]),
+            tuple([base + (1 if i < odd else 0) for i in range(k)]),
+            reason,
+        )
+
+    cdef object _build_result(self, int index):
+        """The :class:`HandResult` of finished hand ``index``, from its compact record."""
+        hand, dealer, reason, net = self.hand_nets[index]
+        pots, sab_won, shown, carry, sab_left = self._hand_data[index]
+        results = []
+        hands = {}
+        if shown is None:  # everyone else junked
+            amount, mask = pots[0]
+            results.append(self._pot_result("main", amount, mask, dealer, "everyone else junked"))
+        else:
+            values = {}
+            for s, cards in shown:
+                value = evaluate_spike([_VALUES[c] for c in cards])
+                values[s] = value
+                hands[s] = (tuple([_CODES[c] for c in cards]), value)
+            for i, (amount, mask) in enumerate(pots):
+                name = "main" if i == 0 else f"side {i}"
+                best = values[_lowest_seat(mask)]
+                results.append(
+                    self._pot_result(name, amount, mask, dealer, f"best hand: {best.name}")
+                )
+            if sab_won is not None:
+                amount, mask = sab_won
+                best = values[_lowest_seat(mask)]
+                results.append(
+                    self._pot_result("sabacc", amount, mask, dealer, f"won with {best.name}")
+                )
+        carried = {}
+        if carry:
+            carried["main"] = carry
+        if sab_left:
+            carried["sabacc"] = sab_left
+        return HandResult(hand, dealer, reason, tuple(results), hands, carried, net)
+
+    cdef object _last_result(self):
+        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
+        cdef int i
+        if not self._hand_data:
+            return None
+        for i in range(len(self._results), len(self._hand_data)):
+            self._results.append(self._build_result(i))
+        return self._results[len(self._results) - 1]
+
+    @property
+    def hand_results(self):
+        """The typed result of every finished hand, equal to the reference engine's
+        :attr:`Game.hand_results`: built on first use from the compact record each hand end
+        keeps (pots and winners, the revealed hands' card ids, what was carried), then cached.
+        A new list each time (the results themselves are immutable)."""
+        self._last_result()
+        return list(self._results)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
+        equal to the reference engine's :meth:`Game.observation` in every state, ``last_hand``,
+        ``legal``, side pots, ``you`` and ``outcome`` included. Raises IndexError for a seat
+        not at this table (the reference engine reads a negative seat from the end)."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s, i, me = -1
+        cdef signed char c
+        cdef long long to_call = 0, total = 0
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            seat = _index(seat)  # an int (a NumPy integer is taken too)
+            if not 0 <= seat < n:
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            me = seat
+        current = self.current_player
+        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
+        last = self.last_action
+        seats = []
+        for s in range(n):
+            known = []
+            for i in range(st.hlen[s]):
+                c = st.hands[s][i]
+                if st.pub[c]:
+                    known.append(_CODES[c])
+            if st.out[s]:
+                status = "out"
+            elif not st.in_hand[s]:
+                status = "waiting"
+            elif st.folded[s]:
+                status = "junked"
+            elif st.stacks[s] == 0:
+                status = "all_in"
+            else:
+                status = "active"
+            seats.append(
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "stack": st.stacks[s],
+                    "committed": st.committed[s],
+                    "round_bet": st.round_bet[s],
+                    "cards": st.hlen[s],
+                    "known_cards": known,
+                    "status": status,
+                    "dealer": s == st.dealer,
+                    "last_action": last[s],
+                }
+            )
+        if me >= 0 and st.phase == PH_BETTING:
+            to_call = st.cur_bet - st.round_bet[me]
+            if to_call < 0:
+                to_call = 0
+        result = self._last_result()
+        obs = {
+            "variant": "corellian_spike",
+            "seat": seat,
+            "hand": st.hand_no,
+            "phase": _PHASES[st.phase],
+            "dealer": st.dealer,
+            "current_player": current,
+            "is_over": bool(st.over),
+            "seats": seats,
+            "pots": {
+                "main": self._pot_total(),
+                "sabacc": st.sabacc_pot,
+                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            },
+            "betting": {
+                "current_bet": st.cur_bet,
+                "to_call": to_call,
+                "structure": str(self.options.betting),
+                "unit": self.o.unit,
+            },
+            "legal": legal.to_dict(),
+            "last_hand": None if result is None else result.to_dict(),
+        }
+        if me >= 0:
+            codes = []
+            values = []
+            for i in range(st.hlen[me]):
+                c = st.hands[me][i]
+                codes.append(_CODES[c])
+                values.append(VAL[c])
+                total += VAL[c]
+            obs["you"] = {
+                "cards": codes,
+                "values": values,
+                "total": total,
+                "hand": evaluate_spike(values).to_dict() if values else None,
+            }
+        obs["round"] = st.round
+        obs["rounds"] = self.o.rounds
+        obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
+        obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
+        obs["draw_pile"] = st.ndraw
+        obs["mucked"] = st.nmuck
+        obs["dice"] = [st.d1, st.d2] if st.d1 else None
+        if st.over:
+            obs["outcome"] = self.outcome.to_dict()
+        return obs
+
+    def full_state(self):
+        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
+        cdef State* st = &self.st
+        cdef int s, i
+        return {
+            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
+            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
+            "muck": [_CODES[st.muck[i]] for i in range(st.nmuck)],
+            "observation": self.observation(None),
+        }
 
     # ------------------------------------------------------------------ compact view (RL)
     def seat_view(self, int seat):
@@ -1677,6 +1910,8 @@ cdef class SpikeCore:
         new._seats = [s for s, _ in game.actions]
         new._acts = [parse_action(a) for _, a in game.actions]
         new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in game.hand_results]
+        new._results = list(game.hand_results)
+        new._hand_data = [None] * len(new._results)
         new._legal_obj = None
         new._legal_list = None
         memset(st, 0, sizeof(State))
@@ -1706,7 +1941,7 @@ cdef class SpikeCore:
                 last.append(None)
             else:
                 st.allin_last[s] = text.endswith(" (all-in)")
-                last.append(parse_action(text[:-9] if st.allin_last[s] else text))
+                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
         new._last = last
         st.hand_no = game.hand_no
         st.dealer = game.dealer

@@ -3,8 +3,9 @@
 The compiled core plays the same rules as the reference engine (the pure-Python
 :class:`~sabacc.variants.corellian_spike.SpikeGame`) for every Spike option, draws from a
 bit-exact copy of its seeded RNG, and so reaches the same states for the same seed and actions
-(tests play both in lockstep). It is for throughput: simulations, search, RL. It keeps the
-action log, per-hand nets and the outcome but no per-event log (``apply`` returns ``None``);
+(tests play both in lockstep). It is for throughput: simulations, search, RL. It has the same
+protocol (``legal_actions``, ``apply``, ``observation``, ``hand_results``, ``history``,
+``clone``, ``determinize``...) but no per-event log (``apply`` returns ``None``);
 ``sabacc.replay(game.history())`` rebuilds the events on the reference engine when wanted.
 
 It is a C extension built by Cython when sabacc is installed; without a C compiler sabacc still

@@ -50,9 +50,15 @@ class SimSpec:
     game_hands: int = 1
     duplicate: bool = True
     chunk_deals: int | None = None
+    #: auto (the compiled core for Corellian Spike when it is built) | python | compiled: the
+    #: same games and totals either way (the engines reach identical states), only faster.
+    engine: str = "auto"
 
     def __post_init__(self) -> None:
         from sabacc.errors import OptionError
+
+        if self.engine not in ("auto", "python", "compiled"):
+            raise OptionError(f"engine={self.engine!r}: must be auto, python or compiled")
 
         if len(self.bots) < 2:
             raise OptionError("a simulation needs at least 2 seats")
@@ -140,6 +146,7 @@ def play_game(
 ) -> Any:
     """Play one game of a deal and rotation; returns the finished game."""
     import sabacc
+    from sabacc import compiled
     from sabacc.bots import decide, make_bot
 
     n = spec.players
@@ -149,7 +156,14 @@ def play_game(
         if spec.duplicate
         else derive_seed(spec.seed, "deal", deal, rotation)
     )
-    game = sabacc.variant(spec.variant, **spec.game_options()).new_game(n, game_seed, log=False)
+    v = sabacc.variant(spec.variant, **spec.game_options())
+    game: Any
+    if spec.engine == "compiled" or (
+        spec.engine == "auto" and v.name == "corellian_spike" and compiled.available()
+    ):
+        game = v.new_game(n, game_seed, engine="compiled")
+    else:
+        game = v.new_game(n, game_seed, log=False)
     bots = [make_bot(lineup[s], derive_seed(spec.seed, "bot", deal, rotation, s)) for s in range(n)]
     clock = time.perf_counter
     while not game.is_over:

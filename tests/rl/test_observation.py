@@ -1,8 +1,9 @@
 """The numeric observation: same vector from the JSON view and the fast path, in bounds, and
 blind to every card the seat cannot see.
 
-These run on the reference engine (``engine="python"``): the JSON view and ``determinize`` are
-its own. ``tests/rl/test_engines.py`` checks that the compiled core gives the same vectors."""
+They run on the reference engine and, for Corellian Spike, on the compiled core too, which has
+the same JSON view and ``determinize``. ``tests/rl/test_engines.py`` checks that both engines give
+the same vectors."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import sabacc
 from sabacc.rl import ObservationEncoder, TableCore
 from sabacc.rules import lookup
-from tests.rl.conftest import VARIANTS
+from tests.rl.conftest import VARIANT_ENGINES, VARIANTS
 
 
 def _random_play(core: TableCore, rng: random.Random, steps: int) -> list[tuple[int, int]]:
@@ -31,10 +32,10 @@ def _random_play(core: TableCore, rng: random.Random, steps: int) -> list[tuple[
     return visited
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
 @pytest.mark.parametrize(("players", "episode"), [(2, "hand"), (4, "game"), (5, "hand")])
-def test_fast_path_equals_json_path(variant: str, players: int, episode: str) -> None:
-    core = TableCore(variant, players, episode=episode, engine="python")
+def test_fast_path_equals_json_path(variant: str, engine: str, players: int, episode: str) -> None:
+    core = TableCore(variant, players, episode=episode, engine=engine)
     enc = core.encoder
     space_low, space_high = enc.low, enc.high
     rng = random.Random(f"{variant}{players}{episode}")
@@ -55,9 +56,9 @@ def test_fast_path_equals_json_path(variant: str, players: int, episode: str) ->
         core.apply_index(int(legal[rng.randrange(len(legal))]))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_terminal_observation_matches(variant: str) -> None:
-    core = TableCore(variant, 3, engine="python")
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_terminal_observation_matches(variant: str, engine: str) -> None:
+    core = TableCore(variant, 3, engine=engine)
     core.reset(5)
     _random_play(core, random.Random(5), 1)
     while not core.over:
@@ -69,12 +70,12 @@ def test_terminal_observation_matches(variant: str) -> None:
         )
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_no_hidden_card_leak(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
+def test_no_hidden_card_leak(variant: str, engine: str) -> None:
     """Re-deal every card a seat cannot see (others' hidden cards, draw pile, Moon cards it did
     not place...): the seat's vector must not change, while the others' vectors may."""
     rng = random.Random(variant)
-    core = TableCore(variant, 4, episode="game", engine="python")
+    core = TableCore(variant, 4, episode="game", engine=engine)
     core.reset(3)
     changed_other = 0
     for _ in range(300):

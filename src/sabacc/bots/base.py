@@ -100,18 +100,35 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
     return factory(seed, **params)
 
 
-def sampler_for(game: Game, seat: int, engine: str = "auto") -> Sampler:
+def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
     """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``).
 
     ``engine="auto"`` (the default) samples a Corellian Spike game on the compiled core when it
     is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
     search bots then play their rollouts on it, many times faster); ``"python"`` always uses
     the reference engine; ``"compiled"`` insists on the core.
+
+    ``game`` may itself be a compiled core (``SpikeCore``): it then samples with its own
+    ``determinize`` (``"auto"`` or ``"compiled"``; ``"python"`` is refused, since there is no
+    reference game to sample from).
     """
     from sabacc import compiled
+    from sabacc.engine.game import Game
 
     if engine not in ("auto", *compiled.ENGINES):
         raise OptionError(f"engine={engine!r}: must be auto, python or compiled")
+    if not isinstance(game, Game):  # a compiled Corellian Spike core
+        if engine == "python":
+            raise OptionError(
+                "engine='python': this game runs on the compiled core, which samples its "
+                "worlds itself (use engine='auto' or 'compiled')"
+            )
+        core_game = game
+
+        def sample_own(rng: random.Random) -> World:
+            return core_game.determinize(seat, rng)
+
+        return sample_own
     spike = game.variant == "corellian_spike"
     if spike and (engine == "compiled" or (engine == "auto" and compiled.available())):
         compiled.check_engine("compiled", game.variant)
@@ -139,11 +156,13 @@ def wants_sampler(bot: Bot) -> bool:
     return bool(getattr(bot, "uses_sampler", False))
 
 
-def decide(bot: Bot, game: Game, seat: int | None = None) -> Action:
+def decide(bot: Bot, game: World, seat: int | None = None) -> Action:
     """Ask ``bot`` for the action of ``seat`` (default: the current player) in ``game``.
 
     The bot gets the seat's observation, the legal actions and, if it searches, a sampler of
-    states consistent with the seat's information: never the game itself.
+    states consistent with the seat's information: never the game itself. ``game`` is a
+    reference game or a compiled Corellian Spike core (same observation, legal actions and
+    sampled worlds).
     """
     current = game.current_player
     if current is None:

@@ -61,6 +61,14 @@ def register(app: typer.Typer) -> None:
             typer.Option("--plot", help="Save a PNG chart of cumulative credits per bot."),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        engine: Annotated[
+            str,
+            typer.Option(
+                "--engine",
+                help="auto (the compiled core for Corellian Spike when built) | python | "
+                "compiled: same totals, different speed.",
+            ),
+        ] = "auto",
         backend: Annotated[
             str,
             typer.Option(
@@ -128,7 +136,12 @@ def register(app: typer.Typer) -> None:
                 tuple(sorted(options.items())),
                 game_hands,
                 duplicate,
+                engine=engine,
             )
+            if engine != "auto":
+                from sabacc.compiled import check_engine
+
+                check_engine(engine, v.name)
             # Validate the options with the forced game length before starting workers.
             from sabacc import variant as make_variant
 

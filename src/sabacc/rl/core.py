@@ -21,8 +21,9 @@ Engines (``engine=``): ``"python"`` plays the reference engine (:class:`sabacc.G
 states for the same seed and actions, several times faster, rewards from its ``hand_nets``);
 ``"auto"`` (default) is ``"compiled"`` for Corellian Spike when the core is built, else
 ``"python"``. Observations, masks, rewards and seating are identical on both engines for the
-same seeds (``tests/rl/test_engines.py``). :attr:`TableCore.game` is the engine's game object:
-only the reference one has ``observation()``, ``hand_results`` and ``determinize()``.
+same seeds (``tests/rl/test_engines.py``). :attr:`TableCore.game` is the engine's game object;
+both have ``observation()``, ``hand_results`` and ``determinize()`` (only the reference engine
+keeps a per-event log).
 
 Seating: agent ``player_k`` plays seat ``(k + r) % n``, where ``r`` is drawn at each reset
 from the episode seed (``rotate_seats=False``: ``r = 0``). A fresh game always starts with the

@@ -15,9 +15,12 @@ reward is the learner's credits won or lost, given when each hand ends. The lear
 fill the table. ``info["action_mask"]`` repeats the mask, and ``info["seat"]`` is the learner's
 seat this episode.
 
-It plays on the reference engine: the bots read the game through ``observation()`` (search
-bots also through ``determinize()``), which the compiled Corellian Spike core does not have.
-``engine="auto"`` (default) and ``"python"`` mean that engine; ``"compiled"`` is refused.
+``engine=`` is that of the PettingZoo environment: ``"auto"`` (default) plays Corellian Spike on
+the compiled core when it is built (:func:`sabacc.rl.core.resolve_engine`), ``"python"`` on the
+reference engine, ``"compiled"`` insists on the core. The bots read the game through
+``observation()`` and ``legal_actions()`` (search bots also sample worlds through
+``determinize()``), which both engines give alike: for the same seeds the episodes
+(observations, rewards, terminations, the bots' moves) are identical on both engines.
 
 Importing :mod:`sabacc.rl` registers ``sabacc/CorellianSpike-v0``, ``sabacc/SurabatCycle-v0``
 and ``sabacc/Classic-v0`` with Gymnasium: ``gymnasium.make("sabacc/CorellianSpike-v0",
@@ -33,7 +36,6 @@ import gymnasium
 import numpy as np
 
 from sabacc.bots import Bot, decide, make_bot
-from sabacc.engine.game import Game
 from sabacc.errors import OptionError
 from sabacc.rl.actions import BetSize
 from sabacc.rl.core import ENGINES, TableCore
@@ -65,12 +67,6 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise OptionError(f"render_mode={render_mode!r}: must be one of {RENDER_MODES}")
         if engine not in ENGINES:
             raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
-        if engine == "compiled":
-            raise OptionError(
-                "SabaccGymEnv plays on the reference engine (engine='python'): its opponents "
-                "are sabacc bots, which read the game through observation() (search bots also "
-                "through determinize()), which the compiled core does not have"
-            )
         n = num_players if num_players is not None else 1 + len(opponents)
         self.core = TableCore(
             variant,
@@ -79,7 +75,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
-            engine="python",
+            engine=engine,
             **options,
         )
         self.opponent_specs: list[str | Bot] = [opponents[i % len(opponents)] for i in range(n - 1)]
@@ -121,9 +117,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if seat == me:
                 break
             bot = self.bots[core.agent_of(seat) - 1]
-            game = core.game
-            assert isinstance(game, Game)  # the reference engine (see the module docstring)
-            reward += core.apply(decide(bot, game, seat))[me]
+            reward += core.apply(decide(bot, core.game, seat))[me]
         return reward
 
     def reset(

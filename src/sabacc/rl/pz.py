@@ -34,11 +34,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from sabacc.engine.game import Game
 from sabacc.errors import OptionError
 from sabacc.rl.actions import BetSize
 from sabacc.rl.core import TableCore
-from sabacc.rl.features import AnyGame
 
 RENDER_MODES = ("ansi", "human")
 
@@ -57,18 +55,13 @@ def _spaces(core: TableCore) -> tuple[spaces.Dict, spaces.Discrete]:
 def render_text(core: TableCore) -> str:
     """A spectator's view of the table (no hidden card): for ``render_mode="ansi"``."""
     game = core.game
-    if isinstance(game, Game):
-        obs = game.observation(None)
-        hand, phase, pots, seats = obs["hand"], obs["phase"], obs["pots"], obs["seats"]
-    else:  # the compiled core has no JSON observation: the same fields from its state
-        hand, phase = game.hand_no, game.phase
-        pots = {"main": game.pot_total(), "sabacc": game.sabacc_pot}
-        seats = spectator_seats(game)
+    obs = game.observation(None)
+    pots = obs["pots"]
     lines = [
-        f"{game.info.title} - hand {hand}, phase {phase}, "
+        f"{game.info.title} - hand {obs['hand']}, phase {obs['phase']}, "
         f"main pot {pots['main']}, sabacc pot {pots['sabacc']}"
     ]
-    for s in seats:
+    for s in obs["seats"]:
         agent = f"player_{core.agent_of(s['seat'])}"
         mark = ">" if s["seat"] == game.current_player else " "
         known = " ".join(s["known_cards"]) or "-"
@@ -77,41 +70,6 @@ def render_text(core: TableCore) -> str:
             f"cards {s['cards']} (known {known}) {s['status']} last {s['last_action'] or '-'}"
         )
     return "\n".join(lines)
-
-
-def spectator_seats(game: AnyGame) -> list[dict[str, Any]]:
-    """``observation(None)["seats"]`` of the reference engine, read from any engine's state
-    (the compiled core has no ``observation``)."""
-    hands, public = game.hands, game.public_ids
-    stacks, out, in_hand, folded = game.stacks, game.out, game.in_hand, game.folded
-    committed, round_bet, last = game.committed, game.round_bet, game.last_action
-    rows = []
-    for s in range(len(stacks)):
-        if out[s]:
-            status = "out"
-        elif not in_hand[s]:
-            status = "waiting"
-        elif folded[s]:
-            status = "junked"
-        elif stacks[s] == 0:
-            status = "all_in"
-        else:
-            status = "active"
-        rows.append(
-            {
-                "seat": s,
-                "name": game.names[s],
-                "stack": stacks[s],
-                "committed": committed[s],
-                "round_bet": round_bet[s],
-                "cards": len(hands[s]),
-                "known_cards": [c.code for c in hands[s] if c.id in public[s]],
-                "status": status,
-                "dealer": s == game.dealer,
-                "last_action": last[s],
-            }
-        )
-    return rows
 
 
 class _TableEnv:
