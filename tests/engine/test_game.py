@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 import sabacc
@@ -352,6 +353,15 @@ class TestObservation:
             for code in codes:
                 assert code not in spectator
         assert g.observation(None)["discard_top"] == "-9t"
+
+    @pytest.mark.parametrize("variant", ["spike", "classic", "surabat"])
+    def test_no_such_seat_is_refused_not_read(self, variant: str) -> None:
+        # -1 once read as the last seat's hand (a leak through a bad argument).
+        g = sabacc.new_game(variant, players=3, seed=2)
+        for bad in (-1, 3, 99, True, "0", 1.0):
+            with pytest.raises(IndexError):
+                g.observation(bad)  # type: ignore[arg-type]
+        assert g.observation(np.int64(2))["you"] == g.observation(2)["you"]
 
     def test_legal_shown_only_to_the_player_to_act(self) -> None:
         g = spike()

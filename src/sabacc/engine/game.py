@@ -18,6 +18,7 @@ replays a game exactly).
 
 from __future__ import annotations
 
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -364,7 +365,14 @@ class Game(ABC):
 
         Another seat's hidden cards never appear: only their count, and the cards everybody saw
         go into that hand (taken from a face-up pile). Showdown reveals are in ``last_hand``.
+        Raises IndexError for a seat not at this table (a NumPy integer seat is taken too).
         """
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+                raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
+            seat = operator.index(seat)
+            if not 0 <= seat < self.n:
+                raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
         legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
         seats = []
         for s in range(self.n):
