@@ -1005,3 +1005,43 @@ class TestApi:
             [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
+
+
+class TestPickle:
+    """A compiled game pickles (process pools, Ray, deepcopy) and goes on identically."""
+
+    def test_round_trip_mid_game_and_play_on(self) -> None:
+        import copy
+        import pickle
+
+        for seed in range(12):
+            game = sabacc.new_game(
+                "spike", players=2 + seed % 6, seed=seed, engine="compiled", hand_cap=4 + seed % 4
+            )
+            rng = random.Random(seed)
+            for _ in range(rng.randrange(60)):
+                if game.is_over:
+                    break
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(len(legal))])
+            copies = [pickle.loads(pickle.dumps(game)), copy.deepcopy(game)]
+            for other in copies:
+                assert other.history() == game.history()
+                assert other.hand_results == game.hand_results
+                assert other.observation(None) == game.observation(None)
+            while not game.is_over:
+                legal = game.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+                game.apply(action)
+                for other in copies:
+                    assert other.legal_actions() == legal
+                    other.apply(action)
+            for other in copies:
+                assert other.payoffs == game.payoffs
+                assert other.full_state() == game.full_state()
+
+    def test_a_pickle_of_another_build_is_refused(self) -> None:
+        game = sabacc.new_game("spike", players=2, seed=1, engine="compiled")
+        restore, args = game.__reduce__()
+        with pytest.raises(ValueError, match="another build"):
+            restore(args[0][:-1], *args[1:])

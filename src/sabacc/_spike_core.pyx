@@ -729,6 +729,15 @@ cdef class SpikeCore:
             mt_seed(&new.st.rng, reseed)
         return new
 
+    def __reduce__(self):
+        """Pickling (process pools, Ray, ``copy.deepcopy``): the C state as bytes, with the
+        Python-side logs. A pickle is read back by the same build of sabacc."""
+        return (_restore, (
+            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
+            self.options, self.seed, self.names, self._seats, self._acts, self._last,
+            self.hand_nets, self._hand_data, self._results,
+        ))
+
     def total_credits(self):
         """Stacks plus every pot plus the house: constant through a game (conservation)."""
         return sum(self.stacks) + self.pot_total() + self.st.sabacc_pot + self.st.carry + self.st.house
@@ -2014,3 +2023,26 @@ cdef class SpikeCore:
         new._legal_obj = None
         new._legal_list = None
         return new
+
+
+def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
+             hand_data, results):
+    """Rebuild a pickled :class:`SpikeCore` (see ``SpikeCore.__reduce__``)."""
+    cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
+    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
+        raise ValueError("this SpikeCore was pickled by another build of sabacc")
+    memcpy(&new.st, <char*>state, sizeof(State))
+    memcpy(&new.o, <char*>opts, sizeof(Opts))
+    new.st.legal_ok = 0
+    new.options = options
+    new.seed = seed
+    new.names = list(names)
+    new._seats = list(seats)
+    new._acts = list(acts)
+    new._last = list(last)
+    new.hand_nets = list(hand_nets)
+    new._hand_data = list(hand_data)
+    new._results = list(results)
+    new._legal_obj = None
+    new._legal_list = None
+    return new
