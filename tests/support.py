@@ -310,3 +310,50 @@ def check_private(game: Game, since: int | None = None) -> None:
                 continue
             for name in type(e).private:
                 assert getattr(e, name) is None, (viewer, e)
+
+
+def ids(cards: list[sabacc.Card]) -> list[int]:
+    return [c.id for c in cards]
+
+
+def spike_state(g: Any) -> dict[str, Any]:
+    """Everything both Corellian Spike engines (reference and compiled) expose about a state,
+    for exact comparison."""
+    return {
+        "current_player": g.current_player,
+        "to_act": g.to_act,
+        "is_over": g.is_over,
+        "phase": g.phase,
+        "hand_no": g.hand_no,
+        "dealer": g.dealer,
+        "orbit_steps": g.orbit_steps,
+        "round": g.round,
+        "stacks": list(g.stacks),
+        "committed": list(g.committed),
+        "round_bet": list(g.round_bet),
+        "acted": list(g.acted),
+        "in_hand": list(g.in_hand),
+        "folded": list(g.folded),
+        "out": list(g.out),
+        "hand_start_stacks": list(g.hand_start_stacks),
+        "cur_bet": g.cur_bet,
+        "raises": g.raises,
+        "dead": g.dead,
+        "sabacc_pot": g.sabacc_pot,
+        "carry": g.carry,
+        "house": g.house,
+        "last_dice": g.last_dice,
+        "hands": [ids(h) for h in g.hands],
+        "public_ids": [sorted(p) for p in g.public_ids],
+        "draw": ids(g.draw),
+        "discard": ids(g.discard),
+        "muck": ids(g.muck),
+        "last_action": list(g.last_action),
+        "pots": g.pots(),
+        "pot_total": g.pot_total(),
+        "total_credits": g.total_credits(),
+        "payoffs": g.payoffs,
+        "actions": list(g.actions),
+        "legal": g.legal(),
+        "legal_actions": g.legal_actions(),
+    }

@@ -48,6 +48,8 @@ from sabacc.engine.betting import Legal
 from sabacc.errors import IllegalActionError, OptionError
 from sabacc.hands import SPIKE_KEY_BITS, evaluate_spike, spike_table
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
+from tests.support import ids
+from tests.support import spike_state as state
 
 core_mod = pytest.importorskip("sabacc._spike_core", reason="the compiled core is not built")
 
@@ -78,52 +80,6 @@ def hsettings(examples: int) -> settings:
 # ============================================================================================
 # Helpers: state snapshots, a random player, lockstep play
 # ============================================================================================
-def ids(cards: list[sabacc.Card]) -> list[int]:
-    return [c.id for c in cards]
-
-
-def state(g: Engine) -> dict[str, Any]:
-    """Everything both engines expose about a state, for exact comparison."""
-    return {
-        "current_player": g.current_player,
-        "to_act": g.to_act,
-        "is_over": g.is_over,
-        "phase": g.phase,
-        "hand_no": g.hand_no,
-        "dealer": g.dealer,
-        "orbit_steps": g.orbit_steps,
-        "round": g.round,
-        "stacks": list(g.stacks),
-        "committed": list(g.committed),
-        "round_bet": list(g.round_bet),
-        "acted": list(g.acted),
-        "in_hand": list(g.in_hand),
-        "folded": list(g.folded),
-        "out": list(g.out),
-        "hand_start_stacks": list(g.hand_start_stacks),
-        "cur_bet": g.cur_bet,
-        "raises": g.raises,
-        "dead": g.dead,
-        "sabacc_pot": g.sabacc_pot,
-        "carry": g.carry,
-        "house": g.house,
-        "last_dice": g.last_dice,
-        "hands": [ids(h) for h in g.hands],
-        "public_ids": [sorted(p) for p in g.public_ids],
-        "draw": ids(g.draw),
-        "discard": ids(g.discard),
-        "muck": ids(g.muck),
-        "last_action": list(g.last_action),
-        "pots": g.pots(),
-        "pot_total": g.pot_total(),
-        "total_credits": g.total_credits(),
-        "payoffs": g.payoffs,
-        "actions": list(g.actions),
-        "legal": g.legal(),
-        "legal_actions": g.legal_actions(),
-    }
-
-
 def core_fingerprint(core: SpikeCore) -> dict[str, Any]:
     """A core's state plus its action count (must not move on a refused action)."""
     return {**state(core), "action_count": core.action_count, "nets": list(core.hand_nets)}

@@ -1986,9 +1986,12 @@ cdef class SpikeCore:
         """A copy of this state as ``viewer`` might imagine it, exactly as
         :meth:`Game.determinize` draws it from ``rng`` (same calls, same result): the other
         seats' hidden cards, the draw pile and the muck are shuffled and dealt back into the
-        same places; the copy gets a fresh RNG seeded from ``rng``."""
+        same places; the copy gets a fresh RNG seeded from ``rng``. Like the reference's
+        (``clone(log=False)``), the copy starts with an empty action log."""
         cdef SpikeCore new = self.clone(reseed=rng.getrandbits(64))
         cdef State* st = &new.st
+        new._seats = []
+        new._acts = []
         cdef int s, i, k = 0
         cdef signed char* places[NC]
         cdef signed char c

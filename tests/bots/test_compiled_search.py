@@ -18,36 +18,9 @@ import sabacc
 from sabacc.bots import make_bot, sampler_for
 from sabacc.engine.game import Game
 from sabacc.errors import OptionError
+from tests.support import spike_state as state
 
 core = pytest.importorskip("sabacc._spike_core", reason="the compiled core is not built")
-
-
-def state(g: Any) -> dict[str, Any]:
-    """Everything of a Spike state that play can depend on, on either engine."""
-    return {
-        "to_act": g.current_player,
-        "phase": g.phase,
-        "round": g.round,
-        "hand": g.hand_no,
-        "dealer": g.dealer,
-        "stacks": list(g.stacks),
-        "committed": list(g.committed),
-        "round_bet": list(g.round_bet),
-        "sabacc_pot": g.sabacc_pot,
-        "cur_bet": g.cur_bet,
-        "out": list(g.out),
-        "folded": list(g.folded),
-        "acted": list(g.acted),
-        "hands": [[c.id for c in h] for h in g.hands],
-        "public": [set(p) for p in g.public_ids],
-        "draw": [c.id for c in g.draw],
-        "discard": [c.id for c in g.discard],
-        "muck": [c.id for c in g.muck],
-        "last_action": list(g.last_action),
-        "dice": g.last_dice,
-        "legal": g.legal_actions(),
-        "over": g.over,
-    }
 
 
 def positions(games: int, every: float = 0.3) -> list[Game]:
