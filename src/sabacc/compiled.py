@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from sabacc._spike_core import SpikeCore
 
 ENGINES = ("python", "compiled")
+#: What an ``engine=`` parameter accepts where a default is chosen for the user.
+CHOICES = ("auto", *ENGINES)
 
 
 @functools.cache
@@ -52,6 +54,23 @@ def check_engine(engine: str, variant: str) -> None:
                 "engine='compiled': the compiled core is not built (reinstall sabacc where a "
                 "C compiler is available: pip install --force-reinstall sabacc)"
             )
+
+
+def resolve_engine(engine: str, variant: str) -> str:
+    """``"python"`` or ``"compiled"``: the engine ``engine`` (one of :data:`CHOICES`) means for
+    ``variant``.
+
+    ``"auto"`` is ``"compiled"`` for Corellian Spike when the compiled core is built, else
+    ``"python"``; ``"compiled"`` for another variant, or when the core is not built, is refused
+    (:class:`~sabacc.errors.OptionError`).
+    """
+    if engine not in CHOICES:
+        raise OptionError(f"engine={engine!r}: must be one of {', '.join(CHOICES)}")
+    name = lookup(variant).name
+    if engine == "auto":
+        return "compiled" if name == "corellian_spike" and available() else "python"
+    check_engine(engine, name)
+    return engine
 
 
 def new_compiled_game(

@@ -29,6 +29,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sabacc.compiled import CHOICES
+
 Z95 = 1.959963984540054
 
 
@@ -57,8 +59,8 @@ class SimSpec:
     def __post_init__(self) -> None:
         from sabacc.errors import OptionError
 
-        if self.engine not in ("auto", "python", "compiled"):
-            raise OptionError(f"engine={self.engine!r}: must be auto, python or compiled")
+        if self.engine not in CHOICES:
+            raise OptionError(f"engine={self.engine!r}: must be one of {', '.join(CHOICES)}")
 
         if len(self.bots) < 2:
             raise OptionError("a simulation needs at least 2 seats")
@@ -158,9 +160,7 @@ def play_game(
     )
     v = sabacc.variant(spec.variant, **spec.game_options())
     game: Any
-    if spec.engine == "compiled" or (
-        spec.engine == "auto" and v.name == "corellian_spike" and compiled.available()
-    ):
+    if compiled.resolve_engine(spec.engine, v.name) == "compiled":
         game = v.new_game(n, game_seed, engine="compiled")
     else:
         game = v.new_game(n, game_seed, log=False)

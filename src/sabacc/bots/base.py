@@ -112,11 +112,10 @@ def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
     ``determinize`` (``"auto"`` or ``"compiled"``; ``"python"`` is refused, since there is no
     reference game to sample from).
     """
-    from sabacc import compiled
+    from sabacc.compiled import resolve_engine
     from sabacc.engine.game import Game
 
-    if engine not in ("auto", *compiled.ENGINES):
-        raise OptionError(f"engine={engine!r}: must be auto, python or compiled")
+    chosen = resolve_engine(engine, game.variant)
     if not isinstance(game, Game):  # a compiled Corellian Spike core
         if engine == "python":
             raise OptionError(
@@ -129,21 +128,17 @@ def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
             return core_game.determinize(seat, rng)
 
         return sample_own
-    spike = game.variant == "corellian_spike"
-    if spike and (engine == "compiled" or (engine == "auto" and compiled.available())):
-        compiled.check_engine("compiled", game.variant)
+    if chosen == "compiled":
         from sabacc._spike_core import SpikeCore
         from sabacc.variants.corellian_spike import SpikeGame
 
-        if type(game) is SpikeGame:
-            core = SpikeCore.from_game(game)
+        assert isinstance(game, SpikeGame)  # "compiled" resolves for Corellian Spike only
+        core = SpikeCore.from_game(game)
 
-            def sample_core(rng: random.Random) -> World:
-                return core.determinize(seat, rng)
+        def sample_core(rng: random.Random) -> World:
+            return core.determinize(seat, rng)
 
-            return sample_core
-    if engine == "compiled":
-        raise OptionError("the compiled core samples Corellian Spike games only")
+        return sample_core
 
     def sample(rng: random.Random) -> World:
         return game.determinize(seat, rng)

@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from sabacc import compiled
 from sabacc.actions import Action
+from sabacc.compiled import resolve_engine
 from sabacc.engine.betting import NO_ACTIONS, Legal
 from sabacc.errors import IllegalActionError, OptionError
 from sabacc.rl.actions import ActionTable, BetSize, Mask
@@ -48,23 +48,6 @@ from sabacc.rules import lookup
 
 EPISODES = ("hand", "game")
 ILLEGAL = ("fallback", "raise")
-ENGINES = ("auto", "python", "compiled")
-
-
-def resolve_engine(engine: str, variant: str) -> str:
-    """``"python"`` or ``"compiled"``: the engine ``engine`` means for ``variant``.
-
-    ``"auto"`` is ``"compiled"`` for Corellian Spike when the compiled core is built, else
-    ``"python"``; ``"compiled"`` for another variant, or when the core is not built, is refused
-    (:class:`~sabacc.errors.OptionError`).
-    """
-    if engine not in ENGINES:
-        raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
-    name = lookup(variant).name
-    if engine == "auto":
-        return "compiled" if name == "corellian_spike" and compiled.available() else "python"
-    compiled.check_engine(engine, name)
-    return engine
 
 
 class TableCore:

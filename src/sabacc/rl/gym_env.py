@@ -16,7 +16,7 @@ fill the table. ``info["action_mask"]`` repeats the mask, and ``info["seat"]`` i
 seat this episode.
 
 ``engine=`` is that of the PettingZoo environment: ``"auto"`` (default) plays Corellian Spike on
-the compiled core when it is built (:func:`sabacc.rl.core.resolve_engine`), ``"python"`` on the
+the compiled core when it is built (:func:`sabacc.compiled.resolve_engine`), ``"python"`` on the
 reference engine, ``"compiled"`` insists on the core. The bots read the game through
 ``observation()`` and ``legal_actions()`` (search bots also sample worlds through
 ``determinize()``), which both engines give alike: for the same seeds the episodes
@@ -38,8 +38,8 @@ import numpy as np
 from sabacc.bots import Bot, decide, make_bot
 from sabacc.errors import OptionError
 from sabacc.rl.actions import BetSize
-from sabacc.rl.core import ENGINES, TableCore
-from sabacc.rl.pz import RENDER_MODES, _spaces, render_text
+from sabacc.rl.core import TableCore
+from sabacc.rl.pz import RENDER_MODES, _spaces, render
 
 
 class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -65,8 +65,6 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise OptionError("opponents: give at least one bot")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise OptionError(f"render_mode={render_mode!r}: must be one of {RENDER_MODES}")
-        if engine not in ENGINES:
-            raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
         n = num_players if num_players is not None else 1 + len(opponents)
         self.core = TableCore(
             variant,
@@ -147,13 +145,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return obs, float(reward), self._done(), False, self._info(obs)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.core)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.core, self.render_mode)
 
 
 #: Gymnasium ids registered by :func:`register_envs`, by variant.

@@ -52,6 +52,18 @@ def _spaces(core: TableCore) -> tuple[spaces.Dict, spaces.Discrete]:
     return obs, spaces.Discrete(core.table.n)
 
 
+def render(core: TableCore, mode: str | None) -> str | None:
+    """What ``env.render()`` gives in ``mode``: the text (``"ansi"``), printed (``"human"``,
+    returns None) or nothing (None)."""
+    if mode is None:
+        return None
+    text = render_text(core)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def render_text(core: TableCore) -> str:
     """A spectator's view of the table (no hidden card): for ``render_mode="ansi"``."""
     game = core.game
@@ -120,6 +132,9 @@ class _TableEnv:
         self.action_spaces = {}
         for a in self.possible_agents:
             self.observation_spaces[a], self.action_spaces[a] = _spaces(self.core)
+
+    def render(self) -> str | None:
+        return render(self.core, self.render_mode)
 
 
 class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo convention)
@@ -282,15 +297,6 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
                     self.terminations[a] = True
         self._deads_step_first()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.core)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
     def close(self) -> None:
         pass
 
@@ -389,15 +395,6 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.core)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
     def close(self) -> None:
         pass
