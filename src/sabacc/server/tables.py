@@ -737,14 +737,22 @@ class TableManager:
         table.timer_key = None
         table.deadline = None
 
-    def _timeout(self, table: Table, key: tuple[int, int]) -> None:
-        table.timer = None
+    @staticmethod
+    def _still_to_act(table: Table, key: tuple[int, int]) -> tuple[Game, int] | None:
+        """The game and the seat to act, if the table is still at decision ``key`` (a timer or
+        a prepared move for an older decision is stale: None)."""
         game = table.game
         if game is None or (table.games_played, table.version) != key:
-            return
+            return None
         seat = game.current_player
-        if seat is None:
+        return None if seat is None else (game, seat)
+
+    def _timeout(self, table: Table, key: tuple[int, int]) -> None:
+        table.timer = None
+        turn = self._still_to_act(table, key)
+        if turn is None:
             return
+        game, seat = turn
         table.missed[seat] = table.missed.get(seat, 0) + 1
         if table.missed[seat] >= self.settings.missed_turns_away:
             table.seats[seat].away = True
@@ -759,12 +767,10 @@ class TableManager:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
-            game = table.game
-            if game is None or (table.games_played, table.version) != key:
+            turn = self._still_to_act(table, key)
+            if turn is None:
                 return
-            seat = game.current_player
-            if seat is None:
-                return
+            game, seat = turn
             bot = table.bots.get(seat)
             action: Action | str
             if bot is not None and table.seats[seat].kind == "bot":
