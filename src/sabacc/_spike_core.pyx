@@ -711,18 +711,11 @@ cdef class SpikeCore:
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
         continuing this game's stream."""
-        cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
-        memcpy(&new.st, &self.st, sizeof(State))
-        memcpy(&new.o, &self.o, sizeof(Opts))
-        new.options = self.options
-        new.seed = self.seed
-        new.names = self.names
-        new._seats = list(self._seats)
-        new._acts = list(self._acts)
-        new._last = list(self._last)
-        new.hand_nets = list(self.hand_nets)
-        new._hand_data = list(self._hand_data)
-        new._results = list(self._results)
+        cdef SpikeCore new = _assemble(
+            &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
+            self._last, self.hand_nets, self._hand_data, self._results,
+        )
+        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
         new._legal_obj = self._legal_obj
         new._legal_list = self._legal_list
         if reseed is not None:
@@ -743,10 +736,8 @@ cdef class SpikeCore:
         return sum(self.stacks) + self.pot_total() + self.st.sabacc_pot + self.st.carry + self.st.house
 
     def pot_total(self):
-        cdef long long t = self.st.dead
-        for s in range(self.st.n):
-            t += self.st.committed[s]
-        return t
+        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
+        return self._pot_total()
 
     # ------------------------------------------------------------------ state, read-only copies
     @property
@@ -2031,11 +2022,19 @@ cdef class SpikeCore:
 def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
              hand_data, results):
     """Rebuild a pickled :class:`SpikeCore` (see ``SpikeCore.__reduce__``)."""
-    cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
     if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
         raise ValueError("this SpikeCore was pickled by another build of sabacc")
-    memcpy(&new.st, <char*>state, sizeof(State))
-    memcpy(&new.o, <char*>opts, sizeof(Opts))
+    return _assemble(<State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
+                     last, hand_nets, hand_data, results)
+
+
+cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, last, hand_nets,
+                         hand_data, results):
+    """A core with a copy of this C state and options and copies of the Python-side logs; its
+    legal actions are computed afresh (``clone`` and unpickling share it)."""
+    cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
+    memcpy(&new.st, st, sizeof(State))
+    memcpy(&new.o, o, sizeof(Opts))
     new.st.legal_ok = 0
     new.options = options
     new.seed = seed
