@@ -129,6 +129,10 @@ class Game(ABC):
     info: ClassVar[VariantInfo]
     #: The betting structure option value, read by :meth:`_bet_structure` (variants override).
     max_seats: ClassVar[int] = 8
+    #: The variant's card piles besides the hands (attribute names), and those of them nobody
+    #: sees (face down): what :meth:`card_locations` and :meth:`_hidden_slots` go through.
+    piles: ClassVar[tuple[str, ...]] = ()
+    face_down_piles: ClassVar[tuple[str, ...]] = ()
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -349,7 +353,8 @@ class Game(ABC):
         return new
 
     def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
-        """Places holding a card ``viewer`` cannot see. Variants add their face-down piles."""
+        """Places holding a card ``viewer`` cannot see: other hands' cards nobody saw go in,
+        and every card of the :attr:`face_down_piles` (variants with more secrets extend it)."""
         slots: list[tuple[list[Card], int]] = []
         for s in range(self.n):
             if s == viewer:
@@ -357,7 +362,18 @@ class Game(ABC):
             known = self.public_ids[s]
             hand = self.hands[s]
             slots.extend((hand, i) for i, c in enumerate(hand) if c.id not in known)
+        for name in self.face_down_piles:
+            pile: list[Card] = getattr(self, name)
+            slots.extend((pile, i) for i in range(len(pile)))
         return slots
+
+    def card_locations(self) -> list[Card]:
+        """Every card of the deck, wherever it is now: the hands, then the :attr:`piles` (for
+        conservation checks)."""
+        cards = [c for h in self.hands for c in h]
+        for name in self.piles:
+            cards.extend(getattr(self, name))
+        return cards
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int | None) -> dict[str, Any]:

@@ -259,6 +259,10 @@ class ClassicGame(Game):
     """A game of classic sabacc."""
 
     options: ClassicOptions
+    # The discards are face down: observations do not list them, not even one's own, so search
+    # does not remember them either.
+    piles: ClassVar[tuple[str, ...]] = ("draw", "discards")
+    face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "discards")
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -591,19 +595,6 @@ class ClassicGame(Game):
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {"draw": [c.code for c in self.draw], "out": [c.code for c in self.discards]}
-
-    def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
-        """Other hands' cards, the deck and the face-down discards (observations do not list
-        them, not even one's own, so search does not remember them either)."""
-        slots = super()._hidden_slots(viewer)
-        slots.extend((self.draw, i) for i in range(len(self.draw)))
-        slots.extend((self.discards, i) for i in range(len(self.discards)))
-        return slots
-
-    def card_locations(self) -> list[Card]:
-        """Every card of the deck, wherever it is now (for conservation checks)."""
-        cards = [c for h in self.hands for c in h]
-        return cards + self.draw + self.discards
 
 
 # One paragraph per line (no hard wraps inside a paragraph): terminals and web pages wrap it.

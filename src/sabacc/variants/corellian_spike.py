@@ -98,6 +98,8 @@ class SpikeGame(Game):
     """A game of Corellian Spike."""
 
     options: SpikeOptions
+    piles: ClassVar[tuple[str, ...]] = ("draw", "discard", "muck")
+    face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "muck")
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -372,17 +374,6 @@ class SpikeGame(Game):
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {"draw": [c.code for c in self.draw], "muck": [c.code for c in self.muck]}
-
-    def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
-        slots = super()._hidden_slots(viewer)
-        slots.extend((self.draw, i) for i in range(len(self.draw)))
-        slots.extend((self.muck, i) for i in range(len(self.muck)))
-        return slots
-
-    def card_locations(self) -> list[Card]:
-        """Every card of the deck, wherever it is now (for conservation checks)."""
-        cards = [c for h in self.hands for c in h]
-        return cards + self.draw + self.discard + self.muck
 
 
 def evaluate(options: Options, cards: list[Card]) -> HandValue:

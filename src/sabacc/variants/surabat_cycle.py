@@ -100,6 +100,7 @@ class SurabatGame(SpikeGame):
     """A game of Surabat Cycle."""
 
     options: SurabatOptions
+    piles: ClassVar[tuple[str, ...]] = ("draw", "sun", "moon", "discard", "muck")
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -377,11 +378,6 @@ class SurabatGame(SpikeGame):
             "muck": [c.code for c in self.muck],
             "seen": [sorted(k) for k in self.seen],
         }
-
-    def card_locations(self) -> list[Card]:
-        """Every card of the deck, wherever it is now (for conservation checks)."""
-        cards = [c for h in self.hands for c in h]
-        return cards + self.draw + self.sun + self.moon + self.discard + self.muck
 
     def _hidden_slots(self, viewer: int) -> list[tuple[list[Card], int]]:
         """Hidden from ``viewer``: other hands' cards it has not seen, the draw deck, junked
