@@ -1,4 +1,4 @@
-"""Build the compiled Corellian Spike core (``sabacc._spike_core``) with Cython.
+"""Build the compiled Corellian Spike core (``sabacc.variants._spike_core``) with Cython.
 
 Everything else is configured in pyproject.toml. The extension is optional: without a C
 compiler sabacc still installs and runs on its pure-Python engine (``engine="compiled"`` then
@@ -12,8 +12,8 @@ setup(
     ext_modules=cythonize(
         [
             Extension(
-                "sabacc._spike_core",
-                ["src/sabacc/_spike_core.pyx"],
+                "sabacc.variants._spike_core",
+                ["src/sabacc/variants/_spike_core.pyx"],
                 extra_compile_args=["-O2"],
                 optional=True,
             )

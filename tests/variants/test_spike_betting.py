@@ -10,7 +10,7 @@ from typing import ClassVar
 import pytest
 
 import sabacc
-from sabacc import events as ev
+from sabacc.core import events as ev
 from sabacc.engine.game import Game
 from tests.support import (
     arrange,
