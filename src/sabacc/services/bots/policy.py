@@ -33,9 +33,10 @@ from sabacc.core.actions import (
     Stand,
     Swap,
 )
-from sabacc.core.cards import CLASSIC_DECK, SPIKE_DECK
 from sabacc.core.hands import HandValue
 from sabacc.engine.betting import Legal
+from sabacc.variants.classic import CLASSIC_DECK
+from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.spike_hands import SPIKE_CODES, evaluate_spike_key, spike_key
 
 SPIKE_FAMILY = ("corellian_spike", "surabat_cycle")
