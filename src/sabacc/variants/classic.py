@@ -47,7 +47,9 @@ from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game, PotResult
-from sabacc.engine.variant import VariantInfo
+from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.variants.classic_bot import ClassicBot
+from sabacc.variants.classic_odds import ClassicOdds
 from sabacc.variants.registry import register
 
 # --------------------------------------------------------------------------------------------
@@ -664,5 +666,22 @@ ClassicGame.info = register(
         evaluator=evaluate,
         summary="The 76-card game of the Star Wars galaxy: highest total up to 23, shifting cards.",
         rules_text=CLASSIC_RULES,
+        piles=(Pile("deck", False, "deck"), Pile("out", False, "out_of_play")),
+        pots=(
+            PotRule("main", "the best hand", lambda hand: True),
+            PotRule(
+                "sabacc", "the best hand, if it is an Idiot's Array or a Pure Sabacc", is_special
+            ),
+        ),
+        bet_unit=lambda options: 1,
+        odds=ClassicOdds(),
+        bot=ClassicBot(CLASSIC_DECK),
+        card_art="classic.js",
+        vocabulary={
+            "stand": "pass",
+            "gain": "draw a card",
+            "swap draw": "exchange",
+            "junk": "fold",
+        },
     )
 )

@@ -36,9 +36,11 @@ from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game, PotResult
-from sabacc.engine.variant import VariantInfo
+from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.registry import register
+from sabacc.variants.spike_bot import SpikeBot
 from sabacc.variants.spike_hands import evaluate_spike
+from sabacc.variants.spike_odds import SpikeOdds
 
 SPIKE_STAVES: dict[str, str] = {"c": "circle", "s": "square", "t": "triangle"}
 
@@ -419,6 +421,31 @@ Nulrhek (not 0: closest to 0 wins, + beats -). Ties: lower pattern values, more 
 of positives, higher single positive, then a blind draw.
 """
 
+
+def total_zero(hand: HandValue) -> bool:
+    """Whether a Spike-family hand totals 0 (and so takes the sabacc pot if it wins)."""
+    return hand.total == 0
+
+
+#: The pots of the Spike family: the best hand takes the main pot, and the sabacc pot too if it
+#: totals 0 (otherwise the sabacc pot carries over).
+SPIKE_POTS = (
+    PotRule("main", "the best hand", lambda hand: True),
+    PotRule("sabacc", "the best hand, if it totals 0", total_zero),
+)
+
+
+def _spike_rounds(options: Options, players: int) -> int:
+    return int(getattr(options, "rounds", 3))
+
+
+def load_compiled_core() -> type[Any]:
+    """The compiled Corellian Spike engine's game class (ImportError when it is not built)."""
+    from sabacc.variants._spike_core import SpikeCore
+
+    return SpikeCore
+
+
 SpikeGame.info = register(
     VariantInfo(
         name="corellian_spike",
@@ -430,5 +457,12 @@ SpikeGame.info = register(
         evaluator=evaluate,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
+        piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),
+        pots=SPIKE_POTS,
+        rounds=_spike_rounds,
+        odds=SpikeOdds(),
+        bot=SpikeBot(SPIKE_DECK),
+        compiled=load_compiled_core,
+        card_art="spike.js",
     )
 )
