@@ -97,7 +97,7 @@ class Options:
     @classmethod
     def specs(cls) -> list[OptionSpec]:
         """The declared facts of every option (see :func:`option_specs`)."""
-        return option_specs(cls)
+        return option_specs(cls)  # type: ignore[arg-type]
 
     @classmethod
     def from_mapping(cls: type[OptionsT], values: Mapping[str, Any]) -> OptionsT:
@@ -180,7 +180,7 @@ def option_specs(cls: type[Options]) -> list[OptionSpec]:
     annotations, ``help``, ``bounds`` and defaults (cached per class)."""
     default = cls()
     out = []
-    for name, hint in _hints(cls).items():
+    for name, hint in _hints(cls).items():  # type: ignore[arg-type]
         base, optional = _base_type(hint)
         choices = literal_choices(hint)
         low, high = cls.bounds.get(name, (None, None))

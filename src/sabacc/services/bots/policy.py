@@ -113,7 +113,7 @@ def view_from_game(game: Any, seat: int) -> View:
     the unseen-card counts approximated by the whole deck. Variants whose model does not read
     states fall back to the (slower) observation.
     """
-    view = game.info.bot.view_from_game(game, seat)
+    view: View | None = game.info.bot.view_from_game(game, seat)
     if view is not None:
         return view
     return view_from_observation(game.observation(seat), game.legal().actions())
