@@ -212,22 +212,32 @@ def validate_fields(options: Options) -> None:
 
     Raises :class:`OptionError` naming the first bad option.
     """
-    cls = type(options)
-    for name, hint in _hints(cls).items():  # type: ignore[arg-type]
+    for name, choices, is_bool, optional, bounds in _checks(type(options)):  # type: ignore[arg-type]
         value = getattr(options, name)
-        base, optional = _base_type(hint)
         if value is None and optional:
             continue
-        choices = literal_choices(hint)
         if choices:
             _choice(name, value, choices)
-        elif base is bool and not isinstance(value, bool):
+        elif is_bool and not isinstance(value, bool):
             raise OptionError(f"option {name}={value!r}: must be true or false")
-        if name in cls.bounds:
-            low, high = cls.bounds[name]
+        if bounds is not None:
+            low, high = bounds
             _at_least(name, value, low)
             if high is not None and value > high:
                 raise OptionError(f"option {name}={value}: must be {high} or less")
+
+
+_Check = tuple[str, tuple[Any, ...], bool, bool, "tuple[int, int | None] | None"]
+
+
+@functools.cache
+def _checks(cls: type[Options]) -> list[_Check]:
+    """What :func:`validate_fields` checks for each field of ``cls`` (derived once per class)."""
+    out: list[_Check] = []
+    for name, hint in _hints(cls).items():  # type: ignore[arg-type]
+        base, optional = _base_type(hint)
+        out.append((name, literal_choices(hint), base is bool, optional, cls.bounds.get(name)))
+    return out
 
 
 @functools.cache
