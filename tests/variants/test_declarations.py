@@ -147,6 +147,9 @@ def test_option_specs_describe_what_is_accepted(variant: str) -> None:
 
 def test_enum_options_are_choices() -> None:
     specs = {s.name: s for s in _specs("spike")}
+    assert specs["betting"].describe() == "one of no_limit | pot_limit | fixed"
+    assert specs["hand_cap"].describe() == "2..8"
+    assert specs["min_bet"].describe() == "none or >= 1"
     assert specs["betting"].choices == ("no_limit", "pot_limit", "fixed")
     assert specs["true_tie"].choices == ("blind_draw", "split")
     assert specs["hand_cap"].minimum == 2 and specs["hand_cap"].maximum == 8

@@ -19,7 +19,6 @@ import sabacc
 from sabacc.apps.commands.common import (
     OptionOpt,
     VariantOpt,
-    describe_spec,
     err,
     fail,
     get_variant,
@@ -142,7 +141,7 @@ def options(variant: VariantOpt = "corellian_spike") -> None:
     v = get_variant(variant)
     for spec in v.info.options_type.specs():
         console.print(
-            f"[bold]{spec.name}[/bold] = {spec.default!r}  ({describe_spec(spec)})  "
+            f"[bold]{spec.name}[/bold] = {spec.default!r}  ({spec.describe()})  "
             f"[dim]{spec.help}[/dim]",
             highlight=False,
         )

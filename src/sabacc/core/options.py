@@ -150,8 +150,22 @@ class OptionSpec:
     optional: bool = False  # "none" is allowed (the field may be None)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``/api/variants``, ``sabacc options --json``)."""
+        """The JSON form (``/api/variants``)."""
         return dataclasses.asdict(self) | {"choices": list(self.choices)}
+
+    def describe(self) -> str:
+        """The values the option takes, in a few words: ``one of a | b``, ``2..8``, ``>= 1``."""
+        if self.choices:
+            text = "one of " + " | ".join(str(c) for c in self.choices)
+        elif self.kind == "bool":
+            text = "true | false"
+        elif self.minimum is not None and self.maximum is not None:
+            text = f"{self.minimum}..{self.maximum}"
+        elif self.minimum is not None:
+            text = f">= {self.minimum}"
+        else:
+            text = self.kind
+        return f"none or {text}" if self.optional else text
 
 
 def literal_choices(hint: Any) -> tuple[Any, ...]:

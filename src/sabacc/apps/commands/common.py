@@ -12,7 +12,6 @@ from rich.console import Console
 
 import sabacc
 from sabacc.core.errors import SabaccError
-from sabacc.core.options import OptionSpec
 from sabacc.variants.registry import lookup, variant_names
 
 err = Console(stderr=True)
@@ -59,18 +58,3 @@ def get_variant(name: str, options: Sequence[str] | None = None) -> sabacc.Varia
         return sabacc.variant(name, **parse_options(options))
     except SabaccError as exc:
         fail(str(exc))
-
-
-def describe_spec(spec: OptionSpec) -> str:
-    """What values an option takes, in a few words (``one of a | b``, ``2..8``, ``>= 1``)."""
-    if spec.choices:
-        text = "one of " + " | ".join(str(c) for c in spec.choices)
-    elif spec.kind == "bool":
-        text = "true | false"
-    elif spec.minimum is not None and spec.maximum is not None:
-        text = f"{spec.minimum}..{spec.maximum}"
-    elif spec.minimum is not None:
-        text = f">= {spec.minimum}"
-    else:
-        text = spec.kind
-    return f"none or {text}" if spec.optional else text
