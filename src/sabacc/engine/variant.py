@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sabacc.engine.text import VariantText
+
 if TYPE_CHECKING:
     from sabacc.core.cards import Card, Deck
     from sabacc.core.hands import HandValue
@@ -32,3 +34,5 @@ class VariantInfo:
     max_players: int = 8
     summary: str = ""
     rules_text: str = field(default="", repr=False)
+    #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.
+    text: VariantText = field(default_factory=VariantText, repr=False)

@@ -48,6 +48,7 @@ from sabacc.core.options import Options, _at_least, _choice
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.variant import VariantInfo
+from sabacc.variants.classic_text import CLASSIC_TEXT
 from sabacc.variants.registry import register
 
 # --------------------------------------------------------------------------------------------
@@ -637,5 +638,6 @@ ClassicGame.info = register(
         evaluator=evaluate,
         summary="The 76-card game of the Star Wars galaxy: highest total up to 23, shifting cards.",
         rules_text=CLASSIC_RULES,
+        text=CLASSIC_TEXT,
     )
 )

@@ -40,6 +40,7 @@ from sabacc.engine.game import Game, PotResult
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.registry import register
 from sabacc.variants.spike_hands import evaluate_spike
+from sabacc.variants.spike_text import SPIKE_TEXT
 
 _SWAPS: dict[tuple[str, int], Swap] = {}
 
@@ -409,5 +410,6 @@ SpikeGame.info = register(
         evaluator=evaluate,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
+        text=SPIKE_TEXT,
     )
 )

@@ -34,6 +34,7 @@ from sabacc.engine.betting import Legal
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, evaluate, swap_action
 from sabacc.variants.registry import register
+from sabacc.variants.surabat_text import SURABAT_TEXT
 
 #: Cards put face up on an empty Sun pile (at the start of a hand and on every restock).
 SUN_SIZE = 3
@@ -420,5 +421,6 @@ SurabatGame.info = register(
         evaluator=evaluate,
         summary="Corellian Spike with a Sun and a Moon pile; one round per player, 500 buy-in.",
         rules_text=SURABAT_RULES,
+        text=SURABAT_TEXT,
     )
 )
