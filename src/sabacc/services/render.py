@@ -44,6 +44,7 @@ __all__ = [
     "LANGUAGES",
     "Vocabulary",
     "action_key",
+    "action_label",
     "award_reason",
     "describe_event",
     "event_texts",
@@ -504,3 +505,23 @@ def legal_summary(legal: Mapping[str, Any]) -> list[str]:
             lo, hi = rng
             out.append(f"{kind} {lo}" if lo == hi else f"{kind} {lo}-{hi}")
     return out
+
+
+def action_label(text: str, vocab: Vocabulary, *, to_call: int = 0) -> str:
+    """A legal action's text (``"junk"``, ``"swap discard -3"``, ``"bet 1-97"``) in the variant's
+    words (``"fold"``, ``"swap with discard -3"``, ``"bet 1-97"``)."""
+    words = text.split(" ")
+    if words[0] in ("bet", "raise") and len(words) == 2:
+        return f"{vocab.label(words[0])} {words[1]}"
+    try:
+        action = parse_action(text)
+    except SabaccError:
+        return text
+    key = action_key(action)
+    if isinstance(action, Call) and to_call:
+        return vocab.label("call_amount", amount=to_call)
+    if isinstance(action, Gain) and action.value is not None:
+        return f"{vocab.label(key)} {_signed(action.value)}"
+    if isinstance(action, Swap | Discard):
+        return f"{vocab.label(key)} {_signed(action.value)}"
+    return vocab.label(key)

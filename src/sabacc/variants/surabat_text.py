@@ -6,8 +6,8 @@ from sabacc.engine.text import VariantText
 from sabacc.variants.spike_text import SPIKE_TEXT
 
 _EN: dict[str, str] = {
-    "phase.cycle": "Cycle",
-    "phase.discard": "Discard",
+    "phase.cycle": "Cycle phase",
+    "phase.discard": "Discard phase",
     "moon_placed.prime": "The dealer puts {card} face down on the Moon pile",
     "moon_placed.cycle": "The dealer puts {card} face down on the Moon pile",
     "moon_placed.swap": "{who} puts {card} face down on the Moon pile",
@@ -15,8 +15,8 @@ _EN: dict[str, str] = {
 }
 
 _JA: dict[str, str] = {
-    "phase.cycle": "サイクル",
-    "phase.discard": "ディスカード",
+    "phase.cycle": "サイクルフェイズ",
+    "phase.discard": "ディスカードフェイズ",
     "moon_placed.prime": "ディーラーが {card} をムーンに伏せて置く",
     "moon_placed.cycle": "ディーラーが {card} をムーンに伏せて置く",
     "moon_placed.swap": "{who}は {card} をムーンに伏せて置く",

@@ -32,10 +32,8 @@ from sabacc.apps.tui.view import (
     chip,
     colour_cards,
     dice_line,
-    event_line,
     hand_label,
     info_parts,
-    phase_title,
     pile_counts,
     piles,
     pot_lines,
@@ -43,7 +41,6 @@ from sabacc.apps.tui.view import (
     review_status_line,
     seat_body,
     seat_title,
-    second_person,
     shift_banner,
     signed_amount,
     status_line,
@@ -55,6 +52,7 @@ from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
+from sabacc.services.render import render_log, vocabulary
 
 MAX_OPPONENTS = 7
 PILE_SLOTS = 3
@@ -135,6 +133,7 @@ class TableScreen(Screen[None]):
         self.generation = 0
         self.seen = 0
         self.queue: deque[ev.Event] = deque()
+        self.queue_lines: deque[str | None] = deque()  # the log line of each queued event
         self.review: dict[str, Any] | None = None
         self.review_adjust: dict[int, int] = {}
         self.hand_status: dict[int, str] = {}
@@ -210,6 +209,7 @@ class TableScreen(Screen[None]):
         self.config = config
         self.seen = 0
         self.queue.clear()
+        self.queue_lines.clear()
         self.review = None
         self.review_adjust = {}
         self.hand_status = {}
@@ -266,10 +266,11 @@ class TableScreen(Screen[None]):
             you = game.observation(self.human).get("you") or {}
             self.last_you_cards = list(you.get("cards") or [])
         self.queue.extend(new)
+        self.queue_lines.extend(render_log(new, game.names, viewer=self.human, variant=game.info))
         rolled = False
         while self.queue and self.review is None:
             event = self.queue.popleft()
-            self._note(event)
+            self._note(event, self.queue_lines.popleft())
             if isinstance(event, ev.DiceRolled):
                 rolled = True
             if isinstance(event, ev.HandEnded):
@@ -311,7 +312,7 @@ class TableScreen(Screen[None]):
             rolled = self._intake()
         self.advance()
 
-    def _note(self, event: ev.Event) -> None:
+    def _note(self, event: ev.Event, line: str | None) -> None:
         """Log an event and keep the per-hand seat status the review needs."""
         game = self.game
         assert game is not None
@@ -324,9 +325,7 @@ class TableScreen(Screen[None]):
             self.hand_status[event.seat] = "junked"
         elif isinstance(event, ev.Eliminated):
             self.hand_status[event.seat] = "out"
-        line = event_line(event, game.names)
         if line:
-            line = second_person(line, game.names[self.human])
             log.write(colour_cards(game.variant, line))
 
     def _begin_review(self, hand: int) -> None:
@@ -710,7 +709,7 @@ class TableScreen(Screen[None]):
             verb = "is thinking…" if self.thinking == seat else "is to act"
             bar.show(Text(f"{name} {verb}", style="italic"), [])
             return
-        phase = phase_title(str(obs.get("phase", "")))
+        phase = vocabulary(game.variant).phase(str(obs.get("phase", "")))
         if self.mode == "size" and self.sizer is not None:
             s = self.sizer
             prompt = Text(f"{s.kind.capitalize()} ", style="bold")
@@ -737,7 +736,7 @@ class TableScreen(Screen[None]):
             ]
             bar.show(prompt, [*entries, ("escape", "esc", "back")])
             return
-        prompt = Text(f"Your turn · {phase} phase", style="bold")
+        prompt = Text(f"Your turn · {phase}", style="bold")
         to_call = int((obs.get("betting") or {}).get("to_call") or 0)
         if to_call:
             prompt.append(f" · {to_call} to call", style="cyan")

@@ -98,6 +98,11 @@ MESSAGES: dict[str, str] = {
     "label.raise": "レイズ",
     "label.junk": "ジャンク",
     "label.call_hand": "ハンドをコール",
+    "short.gain_sun": "ゲイン",
+    "short.swap_discard": "捨て札とスワップ",
+    "short.swap_draw": "山札とスワップ",
+    "short.swap_moon": "ムーンとスワップ",
+    "short.discard": "捨てる",
     # phases
     "phase.setup": "準備",
     "phase.card": "カードフェイズ",
