@@ -74,7 +74,7 @@ class Vocabulary:
 
     def has(self, key: str) -> bool:
         """Whether ``key`` has a template (in this language or, failing that, English)."""
-        return any(key in table for table in self._tables())
+        return any(key in table for table in self.tables())
 
     def has_own(self, key: str) -> bool:
         """Whether this language itself has ``key`` (no English fallback)."""
@@ -83,9 +83,16 @@ class Vocabulary:
 
     def text(self, key: str, **params: Any) -> str:
         """The template ``key`` filled with ``params`` (English, then the key, if untranslated)."""
-        for table in self._tables():
+        for table in self.tables():
             if key in table:
                 return table[key].format_map(_Missing({k: str(v) for k, v in params.items()}))
+        return key
+
+    def template(self, key: str) -> str:
+        """The raw template of ``key`` (its ``{fields}`` unfilled), as :meth:`text` would use."""
+        for table in self.tables():
+            if key in table:
+                return table[key]
         return key
 
     def label(self, key: str, **params: Any) -> str:
@@ -108,7 +115,8 @@ class Vocabulary:
             return self.variant.text.keys.get(action, default)
         return default
 
-    def _tables(self) -> list[Mapping[str, str]]:
+    def tables(self) -> list[Mapping[str, str]]:
+        """The template tables searched, in order: the variant's, then the catalogue's."""
         own = self.variant.text.messages if self.variant is not None else {}
         tables: list[Mapping[str, str]] = []
         for lang in dict.fromkeys((self.lang, "en")):
@@ -525,3 +533,24 @@ def action_label(text: str, vocab: Vocabulary, *, to_call: int = 0) -> str:
     if isinstance(action, Swap | Discard):
         return f"{vocab.label(key)} {_signed(action.value)}"
     return vocab.label(key)
+
+
+def vocabulary_json(variant: VariantInfo | str) -> dict[str, Any]:
+    """A variant's terms for a client, per language: action labels, phase names, glossary.
+
+    ``{"labels": {"en": {"junk": "fold", ...}, "ja": {...}}, "phases": {...}, "glossary":
+    {"en": [{"name", "definition", "example"}, ...]}}`` (the web client's buttons read it).
+    """
+    out: dict[str, Any] = {"labels": {}, "phases": {}, "glossary": {}}
+    for lang in LANGUAGES:
+        vocab = vocabulary(variant, lang)
+        keys = {k for table in vocab.tables() for k in table}
+        for prefix, section in (("label.", "labels"), ("phase.", "phases")):
+            out[section][lang] = {
+                k[len(prefix) :]: vocab.template(k) for k in sorted(keys) if k.startswith(prefix)
+            }
+        entries = vocab.variant.text.glossary.get(lang, ()) if vocab.variant else ()
+        out["glossary"][lang] = [
+            {"name": e.name, "definition": e.definition, "example": e.example} for e in entries
+        ]
+    return out

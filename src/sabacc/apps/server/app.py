@@ -39,6 +39,7 @@ from sabacc.apps.server.protocol import (
 from sabacc.apps.server.tables import Connection, ServerError, Settings, TableManager
 from sabacc.services.bots import make_bot
 from sabacc.services.bots.base import BOTS
+from sabacc.services.render import vocabulary_json
 from sabacc.services.store import Store
 from sabacc.variants.registry import lookup, variant_names
 
@@ -65,6 +66,7 @@ def variants_catalogue() -> dict[str, Any]:
                 "max_players": info.max_players,
                 "deck": info.deck.style,
                 "rules": info.rules_text,
+                "text": vocabulary_json(info),
                 "options": [
                     {"name": f, "default": getattr(defaults, f), "help": help_texts.get(f, "")}
                     for f in info.options_type.names()

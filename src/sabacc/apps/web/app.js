@@ -106,72 +106,38 @@ function actionText(text) {
   return words(text);
 }
 
-function actionLabel(kind) {
+// Action labels are the variant's own words (classic folds, Spike junks), from its text in
+// the /api/variants catalogue; the generic strings are the fallback.
+function actionLabel(kind, variant) {
+  const labels = variantInfo(variant)?.text?.labels?.[getLang()];
+  const own = labels?.[kind.replace(/ /g, "_")];
+  if (own && !own.includes("{")) return own.charAt(0).toUpperCase() + own.slice(1);
   const key = `a_${kind.replace(/ /g, "_")}`;
   return has(key) ? t(key) : words(kind);
 }
 
 // ------------------------------------------------------------------ event text
-function eventText(ev, names, style) {
-  const who = (s) => (s != null && names[s] != null ? names[s] : `#${s}`);
-  const cards = (list) => list.map((c) => displayCode(c, style)).join(" ");
-  const pot = (p) => (has(`pot_${p}`) ? t(`pot_${p}`) : p);
-  switch (ev.type) {
-    case "hand_started":
-      return { text: t("ev_hand_started", { hand: ev.hand, who: who(ev.dealer) }), cls: "head" };
-    case "dealt": {
-      const what = ev.cards ? cards(ev.cards) : t("ev_cards", { n: ev.count });
-      return { text: t(ev.reason === "shift" ? "ev_dealt_shift" : "ev_dealt", { who: who(ev.seat), what }) };
-    }
-    case "flipped":
-      return { text: t("ev_flipped", { card: displayCode(ev.card, style), pile: srcName(ev.pile) }) };
-    case "acted":
-      return { text: t("ev_acted", { who: who(ev.seat), action: actionText(ev.action || ev.public) }), cls: "act" };
-    case "card_taken":
-      return {
-        text: t("ev_taken", {
-          who: who(ev.seat),
-          card: ev.card ? displayCode(ev.card, style) : t("ev_a_card"),
-          source: srcName(ev.source),
-        }),
-      };
-    case "card_discarded":
-      return { text: t("ev_discarded", { who: who(ev.seat), card: displayCode(ev.card, style), pile: srcName(ev.pile) }) };
-    case "paid":
-      if (ev.reason === "ante" || /^(call|bet|raise)/.test(ev.reason)) return null;
-      return { text: t("ev_paid", { who: who(ev.seat), amount: ev.amount, reason: actionText(ev.reason) }) };
-    case "dice_rolled":
-      return {
-        text: t("ev_dice", { who: who(ev.roller), dice: ev.dice.join(" · ") }) + (ev.shift ? ` — ${t("shift")}` : ""),
-        cls: ev.shift ? "shift" : "",
-      };
-    case "reshuffled":
-      return { text: t("ev_reshuffled", { n: ev.cards }) };
-    case "revealed":
-      return {
-        text: t("ev_revealed", { who: who(ev.seat), cards: cards(ev.cards), name: handName(ev.name), total: signed(ev.total) }),
-        cls: "reveal",
-      };
-    case "blind_draw":
-      return { text: t("ev_blind", { who: who(ev.seat), card: displayCode(ev.card, style) }) };
-    case "pot_awarded":
-      return {
-        text: t("ev_awarded", { who: ev.seats.map(who).join(", "), pot: pot(ev.pot), amount: ev.amount }),
-        cls: "win",
-      };
-    case "pot_carried":
-      return { text: t("ev_carried", { pot: pot(ev.pot), amount: ev.amount }) };
-    case "eliminated":
-      return { text: t("ev_eliminated", { who: who(ev.seat), stack: ev.stack }), cls: "out" };
-    case "game_ended":
-      return { text: t("ev_game_ended"), cls: "head" };
-    default:
-      return null;
-  }
+// The server renders every event (src/sabacc/services/render.py), in every language, for the
+// viewer: the client only picks the line in the current language, so a language switch re-reads
+// past lines. A null line is said by the next event's line (a bet and its payment).
+const EVENT_CLASS = {
+  hand_started: "head",
+  acted: "act",
+  revealed: "reveal",
+  pot_awarded: "win",
+  eliminated: "out",
+  hand_ended: "head",
+  game_ended: "head",
+};
+
+function eventLine(ev) {
+  if (!ev.text || ev.text.en == null) return null;
+  const cls = ev.type === "dice_rolled" && ev.shift ? "shift" : EVENT_CLASS[ev.type] || "";
+  return { text: ev.text, cls };
 }
 
-function srcName(source) {
-  return has(`src_${source}`) ? t(`src_${source}`) : source;
+function lineText(line) {
+  return line.text[getLang()] ?? line.text.en;
 }
 
 function signed(n) {
@@ -597,12 +563,11 @@ class TablePage {
       this.log = [];
       this.prevCards = null;
     }
-    const names = msg.game ? msg.game.seats.map((s) => s.name) : [];
     let handEnded = false;
     let actedInNewHand = false;
     let dice = null;
     for (const ev of msg.events) {
-      const line = eventText(ev, names, this.style);
+      const line = eventLine(ev);
       if (line) this.log.push(line);
       if (ev.type === "hand_ended") handEnded = true;
       if (ev.type === "acted" && !handEnded) actedInNewHand = true;
@@ -723,7 +688,7 @@ class TablePage {
               <button class="ghost" id="open-rules">${t("rules")}</button>
             </div>
           </div>
-          <ol class="log" id="log">${this.log.slice(-80).map((l) => `<li class="${l.cls || ""}">${esc(l.text)}</li>`).join("")}</ol>
+          <ol class="log" id="log">${this.log.slice(-80).map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
         </div>
         <div class="side-foot">
           <span id="conn" class="conn"></span>
@@ -786,10 +751,10 @@ class TablePage {
     const order = ["check", "call", "stand", "gain", "call hand", "junk"];
     simple.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
     const buttons = simple.map(
-      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${actionLabel(a)}</button>`,
+      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${actionLabel(a, obs.variant)}</button>`,
     );
     const groupHTML = [...groups.entries()].map(
-      ([kind, items]) => `<div class="act-group"><span class="group-label">${actionLabel(kind)}</span>
+      ([kind, items]) => `<div class="act-group"><span class="group-label">${actionLabel(kind === "gain" ? "gain sun" : kind, obs.variant)}</span>
         ${items.map((it) => `<button class="act card-btn" data-action="${esc(it.action)}" title="${esc(actionText(it.action))}" ${this.pending ? "disabled" : ""}>${cardHTML(cardFor(it.value), this.style, "sm")}</button>`).join("")}
       </div>`,
     );
@@ -1028,7 +993,7 @@ async function showHand(page, body, game, hand) {
   const draw = () => {
     const f = frames[i];
     const names = data.players;
-    const lines = f.events.map((e) => eventText(e, names, style)).filter(Boolean);
+    const lines = f.events.map(eventLine).filter(Boolean);
     // The last action ends the hand: show the table as it was, with the hands revealed.
     const last = i === frames.length - 1 && i > 0;
     const obs = last ? frames[i - 1].game : f.game;
@@ -1040,7 +1005,7 @@ async function showHand(page, body, game, hand) {
       <div class="felt-wrap small">${feltHTML({ obs, table: null, me: data.viewer, turn, reveal, style })}</div>
       ${data.viewer != null ? handHTML(obs, style, null) : ""}
       ${result ? `<div class="showdown inline">${resultHTML(result, names, style)}</div>` : ""}
-      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(l.text)}</li>`).join("")}</ol>
+      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
       <div class="viewer-controls">
         <button class="ghost" data-step="first">⏮ ${t("first")}</button>
         <button class="ghost" data-step="prev">◀ ${t("prev")}</button>
