@@ -118,7 +118,7 @@ def _synthetic(variant: str) -> list[ev.Event]:
     """One of every event class (core and the variant's own), every payment and award reason."""
     out: list[ev.Event] = []
     hand = lookup(variant).text.glossary["en"][0].name  # a hand of this variant
-    for cls in _event_classes(variant):
+    for cls in sorted(_event_classes(variant), key=lambda c: c.__name__):
         out.extend(_sample(cls, hand))
     for reason in ("call", "bet 5", "raise 3", "gain fee", "swap fee", "fold fee", "bomb out"):
         out.extend(_sample(ev.Paid, reason=reason))

@@ -34,9 +34,11 @@ _EN: dict[str, str] = {
     "card_swapped.shift": "The shift changes one of {who}'s cards: {lost} becomes {got}",
     "card_swapped.shift.you": "The shift changes one of your cards: {lost} becomes {got}",
     "card_swapped.shift.hidden": "The shift changes one of {who}'s cards",
+    "card_swapped.shift.hidden.you": "The shift changes one of your cards",
     "card_swapped.exchange": "{who} gives up {lost} and gets {got}",
     "card_swapped.exchange.you": "You give up {lost} and get {got}",
     "card_swapped.exchange.hidden": "{who} discards a card face down and gets another",
+    "card_swapped.exchange.hidden.you": "You discard a card face down and get another",
 }
 
 _JA: dict[str, str] = {
