@@ -63,6 +63,12 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
 )
 
 SPIKE_TEXT = VariantText(
-    messages={"ja": {f"hand.{en}": ja for en, ja in HAND_NAMES_JA.items()}},
+    messages={
+        "en": {"phase.spike": "Spike phase"},
+        "ja": {
+            "phase.spike": "スパイクフェイズ",
+            **{f"hand.{en}": ja for en, ja in HAND_NAMES_JA.items()},
+        },
+    },
     glossary={"en": GLOSSARY_EN, "ja": GLOSSARY_JA},
 )

@@ -148,7 +148,6 @@ MESSAGES: dict[str, str] = {
     "phase.setup": "Setup",
     "phase.card": "Card phase",
     "phase.betting": "Betting phase",
-    "phase.spike": "Spike phase",
     "phase.showdown": "Showdown phase",
     "phase.over": "Game over",
 }

@@ -107,7 +107,6 @@ MESSAGES: dict[str, str] = {
     "phase.setup": "準備",
     "phase.card": "カードフェイズ",
     "phase.betting": "ベッティングフェイズ",
-    "phase.spike": "スパイクフェイズ",
     "phase.showdown": "ショーダウン",
     "phase.over": "ゲーム終了",
 }
