@@ -19,9 +19,6 @@ import sabacc
 from sabacc.core.cards import Deck
 from sabacc.core.errors import SabaccError
 
-#: Spike staves and classic suits as single-cell symbols.
-SPIKE_SYMBOLS = {"c": "●", "s": "■", "t": "▲"}
-CLASSIC_SYMBOLS = {"s": "♠", "t": "♣", "f": "♥", "c": "♦"}  # Sabres, Staves, Flasks, Coins
 #: Short names for the middle of a drawn card (five cells at most).
 SHORT_NAMES = {
     "Commander": "Cmdr",
@@ -86,9 +83,8 @@ def card_symbol(variant: str, code: str) -> str:
     suit = card_suit(code)
     if not suit:
         return ""
-    deck = deck_for(variant)
-    table = CLASSIC_SYMBOLS if deck is not None and deck.style == "classic" else SPIKE_SYMBOLS
-    return table.get(suit, suit)
+    deck = deck_for(variant)  # each deck declares its suits' one-cell symbols
+    return deck.symbols.get(suit, suit) if deck is not None else suit
 
 
 def short_name(name: str) -> str:

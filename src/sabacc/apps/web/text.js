@@ -1,0 +1,66 @@
+// Player-facing text for actions and events, from the server's action strings and events.
+import { variantInfo } from "./api.js";
+import { getLang, has, t } from "./i18n.js";
+
+export const VALUE_RE = /^(.*?) ([+-]?\d+[a-z]?)$/;
+
+export function words(text) {
+  return text
+    .split(" ")
+    .map((w) => (has(`w_${w}`) ? t(`w_${w}`) : w.replace(/^([+-]?)(\d+)$/, (m, s, d) => (s === "-" ? `−${d}` : m))))
+    .join(" ");
+}
+
+export function actionText(text) {
+  if (!text) return "";
+  const m = /^(.*) \((all-in)\)$/.exec(text);
+  if (m) return `${words(m[1])} (${t("w_all-in")})`;
+  return words(text);
+}
+
+// Action labels are the variant's own words (classic folds, Spike junks), from its text in
+// the /api/variants catalogue; the generic strings are the fallback.
+export function actionLabel(kind, variant) {
+  const labels = variantInfo(variant)?.text?.labels?.[getLang()];
+  const own = labels?.[kind.replace(/ /g, "_")];
+  if (own && !own.includes("{")) return own.charAt(0).toUpperCase() + own.slice(1);
+  const key = `a_${kind.replace(/ /g, "_")}`;
+  return has(key) ? t(key) : words(kind);
+}
+
+// ------------------------------------------------------------------ event text
+// The server renders every event (src/sabacc/services/render.py), in every language, for the
+// viewer: the client only picks the line in the current language, so a language switch re-reads
+// past lines. A null line is said by the next event's line (a bet and its payment).
+const EVENT_CLASS = {
+  hand_started: "head",
+  acted: "act",
+  revealed: "reveal",
+  pot_awarded: "win",
+  eliminated: "out",
+  hand_ended: "head",
+  game_ended: "head",
+};
+
+export function eventLine(ev) {
+  if (!ev.text || ev.text.en == null) return null;
+  const cls = ev.type === "dice_rolled" && ev.shift ? "shift" : EVENT_CLASS[ev.type] || "";
+  return { text: ev.text, cls };
+}
+
+export function lineText(line) {
+  return line.text[getLang()] ?? line.text.en;
+}
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+const STAVE_GLYPHS = { c: "●", s: "■", t: "▲" };
+
+export function displayCode(code, style) {
+  if (style === "classic") return code;
+  return String(code)
+    .replace(/^-/, "−")
+    .replace(/[cst]$/, (c) => STAVE_GLYPHS[c]);
+}
