@@ -26,11 +26,13 @@ PENDING: set[str] = {"apps/rl"}
 
 
 def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "_").replace(" ", "_")
+    # Case is kept: code compares the lowercase names; "Spike" (a phase's title) is prose.
+    return name.strip().replace("-", "_").replace(" ", "_")
 
 
 def variant_words() -> set[str]:
-    """Every registered name and alias, normalized (``corellian-spike`` -> ``corellian_spike``)."""
+    """Every registered name and alias, spelled with ``_`` (``corellian-spike`` ->
+    ``corellian_spike``)."""
     words: set[str] = set()
     for name in variant_names():
         info = lookup(name)
@@ -119,7 +121,8 @@ def test_no_variant_names_in_the_web_client() -> None:
         ('X = ("corellian_spike", "surabat-cycle")\n', [1, 1]),
         ('class C:\n    variant: str = "spike"\n', []),
         ('"""The classic game."""\n', []),
-        ('f(variant="Corellian-Spike")\n', [1]),
+        ('f(variant="corellian-spike")\n', [1]),
+        ('PHASE_TITLE = "Spike"\n', []),
     ],
 )
 def test_the_python_scan(source: str, expected: list[int]) -> None:

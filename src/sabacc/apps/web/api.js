@@ -1,4 +1,8 @@
-// The HTTP API client and the variant catalogue (GET /api/variants), loaded once.
+// The HTTP API client and the variant catalogue (GET /api/variants), loaded once with every
+// variant's card art. The catalogue holds each variant's declared facts (options with choices,
+// piles, pots, players): the client draws from them and never names a variant.
+import { loadArt } from "./cards.js";
+
 let catalogue = null;
 
 export async function api(path, options = {}) {
@@ -17,7 +21,11 @@ export async function api(path, options = {}) {
 
 /** The catalogue: {variants: [...], bots: [...]}. */
 export async function loadCatalogue() {
-  if (!catalogue) catalogue = await api("/api/variants");
+  if (!catalogue) {
+    const loaded = await api("/api/variants");
+    await loadArt(loaded.variants);
+    catalogue = loaded;
+  }
   return catalogue;
 }
 
@@ -25,8 +33,7 @@ export function variantInfo(name) {
   return catalogue?.variants.find((v) => v.name === name) || null;
 }
 
+/** The deck style (card art) of a variant. */
 export function deckStyle(variant) {
-  const info = variantInfo(variant);
-  if (info) return info.deck;
-  return variant === "classic" ? "classic" : "spike";
+  return variantInfo(variant)?.deck ?? "";
 }

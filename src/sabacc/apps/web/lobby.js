@@ -7,7 +7,7 @@ export async function lobby() {
   document.title = "Sabacc";
   $("#crumb").textContent = "";
   const catalogue = await loadCatalogue();
-  const form = { variant: "corellian_spike", seats: ["human", "human", "bot:heuristic"] };
+  const form = { variant: catalogue.default_variant, seats: ["human", "human", "bot:heuristic"] };
   const bots = catalogue.bots;
 
   function seatOptions(i, value) {
@@ -23,7 +23,7 @@ export async function lobby() {
       .filter((o) => o.name !== "buy_in")
       .map(
         (o) => `<label class="opt"><span>${esc(o.name)}</span>
-          <input name="opt-${esc(o.name)}" placeholder="${esc(o.default ?? "none")}" value="${esc(form.options?.[o.name] ?? "")}">
+          ${optionInput(o, form.options?.[o.name] ?? "")}
           <small>${esc(o.help)}</small></label>`,
       )
       .join("");
@@ -124,6 +124,22 @@ export async function lobby() {
     };
   }
   draw();
+}
+
+/** The input of one option, from its spec: a dropdown for choices and booleans, a number box
+ * within its range, or a text box. "" keeps the default. */
+function optionInput(o, value) {
+  const name = `opt-${esc(o.name)}`;
+  const fallback = `${t("default")}: ${o.default ?? "none"}`;
+  const choices = o.kind === "bool" ? [true, false] : o.choices;
+  if (choices && choices.length) {
+    const opts = [`<option value="">${esc(fallback)}</option>`];
+    if (o.optional) opts.push(`<option value="none" ${value === "none" ? "selected" : ""}>none</option>`);
+    for (const c of choices) opts.push(`<option value="${esc(c)}" ${String(c) === value ? "selected" : ""}>${esc(c)}</option>`);
+    return `<select name="${name}">${opts.join("")}</select>`;
+  }
+  const range = o.kind === "int" ? `type="${o.optional ? "text" : "number"}" ${o.minimum != null ? `min="${o.minimum}"` : ""} ${o.maximum != null ? `max="${o.maximum}"` : ""}` : "";
+  return `<input name="${name}" ${range} placeholder="${esc(o.default ?? "none")}" value="${esc(value)}">`;
 }
 
 async function listTables() {

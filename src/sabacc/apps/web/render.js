@@ -1,9 +1,10 @@
 // Pure rendering: the felt (seats, piles, pots, dice), the player's hand and a hand's result,
 // all drawn from an observation; no state, no events.
-import { backHTML, cardHTML, dieHTML } from "./cards.js";
+import { variantInfo } from "./api.js";
+import { backHTML, cardHTML, dieHTML, formatTotal } from "./cards.js";
 import { esc } from "./dom.js";
 import { handName, has, t } from "./i18n.js";
-import { actionText, displayCode, signed } from "./text.js";
+import { actionText, displayCode } from "./text.js";
 
 const KNOWN_KEYS = new Set([
   "variant", "seat", "hand", "phase", "dealer", "current_player", "is_over", "seats", "pots",
@@ -12,6 +13,14 @@ const KNOWN_KEYS = new Set([
   "discard_stack", "starting_player", "hand_cap", "deck", "out_of_play", "roll", "shift",
   "turn", "orbit", "max_orbits", "calls_open", "bet_limit", "raises", "max_raises", "caller",
 ]);
+
+// i18n keys of the generic pile names a variant may declare.
+const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", moon: "moon", sun: "sun", out: "out_pile" };
+
+function pileLabel(name) {
+  const key = PILE_LABELS[name] || `pile_${name}`;
+  return has(key) ? t(key) : name.replace(/_/g, " ");
+}
 
 function seatPosition(k, n, phone) {
   const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
@@ -127,30 +136,27 @@ function centerHTML(obs, style) {
   else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
   if (round) lines.push(`<div class="center-sub">${round}</div>`);
-  // piles
+  // piles, as the variant declares them (face up: their cards; face down: a count)
   const piles = [];
-  const drawCount = obs.draw_pile ?? obs.deck;
-  if (drawCount != null) {
-    piles.push(`<div class="pile"><div class="stack-cards">${backHTML("", "pile-card")}<span class="count">${drawCount}</span></div><label>${t(obs.deck != null ? "deck" : "draw_pile")}</label></div>`);
+  const rows = [];
+  for (const pile of variantInfo(obs.variant)?.piles || []) {
+    const value = obs[pile.key];
+    if (value == null) continue;
+    const label = pileLabel(pile.name);
+    if (pile.face_up && pile.spread) {
+      if (value.length) rows.push(`<div class="sun-row"><label>${label}</label>${value.map((c) => cardHTML(c, style, "sm")).join("")}</div>`);
+    } else if (pile.face_up) {
+      const top = value.length ? cardHTML(value[value.length - 1], style, "", "pile-card") : `<div class="card empty-slot"></div>`;
+      piles.push(`<div class="pile">${top}<label>${label}${value.length > 1 ? ` · ${value.length}` : ""}</label></div>`);
+    } else {
+      const known = pile.known_key ? (obs[pile.known_key] || []).filter(Boolean) : [];
+      const back = value ? backHTML("", `pile-card ${pile.name}`) : `<div class="card empty-slot"></div>`;
+      piles.push(`<div class="pile"><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
+    }
+    KNOWN_KEYS.add(pile.key);
   }
-  if (obs.discard_top !== undefined) {
-    const top = obs.discard_top
-      ? cardHTML(obs.discard_top, style, "", "pile-card")
-      : `<div class="card empty-slot"></div>`;
-    const count = (obs.discard_pile || []).length;
-    piles.push(`<div class="pile">${top}<label>${t("discard_pile")}${count > 1 ? ` · ${count}` : ""}</label></div>`);
-  } else if (obs.discard_pile && obs.discard_pile.length) {
-    piles.push(`<div class="pile">${cardHTML(obs.discard_pile[obs.discard_pile.length - 1], style, "", "pile-card")}<label>${t("discard_pile")}</label></div>`);
-  }
-  if (obs.moon_count != null) {
-    const known = (obs.moon_known || []).filter(Boolean);
-    piles.push(`<div class="pile"><div class="stack-cards">${obs.moon_count ? backHTML("", "pile-card moon") : `<div class="card empty-slot"></div>`}<span class="count">${obs.moon_count}</span></div><label>${t("moon")}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
-  }
-  if (obs.out_of_play != null) piles.push(`<div class="pile small"><span class="chip">${t("out_pile")}: ${obs.out_of_play}</span></div>`);
   if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
-  if (obs.sun && obs.sun.length) {
-    lines.push(`<div class="sun-row"><label>${t("sun")}</label>${obs.sun.map((c) => cardHTML(c, style, "sm")).join("")}</div>`);
-  }
+  lines.push(...rows);
   // pots
   const pots = [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
@@ -180,7 +186,7 @@ export function handHTML(obs, style, previous) {
     .join("");
   let name = you.hand ? handName(you.hand.name) : "";
   if (you.hand && String(you.hand.name) === String(you.total)) name = "";
-  const total = you.total != null ? t("total", { n: style === "classic" ? you.total : signed(you.total) }) : "";
+  const total = you.total != null ? t("total", { n: formatTotal(you.total, style) }) : "";
   const good = you.hand && (you.hand.total === 0 || you.hand.rank <= 2);
   return `<div class="my-hand">
     <div class="hand-cards">${cards || `<span class="muted">—</span>`}</div>
@@ -197,7 +203,7 @@ export function resultHTML(result, names, style, animate = false) {
       return `<div class="reveal-row ${winners.has(s) ? "winner" : ""}">
         <span class="rname">${winners.has(s) ? "★ " : ""}${esc(names[s])}</span>
         <span class="rcards">${h.cards.map((c) => cardHTML(c, style, "sm", animate ? "flip-in" : "")).join("")}</span>
-        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null ? `(${style === "classic" ? h.total : signed(h.total)})` : ""}</span>
+        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null ? `(${formatTotal(h.total, style)})` : ""}</span>
       </div>`;
     })
     .join("");

@@ -1,5 +1,6 @@
 // Player-facing text for actions and events, from the server's action strings and events.
 import { variantInfo } from "./api.js";
+import { displayCode } from "./cards.js";
 import { getLang, has, t } from "./i18n.js";
 
 export const VALUE_RE = /^(.*?) ([+-]?\d+[a-z]?)$/;
@@ -56,11 +57,5 @@ export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
-const STAVE_GLYPHS = { c: "●", s: "■", t: "▲" };
-
-export function displayCode(code, style) {
-  if (style === "classic") return code;
-  return String(code)
-    .replace(/^-/, "−")
-    .replace(/[cst]$/, (c) => STAVE_GLYPHS[c]);
-}
+// Card codes in running text are drawn by the variant's card art.
+export { displayCode };
