@@ -30,6 +30,7 @@ from sabacc.services.render import (
     award_reason,
     describe_event,
     events_json,
+    glossary_lines,
     paid_reason,
     render_log,
     vocabulary,
@@ -281,6 +282,13 @@ def test_every_hand_name_is_translated_and_in_the_glossary(variant: str) -> None
         glossary = info.text.glossary[lang]
         assert glossary and all(g.name and g.definition and g.example for g in glossary)
         assert len(glossary) == len(info.text.glossary["en"])
+
+
+def test_the_glossary_reads_as_lines() -> None:
+    lines = glossary_lines("corellian_spike")
+    assert lines[0] == "Hands, best first:"
+    assert "  Pure Sabacc: exactly two cards, both Sylops (e.g. 0 0)" in lines
+    assert glossary_lines("classic", "ja")[1].startswith("  イディオット・アレイ：")
 
 
 def test_both_catalogues_have_the_same_keys() -> None:

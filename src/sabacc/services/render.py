@@ -49,6 +49,7 @@ __all__ = [
     "describe_event",
     "event_texts",
     "events_json",
+    "glossary_lines",
     "legal_summary",
     "paid_reason",
     "render_log",
@@ -554,3 +555,15 @@ def vocabulary_json(variant: VariantInfo | str) -> dict[str, Any]:
             {"name": e.name, "definition": e.definition, "example": e.example} for e in entries
         ]
     return out
+
+
+def glossary_lines(variant: VariantInfo | str, lang: str = "en") -> list[str]:
+    """The variant's named hands as lines for a rules page: a title, then one line per hand."""
+    vocab = vocabulary(variant, lang)
+    entries = vocab.variant.text.glossary.get(lang, ()) if vocab.variant else ()
+    if not entries:
+        return []
+    return [vocab.text("glossary.title")] + [
+        vocab.text("glossary.entry", name=e.name, definition=e.definition, example=e.example)
+        for e in entries
+    ]

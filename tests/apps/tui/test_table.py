@@ -201,6 +201,10 @@ async def test_surabat_table_shows_sun_and_moon_and_picks_a_sun_card() -> None:
         assert isinstance(app.screen, RulesScreen)
         assert "Surabat Cycle: rules" in screen_text(app)
         assert "Sun pile" in str(app.screen.query_one("#rules-text").render())
+        # with the variant's hand glossary
+        assert "Yee-Haa: a Sylop and at least one pair" in str(
+            app.screen.query_one("#rules-text").render()
+        )
         await pilot.press("escape")
         assert not isinstance(app.screen, RulesScreen)
 

@@ -10,6 +10,7 @@ from sabacc.apps.tui.screens import RulesScreen
 from sabacc.apps.tui.state import TableHost, TableState
 from sabacc.apps.tui.widgets import ActionBar, CardsView
 from sabacc.core.errors import SabaccError
+from sabacc.services.render import glossary_lines
 
 
 class KeyInput(TableState):
@@ -123,7 +124,9 @@ class KeyInput(TableState):
             v = sabacc.variant(variant)
         except SabaccError:
             return
-        self.app.push_screen(RulesScreen(v.title, v.rules_text))
+        glossary = "\n".join(glossary_lines(v.name))
+        rules = f"{v.rules_text.rstrip()}\n\n{glossary}" if glossary else v.rules_text
+        self.app.push_screen(RulesScreen(v.title, rules))
 
     def action_hints(self) -> None:
         if odds_hints.available():

@@ -144,6 +144,9 @@ MESSAGES: dict[str, str] = {
     "short.swap_draw": "swap draw",
     "short.swap_moon": "swap moon",
     "short.discard": "discard",
+    # the hand glossary
+    "glossary.title": "Hands, best first:",
+    "glossary.entry": "  {name}: {definition} (e.g. {example})",
     # phases
     "phase.setup": "Setup",
     "phase.card": "Card phase",

@@ -103,6 +103,9 @@ MESSAGES: dict[str, str] = {
     "short.swap_draw": "山札とスワップ",
     "short.swap_moon": "ムーンとスワップ",
     "short.discard": "捨てる",
+    # the hand glossary
+    "glossary.title": "役（強い順）：",
+    "glossary.entry": "  {name}：{definition}（例 {example}）",
     # phases
     "phase.setup": "準備",
     "phase.card": "カードフェイズ",
