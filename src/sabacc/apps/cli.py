@@ -258,7 +258,7 @@ def play(
         config = TableConfig(
             v.name, players, tuple(bot_names), name, seed, parse_options(option), bot_delay
         )
-        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints)
+        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
         tui.run()
         game = tui.game or game
     else:

@@ -137,7 +137,8 @@ class PlainTable:
         you = obs["you"]
         cards = " ".join(card_markup(x) for x in you["cards"]) or "(no cards)"
         hand = you.get("hand") or {}
-        c.print(f"Your hand: {cards}   total [bold]{you['total']:+d}[/]   {hand.get('name', '')}")
+        name = self.vocab.hand(str(hand.get("name", "")))
+        c.print(f"Your hand: {cards}   total [bold]{you['total']:+d}[/]   {name}")
 
     def show_hints(self, obs: Mapping[str, Any]) -> None:
         """The exact odds of the card options (or of the current hand) for the human seat."""

@@ -348,3 +348,13 @@ async def test_resizes_cleanly() -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert "Your turn" in screen_text(app)
+
+
+async def test_the_log_and_the_action_bar_speak_the_chosen_language() -> None:
+    config = TableConfig(variant="classic", players=2, seed=3, bot_delay=0)
+    app = SabaccApp(config, lang="ja")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        assert "あなたに札が配られる：" in log_text(app)
+        labels = " ".join(app.table.query_one(ActionBar).labels())
+        assert "フォールド" in labels

@@ -171,3 +171,12 @@ def test_config_parsing_and_building() -> None:
 def test_rules_reflow() -> None:
     text = "A line\nwrapped here.\nNew sentence:\n- item one\n- item\ncontinued"
     assert reflow(text) == "A line wrapped here.\nNew sentence:\n- item one\n- item continued"
+
+
+def test_action_labels_in_the_variants_words_and_language() -> None:
+    game = sabacc.new_game("classic", players=2, seed=3)
+    obs = game.observation(game.current_player)
+    en = {c.label for c in build_choices(obs)}
+    ja = {c.label for c in build_choices(obs, "ja")}
+    assert "fold" in en and "junk" not in en
+    assert "フォールド" in ja

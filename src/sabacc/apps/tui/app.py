@@ -97,6 +97,7 @@ class SabaccApp(App[None]):
         bots: Mapping[int, Bot] | None = None,
         setup: bool = False,
         hints: bool = False,
+        lang: str = "en",
     ) -> None:
         super().__init__()
         self.config = config or TableConfig()
@@ -104,6 +105,7 @@ class SabaccApp(App[None]):
         self.setup = setup
         self.table = TableScreen()
         self.table.show_hints = hints and odds_hints.available()
+        self.table.lang = lang
 
     @property
     def game(self) -> Game | None:

@@ -66,8 +66,9 @@ class Choice:
     high: int = 0
 
 
-def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
-    """The choices for the observing seat (empty when it is not its turn)."""
+def build_choices(obs: Mapping[str, Any], lang: str = "en") -> list[Choice]:
+    """The choices for the observing seat (empty when it is not its turn), labelled in the
+    variant's words in ``lang``."""
     legal = obs.get("legal") or {}
     actions: list[Action] = []
     for text in legal.get("actions") or []:
@@ -75,7 +76,7 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
             actions.append(parse_action(str(text)))
         except IllegalActionError:  # pragma: no cover - the engine only lists valid actions
             continue
-    vocab = vocabulary(str(obs.get("variant", "")) or None)
+    vocab = vocabulary(str(obs.get("variant", "")) or None, lang)
     you = obs.get("you") or {}
     hand: list[str] = list(you.get("cards") or [])
     hand_values: list[int] = list(you.get("values") or [card_value(c) for c in hand])

@@ -82,7 +82,7 @@ class TableLayout(TableState):
             return
         obs = game.observation(self.human)
         review = self.review
-        self.choices = build_choices(obs) if self.human_turn else []
+        self.choices = build_choices(obs, self.lang) if self.human_turn else []
         import sabacc
 
         try:
@@ -273,7 +273,7 @@ class TableLayout(TableState):
             verb = "is thinking…" if self.thinking == seat else "is to act"
             bar.show(Text(f"{name} {verb}", style="italic"), [])
             return
-        phase = vocabulary(game.variant).phase(str(obs.get("phase", "")))
+        phase = vocabulary(game.variant, self.lang).phase(str(obs.get("phase", "")))
         if self.mode == "size" and self.sizer is not None:
             s = self.sizer
             prompt = Text(f"{s.kind.capitalize()} ", style="bold")

@@ -19,7 +19,7 @@ from sabacc.apps.tui.view import (
     colour_cards,
 )
 from sabacc.core import events as ev
-from sabacc.core.actions import Action
+from sabacc.core.actions import JUNK, Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
@@ -92,7 +92,9 @@ class TurnLoop(TableState):
             you = game.observation(self.human).get("you") or {}
             self.last_you_cards = list(you.get("cards") or [])
         self.queue.extend(new)
-        self.queue_lines.extend(render_log(new, game.names, viewer=self.human, variant=game.info))
+        self.queue_lines.extend(
+            render_log(new, game.names, viewer=self.human, lang=self.lang, variant=game.info)
+        )
         rolled = False
         while self.queue and self.review is None:
             event = self.queue.popleft()
@@ -147,7 +149,7 @@ class TurnLoop(TableState):
             log.clear()
             log.border_title = f"Hand {event.hand}"
             self.hand_status = {s: "in" for s in event.seats}
-        elif isinstance(event, ev.Acted) and event.public.split(" ")[0] in ("junk", "fold"):
+        elif isinstance(event, ev.Acted) and event.public == str(JUNK):
             self.hand_status[event.seat] = "junked"
         elif isinstance(event, ev.Eliminated):
             self.hand_status[event.seat] = "out"

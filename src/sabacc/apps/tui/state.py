@@ -39,6 +39,7 @@ class TableState(Screen[None]):
     def __init__(self, human: int = 0) -> None:
         super().__init__()
         self.human = human
+        self.lang = "en"  # the language of the log and the action labels
         self.game: Game | None = None
         self.bots: dict[int, Bot] = {}
         self.config = TableConfig()
