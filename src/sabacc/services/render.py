@@ -59,13 +59,6 @@ __all__ = [
 _ALL_IN = " (all-in)"
 
 
-class _Missing(dict[str, str]):
-    """``format_map`` helper: a missing field is an error, never a silent ``{field}``."""
-
-    def __missing__(self, key: str) -> str:
-        raise KeyError(key)
-
-
 @dataclass(frozen=True)
 class Vocabulary:
     """The messages of one language for one variant (the variant's own terms first)."""
@@ -86,7 +79,7 @@ class Vocabulary:
         """The template ``key`` filled with ``params`` (English, then the key, if untranslated)."""
         for table in self.tables():
             if key in table:
-                return table[key].format_map(_Missing({k: str(v) for k, v in params.items()}))
+                return table[key].format(**params)  # a missing field raises: never "{who}"
         return key
 
     def template(self, key: str) -> str:
@@ -417,10 +410,6 @@ class _Writer:
         return self.say(key, seat, **params)
 
 
-def _variant_of(variant: VariantInfo | str | None, lang: str) -> Vocabulary:
-    return vocabulary(variant, lang)
-
-
 def describe_event(
     event: ev.Event,
     names: Sequence[str],
@@ -430,7 +419,7 @@ def describe_event(
     variant: VariantInfo | str | None = None,
 ) -> str:
     """The line of one event, as ``viewer`` (a seat; None: a spectator) reads it in ``lang``."""
-    return _Writer(names, viewer, _variant_of(variant, lang)).describe(event)
+    return _Writer(names, viewer, vocabulary(variant, lang)).describe(event)
 
 
 def _joins(event: ev.Event, nxt: ev.Event | None) -> bool:
@@ -455,7 +444,7 @@ def render_log(
     A betting action's payment and the action itself make one line ("Ann calls 5"); every
     other event has its own line.
     """
-    writer = _Writer(names, viewer, _variant_of(variant, lang))
+    writer = _Writer(names, viewer, vocabulary(variant, lang))
     out: list[str | None] = []
     paid: int | None = None
     for i, event in enumerate(events):
