@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import operator
 import random
+import typing
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -54,6 +55,17 @@ from sabacc.core.events import (
 )
 from sabacc.core.options import Options
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
+from sabacc.engine.features import SeatRow, SeatView
+from sabacc.engine.observation import (
+    SCHEMA_VERSION,
+    HandResultObservation,
+    LegalObservation,
+    Observation,
+    OutcomeObservation,
+    OwnHandObservation,
+    SeatObservation,
+    SeatStatus,
+)
 
 if TYPE_CHECKING:
     from sabacc.core.hands import HandValue
@@ -144,6 +156,9 @@ class Game(ABC):
     #: sees (face down): what :meth:`card_locations` and :meth:`_hidden_slots` go through.
     piles: ClassVar[tuple[str, ...]] = ()
     face_down_piles: ClassVar[tuple[str, ...]] = ()
+    #: The TypedDict of this variant's :meth:`observation` (the engine's part joined with the
+    #: variant's own), from which ``docs/observation.schema.json`` is generated.
+    observation_type: ClassVar[type] = Observation
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -387,8 +402,10 @@ class Game(ABC):
         return cards
 
     # ------------------------------------------------------------------ observation
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view).
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view),
+        typed by :attr:`observation_type` (:mod:`sabacc.engine.observation`, schema version
+        ``schema_version``).
 
         Another seat's hidden cards never appear: only their count, and the cards everybody saw
         go into that hand (taken from a face-up pile). Showdown reveals are in ``last_hand``.
@@ -401,7 +418,7 @@ class Game(ABC):
             if not 0 <= seat < self.n:
                 raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
         legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
-        seats = []
+        seats: list[SeatObservation] = []
         for s in range(self.n):
             seats.append(
                 {
@@ -411,13 +428,14 @@ class Game(ABC):
                     "committed": self.committed[s],
                     "round_bet": self.round_bet[s],
                     "cards": len(self.hands[s]),
-                    "known_cards": [c.code for c in self.hands[s] if c.id in self.public_ids[s]],
+                    "known_cards": [c.code for c in self._known_cards(seat, s)],
                     "status": self._status(s),
                     "dealer": s == self.dealer,
                     "last_action": self.last_action[s],
                 }
             )
-        obs: dict[str, Any] = {
+        obs: Observation = {
+            "schema_version": SCHEMA_VERSION,
             "variant": self.variant,
             "seat": seat,
             "hand": self.hand_no,
@@ -441,21 +459,75 @@ class Game(ABC):
                 "structure": self._bet_structure(),
                 "unit": self._bet_unit(),
             },
-            "legal": legal.to_dict(),
-            "last_hand": self.hand_results[-1].to_dict() if self.hand_results else None,
+            "legal": typing.cast(LegalObservation, legal.to_dict()),
+            "last_hand": (
+                typing.cast(HandResultObservation, self.hand_results[-1].to_dict())
+                if self.hand_results
+                else None
+            ),
         }
         if seat is not None:
-            own = self.hands[seat]
-            obs["you"] = {
-                "cards": [c.code for c in own],
-                "values": [c.value for c in own],
-                **self._describe_own(own),
-            }
-        obs.update(self._public_extra(seat))
+            obs["you"] = self._describe_own(self.hands[seat])
+        extra = self._public_extra(seat)
+        if extra:  # the variant's part, before the outcome (the compiled core's key order)
+            obs = typing.cast(Observation, {**obs, **extra})
         if self.over:
             outcome = self.outcome
-            obs["outcome"] = outcome.to_dict() if outcome else None
+            obs["outcome"] = typing.cast(OutcomeObservation, outcome.to_dict()) if outcome else None
         return obs
+
+    def seat_view(self, seat: int) -> SeatView:
+        """What :meth:`observation` shows ``seat`` that the RL encoder needs, as one flat tuple
+        of ints and card-id bytes (:data:`sabacc.engine.features.SeatView`; the variant's own
+        part from :meth:`_view_extra`). The compiled Spike core builds the same tuple."""
+        n = self.n
+        if not 0 <= seat < n:
+            raise IndexError(f"no seat {seat} at a {n}-seat table")
+        stacks = self.stacks
+        committed = self.committed
+        round_bet = self.round_bet
+        hands = self.hands
+        last = self.last_action
+        rows: list[SeatRow] = []
+        for k in range(n):
+            s = seat + k
+            if s >= n:
+                s -= n
+            stack = stacks[s]
+            if self.out[s]:
+                status = 4
+            elif not self.in_hand[s]:
+                status = 3
+            elif self.folded[s]:
+                status = 2
+            elif stack == 0:
+                status = 1
+            else:
+                status = 0
+            known = self._known_cards(seat, s)
+            rows.append(
+                (
+                    stack,
+                    committed[s],
+                    round_bet[s],
+                    len(hands[s]),
+                    status,
+                    last[s],
+                    bytes([c.id for c in known]) if known else b"",
+                )
+            )
+        own = hands[seat]
+        return (
+            self.phase,
+            self.pot_total(),
+            self.sabacc_pot,
+            self.cur_bet,
+            (self.dealer - seat) % n,
+            bytes([c.id for c in own]),
+            sum([c.value for c in own]),
+            tuple(rows),
+            self._view_extra(seat),
+        )
 
     def full_state(self) -> dict[str, Any]:
         """Every hidden card too: for debugging, tests and hand-history viewers only."""
@@ -498,12 +570,33 @@ class Game(ABC):
         """(main, sabacc) ante this seat owes to be dealt in."""
         return self.options.ante, self.options.sabacc_ante
 
-    def _describe_own(self, cards: list[Card]) -> dict[str, Any]:
+    def _describe_own(self, cards: list[Card]) -> OwnHandObservation:
+        """The observer's own hand, for :meth:`observation`."""
         value = self.evaluate(cards) if cards else None
-        return {"total": sum(c.value for c in cards), "hand": value.to_dict() if value else None}
+        return {
+            "cards": [c.code for c in cards],
+            "values": [c.value for c in cards],
+            "total": sum(c.value for c in cards),
+            "hand": (
+                {"name": value.name, "total": value.total, "rank": value.rank, "size": value.size}
+                if value
+                else None
+            ),
+        }
 
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
+    def _known_cards(self, viewer: int | None, seat: int) -> list[Card]:
+        """The cards of ``seat``'s hand that ``viewer`` knows: those everybody saw go into it
+        (variants where a seat learns more, like Surabat, extend it)."""
+        public = self.public_ids[seat]
+        return [c for c in self.hands[seat] if c.id in public] if public else []
+
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        """The variant's own part of :meth:`observation` (a TypedDict of its module)."""
         return {}
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """The variant's own part of :meth:`seat_view` (read by its RL feature spec)."""
+        return ()
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {}
@@ -541,7 +634,7 @@ class Game(ABC):
             self._pending.append(Acted(seat, public or text, text))
 
     # ------------------------------------------------------------------ seats
-    def _status(self, s: int) -> str:
+    def _status(self, s: int) -> SeatStatus:
         if self.out[s]:
             return "out"
         if not self.in_hand[s]:

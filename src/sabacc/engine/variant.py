@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from sabacc.core.cards import Card, Deck
     from sabacc.core.hands import HandValue
     from sabacc.core.options import Options
+    from sabacc.engine.features import FeatureSpec
     from sabacc.engine.game import Game
 
 
@@ -32,3 +33,5 @@ class VariantInfo:
     max_players: int = 8
     summary: str = ""
     rules_text: str = field(default="", repr=False)
+    #: The RL feature spec (:mod:`sabacc.engine.features`): None, no RL observation layout.
+    rl_spec: FeatureSpec | None = field(default=None, repr=False)

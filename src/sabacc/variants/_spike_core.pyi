@@ -9,9 +9,10 @@ from sabacc.core.actions import Action
 from sabacc.core.cards import Card
 from sabacc.core.hands import HandValue
 from sabacc.engine.betting import Legal, Pot
+from sabacc.engine.features import SeatView
 from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.engine.variant import VariantInfo
-from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
+from sabacc.variants.corellian_spike import SpikeGame, SpikeObservation, SpikeOptions
 
 SEAT_STATUSES: tuple[str, ...]
 
@@ -121,25 +122,9 @@ class SpikeCore:
     def hand_strength(self, seat: int) -> int | None: ...
     @property
     def hand_results(self) -> list[HandResult]: ...
-    def observation(self, seat: int | None) -> dict[str, Any]: ...
+    def observation(self, seat: int | None) -> SpikeObservation: ...
     def full_state(self) -> dict[str, Any]: ...
-    def seat_view(
-        self, seat: int
-    ) -> tuple[
-        str,
-        int,
-        int,
-        int,
-        int,
-        int,
-        int,
-        bool,
-        int,
-        bytes,
-        int,
-        bytes,
-        tuple[tuple[int, int, int, int, int, str | None, bytes], ...],
-    ]: ...
+    def seat_view(self, seat: int) -> SeatView: ...
     def _rounds(self) -> int: ...
     def _bet_unit(self) -> int: ...
     @staticmethod

@@ -29,6 +29,7 @@ from sabacc.core.actions import Action, Bet, Call, Check, Gain, Junk, Raise, Sta
 from sabacc.core.cards import SPIKE_DECK
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
+from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
 )
@@ -1771,6 +1772,7 @@ cdef class SpikeCore:
                 to_call = 0
         result = self._last_result()
         obs = {
+            "schema_version": SCHEMA_VERSION,
             "variant": "corellian_spike",
             "seat": seat,
             "hand": st.hand_no,
@@ -1831,19 +1833,13 @@ cdef class SpikeCore:
 
     # ------------------------------------------------------------------ compact view (RL)
     def seat_view(self, int seat):
-        """What ``observation(seat)`` of the reference engine shows that a numeric encoder
-        needs, as ints, strings and card ids in one call (no :class:`Card` lists, no action
-        texts): for :meth:`sabacc.apps.rl.ObservationEncoder.encode_core`. A tuple of
-
-        ``phase`` (str), ``round``, main pot (:meth:`pot_total`), ``sabacc_pot``, ``cur_bet``,
-        draw pile size, muck size, whether the last spike dice were doubles, the dealer's
-        offset from ``seat`` (clockwise), the seat's own card ids (bytes, hand order), their
-        total, the discard pile's card ids (bytes, bottom to top), and one tuple per seat from
-        ``seat`` clockwise (entry ``k`` is seat ``(seat + k) % n``): ``(stack, committed, round
-        bet, card count, status, last, known)``, status an index in :data:`SEAT_STATUSES`,
-        ``last`` the ``kind`` of the seat's last action this hand (``None``: none yet; the
-        first word of :attr:`last_action`), ``known`` the ids of the cards everybody saw go into
-        that hand (bytes, hand order).
+        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
+        reads; layout in :mod:`sabacc.engine.features`) in one call: ``(phase, main pot,
+        sabacc pot, current bet, dealer offset, own card ids, own total, seats, extra)``, each
+        seat ``(stack, committed, round bet, card count, status, last, known)`` from ``seat``
+        clockwise, ``last`` the ``kind`` (first word) of its last action this hand, and
+        ``extra`` Spike's ``(round, rounds, draw size, muck size, last dice doubles, discard
+        ids)`` (:data:`sabacc.variants.corellian_spike.SPIKE_FEATURES` reads it).
         """
         cdef State* st = &self.st
         cdef int n = st.n
@@ -1879,10 +1875,11 @@ cdef class SpikeCore:
         for i in range(st.hlen[seat]):
             total += VAL[st.hands[seat][i]]
         return (
-            _PHASES[st.phase], st.round, self._pot_total(), st.sabacc_pot, st.cur_bet,
-            st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2, (st.dealer - seat + n) % n,
-            (<char*>st.hands[seat])[:st.hlen[seat]], total, (<char*>st.discard)[:st.ndiscard],
+            _PHASES[st.phase], self._pot_total(), st.sabacc_pot, st.cur_bet,
+            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
             tuple(seats),
+            (st.round, self.o.rounds, st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2,
+             (<char*>st.discard)[:st.ndiscard]),
         )
 
     # ------------------------------------------------------------------ search (bots)

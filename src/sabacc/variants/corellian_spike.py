@@ -16,8 +16,9 @@ Project decisions where RULES.md is silent (documented in docs/rules-decisions.m
 
 from __future__ import annotations
 
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
 from sabacc.core.cards import SPIKE_DECK, Card
@@ -36,12 +37,30 @@ from sabacc.core.events import (
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options, _at_least, _choice
 from sabacc.engine.betting import Legal
+from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.game import Game, PotResult
+from sabacc.engine.observation import Observation
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.registry import register
 from sabacc.variants.spike_hands import evaluate_spike
 
 _SWAPS: dict[tuple[str, int], Swap] = {}
+
+
+class SpikePart(TypedDict):
+    """Corellian Spike's own part of the observation: the round and the card piles."""
+
+    round: int
+    rounds: int
+    discard_top: str | None
+    discard_pile: list[str]  # face up, bottom to top
+    draw_pile: int  # cards left in the (face-down) draw pile
+    mucked: int  # junked cards, face down under the discard pile
+    dice: list[int] | None  # the last spike dice of this hand
+
+
+class SpikeObservation(Observation, SpikePart):
+    """A Corellian Spike observation (:meth:`SpikeGame.observation`, both engines)."""
 
 
 def swap_action(source: str, value: int) -> Swap:
@@ -103,6 +122,7 @@ class SpikeGame(Game):
     options: SpikeOptions
     piles: ClassVar[tuple[str, ...]] = ("draw", "discard", "muck")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "muck")
+    observation_type: ClassVar[type] = SpikeObservation
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -364,8 +384,8 @@ class SpikeGame(Game):
         return contenders
 
     # ------------------------------------------------------------------ observation
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
-        return {
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        part: SpikePart = {
             "round": self.round,
             "rounds": self._rounds(),
             "discard_top": self.discard[-1].code if self.discard else None,
@@ -374,6 +394,20 @@ class SpikeGame(Game):
             "mucked": len(self.muck),
             "dice": list(self.last_dice) if self.last_dice else None,
         }
+        return part
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """``(round, rounds, draw pile size, muck size, last dice doubles, discard ids)``: read by
+        :data:`SPIKE_FEATURES` (the compiled core's ``seat_view`` builds the same)."""
+        dice = self.last_dice
+        return (
+            self.round,
+            self._rounds(),
+            len(self.draw),
+            len(self.muck),
+            dice is not None and dice[0] == dice[1],
+            bytes([c.id for c in self.discard]),
+        )
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {"draw": [c.code for c in self.draw], "muck": [c.code for c in self.muck]}
@@ -382,6 +416,59 @@ class SpikeGame(Game):
 def evaluate(options: Options, cards: list[Card]) -> HandValue:
     """Spike hand value (options do not change Spike's ranking)."""
     return evaluate_spike([c.value for c in cards])
+
+
+def _spike_writer(at: Layout) -> ExtraWriter:
+    """Writes Spike's blocks from :meth:`SpikeGame._view_extra`'s tuple."""
+    o = at.offsets
+    rnd_at, top_at, pile_at, piles_at = o["round"], o["discard_top"], o["discard_pile"], o["piles"]
+    vid = at.value_of
+    deck = at.deck_size
+
+    def write(f: MutableSequence[float], extra: tuple[Any, ...]) -> None:
+        rnd, rounds, ndraw, nmuck, dbl, discard = extra
+        f[rnd_at] = rnd / rounds
+        if rnd >= rounds:
+            f[rnd_at + 1] = 1.0
+        if discard:
+            f[top_at + vid[discard[-1]]] = 1.0
+            for c in discard:
+                f[pile_at + vid[c]] += 1.0
+        f[piles_at] = ndraw / deck
+        f[piles_at + 1] = nmuck / deck
+        if dbl:
+            f[piles_at + 2] = 1.0
+
+    return write
+
+
+def _spike_from_observation(obs: Mapping[str, Any], ids: Mapping[str, int]) -> tuple[Any, ...]:
+    return (
+        obs["round"],
+        obs["rounds"],
+        obs["draw_pile"],
+        obs["mucked"],
+        doubles(obs["dice"]),
+        card_ids(obs["discard_pile"], ids),
+    )
+
+
+#: Corellian Spike's RL feature spec (the same on both engines).
+SPIKE_FEATURES = FeatureSpec(
+    phases=("card", "betting"),
+    ranks=13,
+    total_scale=10.0,
+    blocks=(
+        Block("round", 2),  # round / rounds, last round
+        Block("discard_top", "values"),  # one-hot
+        Block("discard_pile", "values", high="copies"),  # counts
+        Block("piles", 2),  # draw pile and muck sizes / deck size
+        Block("shift", 1),  # the last spike dice were doubles
+    ),
+    writer=_spike_writer,
+    from_observation=_spike_from_observation,
+    action_kinds=("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
+)
 
 
 SPIKE_RULES = """\
@@ -407,6 +494,7 @@ SpikeGame.info = register(
         options_type=SpikeOptions,
         game_type=SpikeGame,
         evaluator=evaluate,
+        rl_spec=SPIKE_FEATURES,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
     )

@@ -58,6 +58,7 @@ from sabacc.core.errors import OptionError
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.variant import VariantInfo
+from sabacc.variants.registry import lookup
 
 BetSize = str | float | int
 Mask = npt.NDArray[np.int8]
@@ -65,12 +66,8 @@ Mask = npt.NDArray[np.int8]
 #: Default bet/raise sizes of the no-limit Spike family.
 DEFAULT_SIZES: tuple[BetSize, ...] = ("min", 0.5, 1.0, 2.0, "max")
 
-#: Action kinds, in table order, of each built-in variant. An unknown variant gets them all.
-VARIANT_KINDS: dict[str, tuple[str, ...]] = {
-    "corellian_spike": ("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
-    "surabat_cycle": ("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
-    "classic": ("stand", "check", "call", "junk", "call hand", "gain", "swap draw"),
-}
+#: Every action kind the table knows, passive ones first. A variant's own kinds, in table order,
+#: come from its RL feature spec (``action_kinds``); one that declares none gets them all.
 ALL_KINDS = (
     "stand",
     "check",
@@ -94,12 +91,18 @@ _SIMPLE: dict[str, Action] = {
 }
 
 
+def variant_kinds(info: VariantInfo) -> tuple[str, ...]:
+    """The variant's action kinds in table order (its RL feature spec's ``action_kinds``)."""
+    spec = info.rl_spec
+    return spec.action_kinds if spec is not None and spec.action_kinds else ALL_KINDS
+
+
 def default_bet_sizes(variant: str, options: Options) -> tuple[BetSize, ...]:
-    """The default sizes for a variant (see the module docstring)."""
-    if variant == "classic":
-        limit = int(getattr(options, "bet_limit", 3))
-        if limit <= 10:
-            return tuple(range(1, limit + 1))
+    """The default sizes for a variant (its RL feature spec's ``bet_sizes``; see the module
+    docstring)."""
+    spec = lookup(variant).rl_spec
+    if spec is not None and spec.bet_sizes is not None:
+        return spec.bet_sizes(options)
     return DEFAULT_SIZES
 
 
@@ -147,7 +150,7 @@ class ActionTable:
         self.variant = info.name
         values = sorted(set(info.deck.values))
         self.values: tuple[int, ...] = tuple(values)
-        kinds = VARIANT_KINDS.get(info.name, ALL_KINDS)
+        kinds = variant_kinds(info)
         fixed: list[Action] = []
         for kind in kinds:
             if kind in _SIMPLE:

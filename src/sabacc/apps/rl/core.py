@@ -158,10 +158,7 @@ class TableCore:
 
     # ------------------------------------------------------------------ observation
     def observe(self, seat: int) -> Vector:
-        game = self.game
-        if self.compiled:  # skip encode's dispatch: the game is a SpikeCore
-            return self.encoder.encode_core(game, seat, self.unit)  # type: ignore[arg-type]
-        return self.encoder.encode(game, seat, self.unit)
+        return self.encoder.encode_view(self.game.seat_view(seat), self.unit)
 
     def decision(self) -> tuple[Legal, int, int, Mask]:
         """``(legal, pot, to_call, mask)`` of the current decision, computed once per decision.
