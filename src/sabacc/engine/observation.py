@@ -165,13 +165,17 @@ def _schema_of(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         name = tp.__name__
         if name not in defs:
             defs[name] = {}  # reserve the name (recursion)
-            hints = typing.get_type_hints(tp)
+            # ``NotRequired`` read from the hints: with postponed annotations, Python 3.11's
+            # ``__required_keys__`` counts every key as required.
+            hints = typing.get_type_hints(tp, include_extras=True)
             doc = (tp.__doc__ or "").strip()
             body: dict[str, Any] = {"type": "object"}
             if doc and not doc.startswith(f"{name}("):
                 body["description"] = doc.splitlines()[0]
             body["properties"] = {key: _schema_of(t, defs) for key, t in hints.items()}
-            body["required"] = sorted(tp.__required_keys__)
+            body["required"] = sorted(
+                key for key, t in hints.items() if typing.get_origin(t) is not NotRequired
+            )
             body["additionalProperties"] = False
             defs[name] = body
         return {"$ref": f"#/$defs/{name}"}
