@@ -71,7 +71,9 @@ class FeatureSpec:
     ``extra`` element of a seat view; ``from_observation(obs, card_ids)`` builds that ``extra``
     from a JSON observation (``card_ids``: card code -> an id of a card with that code).
     ``action_kinds`` are the variant's action kinds in RL action-table order, passive ones
-    first; ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default).
+    first; ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default);
+    ``env_name`` the short name of its environments (``sabacc_<env_name>_v1``,
+    ``sabacc/<Env_name>-v1``).
     """
 
     phases: tuple[str, ...]
@@ -86,6 +88,7 @@ class FeatureSpec:
     bet_sizes: Callable[[Any], tuple[str | float | int, ...]] | None = field(
         default=None, repr=False
     )
+    env_name: str = ""
 
 
 def card_ids(codes: Sequence[str], ids: Mapping[str, int]) -> bytes:

@@ -700,6 +700,7 @@ CLASSIC_FEATURES = FeatureSpec(
     writer=_classic_writer,
     from_observation=_classic_from_observation,
     action_kinds=("stand", "check", "call", "junk", "call hand", "gain", "swap draw"),
+    env_name="classic",
     bet_sizes=_classic_bet_sizes,
 )
 

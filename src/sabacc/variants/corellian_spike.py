@@ -468,6 +468,7 @@ SPIKE_FEATURES = FeatureSpec(
     writer=_spike_writer,
     from_observation=_spike_from_observation,
     action_kinds=("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
+    env_name="spike",
 )
 
 

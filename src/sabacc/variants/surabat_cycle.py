@@ -506,6 +506,7 @@ SURABAT_FEATURES = FeatureSpec(
     writer=_surabat_writer,
     from_observation=_surabat_from_observation,
     action_kinds=("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
+    env_name="surabat",
 )
 
 

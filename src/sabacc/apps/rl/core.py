@@ -47,7 +47,10 @@ from sabacc.variants.compiled import resolve_engine
 from sabacc.variants.registry import lookup
 
 EPISODES = ("hand", "game")
-ILLEGAL = ("fallback", "raise")
+#: What an illegal action index does (``illegal_action=``): see :meth:`TableCore.to_action`.
+ILLEGAL = ("terminate", "fallback", "raise")
+#: The environments' version, in their names (``sabacc_spike_v1``, ``sabacc/Spike-v1``).
+ENV_VERSION = 1
 
 
 class TableCore:
@@ -82,6 +85,8 @@ class TableCore:
             opts["max_hands"] = 1
         self.info = info
         self.variant = info.name
+        #: The short name of the environments (from the variant's RL feature spec).
+        self.env_name = (info.rl_spec.env_name if info.rl_spec else "") or info.name
         self.engine = resolve_engine(engine, info.name)
         self.compiled = self.engine == "compiled"
         self.options = info.options_type.from_mapping(opts)
@@ -213,17 +218,26 @@ class TableCore:
         return self.decision()[3].copy()
 
     # ------------------------------------------------------------------ acting
+    def is_legal_index(self, index: int) -> bool:
+        """Whether ``index`` is a legal action of the current player (its mask entry is 1)."""
+        return 0 <= index < self.table.n and bool(self.decision()[3][index])
+
     def to_action(self, index: int) -> Action:
-        """The action of ``index`` for the current player (an illegal index: see
-        ``illegal_action``)."""
+        """The action of ``index`` for the current player.
+
+        An illegal index is replaced by the passive action under ``illegal_action="fallback"``
+        (counted in :attr:`illegal_count`) and raises
+        :class:`~sabacc.core.errors.IllegalActionError` otherwise: under ``"terminate"`` the
+        environments check :meth:`is_legal_index` first and end the episode themselves.
+        """
         legal, pot, to_call, mask = self.decision()
         if 0 <= index < self.table.n and mask[index]:
             action = self._fixed.get(index) or self.table.decode(index, legal, pot, to_call)
             assert action is not None
             return action
-        if self.illegal_action == "raise":
-            raise IllegalActionError(f"action index {index} ({self.label(index)}) is not legal now")
         self.illegal_count += 1
+        if self.illegal_action != "fallback":
+            raise IllegalActionError(f"action index {index} ({self.label(index)}) is not legal now")
         return self.fallback()
 
     def label(self, index: int) -> str:
