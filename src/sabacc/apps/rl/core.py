@@ -43,7 +43,7 @@ from sabacc.apps.rl.features import AnyGame, ObservationEncoder, Vector
 from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import NO_ACTIONS, Legal
-from sabacc.variants.compiled import resolve_engine
+from sabacc.variants.compiled import new_compiled_game, resolve_engine
 from sabacc.variants.registry import lookup
 
 EPISODES = ("hand", "game")
@@ -99,10 +99,6 @@ class TableCore:
         probe = info.game_type(self.options, seed=0, players=num_players, log=False)
         betting = probe.observation(0)["betting"]
         self.unit = int(betting["unit"])  # constant for a variant and its options
-        if self.compiled:
-            from sabacc.variants._spike_core import SpikeCore
-
-            self._core_type = SpikeCore
         self.rng = random.Random()
         self.seeded = False
         self.game: AnyGame = self._make(0) if self.compiled else probe
@@ -124,7 +120,7 @@ class TableCore:
     def _make(self, seed: int) -> AnyGame:
         """A fresh game of this table on the chosen engine."""
         if self.compiled:
-            return self._core_type(self.options, seed=seed, players=self.n)  # type: ignore[arg-type]
+            return new_compiled_game(self.options, self.n, seed, variant=self.variant)
         return self.info.game_type(self.options, seed=seed, players=self.n, log=False)
 
     # ------------------------------------------------------------------ episode
