@@ -2,7 +2,7 @@
 sabacc.variants.compiled)."""
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sabacc.core.actions import Action
@@ -12,6 +12,7 @@ from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 
 SEAT_STATUSES: tuple[str, ...]
 
@@ -25,7 +26,7 @@ class SpikeCore:
     hand_nets: list[tuple[int, int, str, tuple[int, ...]]]
     def __init__(
         self,
-        options: SpikeOptions | None = None,
+        options: SpikeOptions | Mapping[str, Any] | None = None,
         *,
         seed: int | None = None,
         players: int | Sequence[str] = 4,
@@ -140,10 +141,15 @@ class SpikeCore:
         bytes,
         tuple[tuple[int, int, int, int, int, str | None, bytes], ...],
     ]: ...
-    def _rounds(self) -> int: ...
-    def _bet_unit(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def bet_unit(self) -> int: ...
     @staticmethod
     def from_game(game: SpikeGame) -> SpikeCore: ...
+    @staticmethod
+    def from_snapshot(snapshot: SpikeSnapshot) -> SpikeCore: ...
+    def snapshot(self) -> SpikeSnapshot: ...
     def determinize(self, viewer: int, rng: random.Random) -> SpikeCore: ...
 
 def shuffle_sample(rng: random.Random, items: list[Any]) -> None: ...
