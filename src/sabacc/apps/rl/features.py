@@ -43,22 +43,18 @@ from __future__ import annotations
 
 import array
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from sabacc.core.options import Options
 from sabacc.engine.game import Game
+from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.variant import VariantInfo
 
 if TYPE_CHECKING:
     from sabacc.variants._spike_core import SpikeCore
-
-    #: A game on either engine: the reference :class:`Game` or the compiled ``SpikeCore``.
-    AnyGame: TypeAlias = Game | SpikeCore
-else:
-    AnyGame: TypeAlias = Any
 
 Vector = npt.NDArray[np.float32]
 
@@ -478,7 +474,7 @@ class ObservationEncoder:
         )
 
     # ------------------------------------------------------------------ fast path
-    def encode(self, game: AnyGame, seat: int, unit: int) -> Vector:
+    def encode(self, game: GameProtocol, seat: int, unit: int) -> Vector:
         """The same vector as :meth:`encode_observation` of ``game.observation(seat)``, read
         from the game directly (only what that observation shows). ``unit`` is the betting
         unit (``observation["betting"]["unit"]``, constant through a game).
@@ -487,8 +483,8 @@ class ObservationEncoder:
         keep the two in step (``tests/apps/rl/test_observation.py`` compares them). The compiled
         Corellian Spike core (:mod:`sabacc.variants.compiled`) is read through :meth:`encode_core`.
         """
-        if not isinstance(game, Game):
-            return self.encode_core(game, seat, unit)
+        if not isinstance(game, Game):  # the compiled Corellian Spike core
+            return self.encode_core(cast("SpikeCore", game), seat, unit)
         g: Any = game
         vid = self._vid
         o = self._o

@@ -33,8 +33,8 @@ from typing import Any
 
 from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
 from sabacc.core.errors import OptionError
-from sabacc.engine.game import Game
-from sabacc.services.bots.base import Sampler, World, register_bot
+from sabacc.engine.protocol import GameProtocol
+from sabacc.services.bots.base import Sampler, register_bot
 from sabacc.services.bots.policy import (
     View,
     card_scores,
@@ -175,7 +175,9 @@ class IsmctsBot:
         return out
 
     # ------------------------------------------------------------------ search
-    def _world(self, sampler: Sampler, seat: int, signals: dict[int, str]) -> tuple[World, int]:
+    def _world(
+        self, sampler: Sampler, seat: int, signals: dict[int, str]
+    ) -> tuple[GameProtocol, int]:
         """A sampled state, kept with the chance that opponents' bets fit their sampled hands
         (rejection sampling). Returns the state and the number of samples drawn."""
         rng = self.rng
@@ -279,7 +281,7 @@ CARD_MARGIN = 0.04
 MAX_REJECTIONS = 12
 
 
-def signal_likelihood(world: World, seat: int, text: str) -> float:
+def signal_likelihood(world: GameProtocol, seat: int, text: str) -> float:
     """How likely a (heuristic-like) player holding ``seat``'s sampled hand was to ``text``."""
     view = view_from_game(world, seat)
     p = win_chance(view)
@@ -291,7 +293,7 @@ def signal_likelihood(world: World, seat: int, text: str) -> float:
     return 1.0 - 0.5 / (1.0 + math.exp(-(p - 0.65) / 0.06))
 
 
-def rollout(world: World, seat: int, action: Action, seed: int) -> tuple[float, int]:
+def rollout(world: GameProtocol, seat: int, action: Action, seed: int) -> tuple[float, int]:
     """Play ``action`` then the rest of the hand by the policy.
 
     Returns ``seat``'s credit change from now to the end of the hand, and the actions played.
@@ -310,8 +312,8 @@ def rollout(world: World, seat: int, action: Action, seed: int) -> tuple[float, 
         steps += 1
     if g.over or g.hand_no == hand_no:
         return float(g.stacks[seat] - stack_now), steps
-    # The compiled core keeps each hand's nets only (no HandResult objects).
-    net = g.hand_results[-1].net[seat] if isinstance(g, Game) else g.hand_nets[-1][3][seat]
+    # hand_nets, not hand_results: the compiled core builds HandResult objects only on demand.
+    net = g.hand_nets[-1][3][seat]
     return float(hand_start + net - stack_now), steps
 
 
