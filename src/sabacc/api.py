@@ -151,23 +151,36 @@ def new_game(
 
 @overload
 def replay(
-    history: Mapping[str, Any], *, upto: int | None = ..., engine: Literal["python"] = ...
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = ...,
+    log: bool = ...,
+    engine: Literal["python"] = ...,
 ) -> Game: ...
 
 
 @overload
 def replay(
-    history: Mapping[str, Any], *, upto: int | None = ..., engine: Literal["compiled"]
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = ...,
+    log: bool = ...,
+    engine: Literal["compiled"],
 ) -> SpikeCore: ...
 
 
 def replay(
-    history: Mapping[str, Any], *, upto: int | None = None, engine: str = "python"
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = None,
+    log: bool = True,
+    engine: str = "python",
 ) -> Game | SpikeCore:
     """Rebuild a game from a hand-history document (see :meth:`Game.history`).
 
-    Replays ``upto`` actions (all by default), on the reference engine or (``engine="compiled"``,
-    Corellian Spike) on the compiled core. This is the one replay path: the CLI, the server and
+    Replays ``upto`` actions (all by default), on the reference engine (``log=False``: without
+    building the event log, faster) or (``engine="compiled"``, Corellian Spike) on the compiled
+    core. This is the one replay path: the CLI, the server and
     the golden-history tests all go through it. Raises :class:`HistoryError` if the document is
     malformed (a missing or non-integer seed included: a history replays only from its exact
     seed) or an action does not apply.
@@ -188,6 +201,7 @@ def replay(
             str(history["variant"]),
             players=list(history["players"]),
             seed=history["seed"],
+            log=log,
             engine=engine,
             **dict(history.get("options") or {}),
         )

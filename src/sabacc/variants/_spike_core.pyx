@@ -475,6 +475,20 @@ cdef void _read_options(Opts* o, object options) except *:
     o.tie_split = options.true_tie == "split"
 
 
+cdef inline bint _well_formed(object action) except -1:
+    """Whether ``action`` is a Spike action object with plain-int fields: the fast path of
+    ``apply`` and ``is_legal``. Anything else goes through ``parse_action``, the reference
+    engine's one boundary (text, whole-number amounts and card values)."""
+    t = type(action)
+    if t is _Bet or t is _Raise:
+        return type(action.amount) is int
+    if t is _Swap:
+        return type(action.value) is int
+    if t is _Gain:
+        return action.value is None
+    return t is _Stand or t is _Check or t is _Call or t is _Junk
+
+
 cdef inline int _lowest_seat(int mask) noexcept:
     cdef int s = 0
     while not mask >> s & 1:
@@ -628,7 +642,7 @@ cdef class SpikeCore:
 
     def is_legal(self, action):
         try:
-            parsed = parse_action(action)
+            parsed = action if _well_formed(action) else parse_action(action)
         except IllegalActionError:
             return False
         if self.st.over or self.st.to_act < 0:
@@ -643,17 +657,7 @@ cdef class SpikeCore:
         malformed action, or when ``seat`` is given and is not the current player.
         """
         cdef int actor
-        t = type(action)
-        # Fast path for well-formed action objects; anything else goes through parse_action,
-        # the reference engine's one boundary (text, whole-number amounts and card values).
-        if t is _Bet or t is _Raise:
-            if type(action.amount) is not int:
-                action = parse_action(action)
-        elif t is _Swap:
-            if type(action.value) is not int:
-                action = parse_action(action)
-        elif not (t is _Stand or t is _Check or t is _Call or t is _Junk
-                  or (t is _Gain and action.value is None)):
+        if not _well_formed(action):
             action = parse_action(action)
         if self.st.over:
             raise IllegalActionError("the game is over: no more actions")
