@@ -531,8 +531,7 @@ class Game(ABC):
         return str(getattr(self.options, "betting", "no_limit"))
 
     def _bet_unit(self) -> int:
-        unit = getattr(self.options, "min_bet", None)
-        return int(unit) if unit else max(1, self.options.ante)
+        return options_bet_unit(self.options)
 
     def _rounds(self) -> int | None:
         """Rounds per hand (variants with a fixed count override it): :attr:`rounds`."""
@@ -848,6 +847,14 @@ class Game(ABC):
     def _illegal_message(self, action: Action, legal: Legal) -> str:
         name = self.names[self.to_act] if self.to_act is not None else "nobody"
         return illegal_message(action, legal, self.phase, name)
+
+
+def options_bet_unit(options: Options) -> int:
+    """The betting unit options give (their ``min_bet``, else the ante, at least 1): the
+    reference engine's rule, which the compiled core reads too (variants with another rule
+    override :meth:`Game._bet_unit`)."""
+    unit = getattr(options, "min_bet", None)
+    return int(unit) if unit else max(1, options.ante)
 
 
 def resolve_seed(seed: object) -> int:

@@ -32,7 +32,7 @@ from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
 from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
-    resolve_seed, seat_number,
+    options_bet_unit, resolve_seed, seat_number,
 )
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.variants.spike_hands import evaluate_spike
@@ -460,7 +460,7 @@ cdef void _read_options(Opts* o, object options) except *:
     o.ante = options.ante
     o.sab_ante = options.sabacc_ante
     o.start = options.starting_stack
-    o.unit = options.min_bet if options.min_bet else max(1, options.ante)
+    o.unit = options_bet_unit(options)  # the reference engine's rule
     o.gain_fee = options.gain_fee
     o.swap_fee = options.swap_fee
     o.game_end = (GE_ORBIT if options.game_end == "orbit"
