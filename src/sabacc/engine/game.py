@@ -7,6 +7,9 @@ end of the game. Its public protocol is small and the same for every variant:
   ``is_legal(action)``, ``apply(action)`` (returns the events it caused), ``is_over``,
   ``payoffs``, ``outcome``, ``observation(seat)``, ``events``, ``history()``, ``clone()``.
 
+(typed as :class:`~sabacc.engine.protocol.GameProtocol`, which the compiled Spike core implements
+too).
+
 Variants subclass it and implement the hand: dealing, phases, showdown. The base class owns
 stacks, antes, pots and side pots, the betting round, the dealer button, eliminations, game end,
 logging and the seeded RNG (the only source of randomness: ``(variant, options, seed, actions)``

@@ -516,7 +516,7 @@ cdef class SpikeCore:
     # ...) for the main pot then each side pot; ``sabacc``: (amount, winner mask) if the sabacc
     # pot was won, else None; ``shown``: ((seat, card ids as bytes), ...) of the showdown's
     # hands from the dealer's left, None when everyone else junked. None for a hand copied from
-    # a reference game by from_game (its HandResult is in _results already).
+    # a snapshot by from_snapshot or from_game (its HandResult is in _results already).
     cdef list _hand_data
     cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
