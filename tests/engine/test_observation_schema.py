@@ -110,3 +110,11 @@ def test_the_schema_is_closed() -> None:
     obs["seats"][0]["stack"] = 3
     obs["variant"] = "corellian_spike"  # classic's keys under another variant's name
     assert _errors(obs)
+
+
+def test_the_web_protocol_states_the_schema() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert "observation.schema.json" in text
+    assert f"observation schema, version {SCHEMA_VERSION}" in text
+    protocol = pytest.importorskip("sabacc.apps.server.protocol")
+    assert protocol.OBSERVATION_SCHEMA_VERSION == SCHEMA_VERSION

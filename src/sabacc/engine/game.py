@@ -7,6 +7,9 @@ end of the game. Its public protocol is small and the same for every variant:
   ``is_legal(action)``, ``apply(action)`` (returns the events it caused), ``is_over``,
   ``payoffs``, ``outcome``, ``observation(seat)``, ``events``, ``history()``, ``clone()``.
 
+(typed as :class:`~sabacc.engine.protocol.GameProtocol`, which the compiled Spike core implements
+too).
+
 Variants subclass it and implement the hand: dealing, phases, showdown. The base class owns
 stacks, antes, pots and side pots, the betting round, the dealer button, eliminations, game end,
 logging and the seeded RNG (the only source of randomness: ``(variant, options, seed, actions)``
@@ -39,7 +42,7 @@ from sabacc.core.actions import (
     parse_action,
 )
 from sabacc.core.cards import Card
-from sabacc.core.errors import IllegalActionError
+from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.core.events import (
     Acted,
     Anted,
@@ -175,14 +178,11 @@ class Game(ABC):
             names = [str(p) for p in players]
         info = type(self).info
         if not info.min_players <= len(names) <= info.max_players:
-            from sabacc.core.errors import OptionError
-
             raise OptionError(
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {len(names)}"
             )
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+        seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
         self.rng = random.Random(seed)
@@ -207,8 +207,6 @@ class Game(ABC):
         self._reset_hand_state()
         self._pending: list[Event] = []
         if not any(self._can_ante(s) for s in range(self.n)):
-            from sabacc.core.errors import OptionError
-
             main, sab = self._ante_due(0)
             raise OptionError(
                 f"buy_in={options.starting_stack} cannot cover the antes ({main} + {sab})"
@@ -265,12 +263,14 @@ class Game(ABC):
         actor = self.to_act
         if actor is None:  # pragma: no cover - a decision always exists while not over
             raise IllegalActionError("nobody is to act")
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            raise IllegalActionError(f"no such seat {seat!r}: it is {self.names[actor]}'s turn")
-        if seat is not None and seat != actor:
-            raise IllegalActionError(
-                f"it is not {self.names[seat]}'s turn: {self.names[actor]} is to act"
-            )
+        if seat is not None:
+            number = seat_number(seat, self.n)
+            if number is None:
+                raise IllegalActionError(f"no such seat {seat!r}: it is {self.names[actor]}'s turn")
+            if number != actor:
+                raise IllegalActionError(
+                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
+                )
         legal = self.legal()
         if not legal.contains(act):
             raise IllegalActionError(self._illegal_message(act, legal))
@@ -291,6 +291,28 @@ class Game(ABC):
             return None
         standings = tuple(sorted(range(self.n), key=lambda s: (-self.stacks[s], s)))
         return GameOutcome(tuple(self.stacks), tuple(self.payoffs), standings, self.hand_no)
+
+    @property
+    def bet_unit(self) -> int:
+        """The minimum bet and raise increment (the bet size in fixed and limit betting)."""
+        return self._bet_unit()
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds per hand, or ``None`` where a hand has no fixed number of rounds (classic:
+        play goes on until someone calls the hand)."""
+        return self._rounds()
+
+    @property
+    def hand_nets(self) -> list[tuple[int, int, str, tuple[int, ...]]]:
+        """``(hand, dealer, reason, net per seat)`` of every finished hand: the compact form of
+        :attr:`hand_results` (what the compiled core keeps as it plays)."""
+        return [(r.hand, r.dealer, r.reason, r.net) for r in self.hand_results]
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been applied (the length of :attr:`actions`)."""
+        return len(self.actions)
 
     def events_for(self, viewer: int | None, since: int = 0) -> list[Event]:
         """The event log from index ``since`` as ``viewer`` may see it (None: a spectator)."""
@@ -605,8 +627,11 @@ class Game(ABC):
         return str(getattr(self.options, "betting", "no_limit"))
 
     def _bet_unit(self) -> int:
-        unit = getattr(self.options, "min_bet", None)
-        return int(unit) if unit else max(1, self.options.ante)
+        return options_bet_unit(self.options)
+
+    def _rounds(self) -> int | None:
+        """Rounds per hand (variants with a fixed count override it): :attr:`rounds`."""
+        return None
 
     def _max_raises(self) -> int | None:
         value = getattr(self.options, "max_raises", None)
@@ -918,6 +943,46 @@ class Game(ABC):
     def _illegal_message(self, action: Action, legal: Legal) -> str:
         name = self.names[self.to_act] if self.to_act is not None else "nobody"
         return illegal_message(action, legal, self.phase, name)
+
+
+def options_bet_unit(options: Options) -> int:
+    """The betting unit options give (their ``min_bet``, else the ante, at least 1): the
+    reference engine's rule, which the compiled core reads too (variants with another rule
+    override :meth:`Game._bet_unit`)."""
+    unit = getattr(options, "min_bet", None)
+    return int(unit) if unit else max(1, options.ante)
+
+
+def resolve_seed(seed: object) -> int:
+    """The game seed ``seed`` stands for, shared by every engine: a whole number (an ``int`` or a
+    NumPy integer), or ``None`` for a fresh one drawn from the OS (then recorded in the game's
+    history, so that it replays). Anything else (a float, a bool, text) is an
+    :class:`~sabacc.core.errors.OptionError`: a seed that is not kept exactly would not replay.
+    """
+    if type(seed) is int:
+        return seed
+    if seed is None:
+        return random.SystemRandom().randrange(2**63)
+    if not isinstance(seed, bool | float | str) and hasattr(seed, "__index__"):
+        try:
+            return operator.index(seed)
+        except TypeError:
+            pass
+    raise OptionError(f"seed={seed!r}: must be a whole number (or None for a random seed)")
+
+
+def seat_number(seat: object, n: int) -> int | None:
+    """``seat`` as a seat number at an ``n``-seat table (an ``int`` or a NumPy integer, not a
+    ``bool``), or None if it is not one (shared by every engine's ``apply``)."""
+    if type(seat) is not int:
+        if isinstance(seat, bool | float | str) or not hasattr(seat, "__index__"):
+            return None
+        try:
+            seat = operator.index(seat)
+        except TypeError:
+            return None
+    assert isinstance(seat, int)
+    return seat if 0 <= seat < n else None
 
 
 def illegal_message(action: Action, legal: Legal, phase: str, name: str) -> str:

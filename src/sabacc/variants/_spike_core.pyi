@@ -2,7 +2,7 @@
 sabacc.variants.compiled)."""
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sabacc.core.actions import Action
@@ -13,6 +13,7 @@ from sabacc.engine.features import SeatView
 from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.corellian_spike import SpikeGame, SpikeObservation, SpikeOptions
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 
 SEAT_STATUSES: tuple[str, ...]
 
@@ -26,7 +27,7 @@ class SpikeCore:
     hand_nets: list[tuple[int, int, str, tuple[int, ...]]]
     def __init__(
         self,
-        options: SpikeOptions | None = None,
+        options: SpikeOptions | Mapping[str, Any] | None = None,
         *,
         seed: int | None = None,
         players: int | Sequence[str] = 4,
@@ -125,10 +126,15 @@ class SpikeCore:
     def observation(self, seat: int | None) -> SpikeObservation: ...
     def full_state(self) -> dict[str, Any]: ...
     def seat_view(self, seat: int) -> SeatView: ...
-    def _rounds(self) -> int: ...
-    def _bet_unit(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def bet_unit(self) -> int: ...
     @staticmethod
     def from_game(game: SpikeGame) -> SpikeCore: ...
+    @staticmethod
+    def from_snapshot(snapshot: SpikeSnapshot) -> SpikeCore: ...
+    def snapshot(self) -> SpikeSnapshot: ...
     def determinize(self, viewer: int, rng: random.Random) -> SpikeCore: ...
 
 def shuffle_sample(rng: random.Random, items: list[Any]) -> None: ...

@@ -16,6 +16,7 @@ Project decisions where RULES.md is silent (documented in docs/rules-decisions.m
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypedDict
@@ -43,6 +44,7 @@ from sabacc.engine.observation import Observation
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.registry import register
 from sabacc.variants.spike_hands import evaluate_spike
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 
 _SWAPS: dict[tuple[str, int], Swap] = {}
 
@@ -382,6 +384,107 @@ class SpikeGame(Game):
             best = max(_closeness(c) for c in drawn.values())
             contenders = [s for s in contenders if _closeness(drawn[s]) == best]
         return contenders
+
+    # ------------------------------------------------------------------ the engines' seam
+    def snapshot(self) -> SpikeSnapshot:
+        """The whole state as plain data (:class:`SpikeSnapshot`), RNG state and logs included:
+        what :meth:`from_snapshot` and the compiled core's ``from_snapshot`` rebuild. Corellian
+        Spike only (Surabat Cycle, which extends this class, has more piles)."""
+        if type(self) is not SpikeGame:
+            raise TypeError(f"snapshot() covers Corellian Spike, not {type(self).info.title}")
+        _version, internal, gauss = self.rng.getstate()
+        if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
+            raise ValueError("the game's RNG holds a Gaussian draw a snapshot cannot keep")
+        return SpikeSnapshot(
+            options=self.options,
+            seed=self.seed,
+            names=tuple(self.names),
+            rng_state=tuple(internal),
+            stacks=tuple(self.stacks),
+            out=tuple(self.out),
+            hand_no=self.hand_no,
+            dealer=self.dealer,
+            orbit_steps=self.orbit_steps,
+            sabacc_pot=self.sabacc_pot,
+            carry=self.carry,
+            house=self.house,
+            to_act=self.to_act,
+            phase=self.phase,
+            over=self.over,
+            hands=tuple(tuple(c.id for c in h) for h in self.hands),
+            public_ids=tuple(frozenset(p) for p in self.public_ids),
+            in_hand=tuple(self.in_hand),
+            folded=tuple(self.folded),
+            acted=tuple(self.acted),
+            committed=tuple(self.committed),
+            round_bet=tuple(self.round_bet),
+            hand_start_stacks=tuple(self.hand_start_stacks),
+            last_action=tuple(self.last_action),
+            dead=self.dead,
+            cur_bet=self.cur_bet,
+            raises=self.raises,
+            draw=tuple(c.id for c in self.draw),
+            discard=tuple(c.id for c in self.discard),
+            muck=tuple(c.id for c in self.muck),
+            round=self.round,
+            card_queue=tuple(self.card_queue),
+            last_dice=self.last_dice,
+            actions=tuple(self.actions),
+            hand_results=tuple(self.hand_results),
+        )
+
+    @classmethod
+    def from_snapshot(cls, snapshot: SpikeSnapshot, *, log: bool = True) -> SpikeGame:
+        """A reference game in the state ``snapshot`` describes, going on exactly as the game it
+        was taken from. Its event log starts empty (the snapshot keeps the action log and the
+        hand results, not the events); ``log=False`` keeps none from here either."""
+        if cls is not SpikeGame or type(snapshot.options) is not SpikeOptions:
+            raise TypeError("from_snapshot rebuilds a Corellian Spike game from SpikeOptions")
+        snapshot.validate()
+        cards = cls.info.deck.cards
+        game = object.__new__(cls)
+        game.options = snapshot.options
+        game.seed = snapshot.seed
+        game.rng = random.Random()
+        game.rng.setstate((3, snapshot.rng_state, None))
+        game.names = list(snapshot.names)
+        game.n = len(snapshot.names)
+        game.stacks = list(snapshot.stacks)
+        game.out = list(snapshot.out)
+        game.hand_no = snapshot.hand_no
+        game.dealer = snapshot.dealer
+        game.orbit_steps = snapshot.orbit_steps
+        game.sabacc_pot = snapshot.sabacc_pot
+        game.carry = snapshot.carry
+        game.house = snapshot.house
+        game.log = log
+        game.events = []
+        game._pending = []
+        game.actions = list(snapshot.actions)
+        game.hand_results = list(snapshot.hand_results)
+        game.to_act = snapshot.to_act
+        game.phase = snapshot.phase
+        game.over = snapshot.over
+        game._legal = None
+        game.hands = [[cards[i] for i in h] for h in snapshot.hands]
+        game.public_ids = [set(p) for p in snapshot.public_ids]
+        game.in_hand = list(snapshot.in_hand)
+        game.folded = list(snapshot.folded)
+        game.acted = list(snapshot.acted)
+        game.committed = list(snapshot.committed)
+        game.round_bet = list(snapshot.round_bet)
+        game.hand_start_stacks = list(snapshot.hand_start_stacks)
+        game.last_action = list(snapshot.last_action)
+        game.dead = snapshot.dead
+        game.cur_bet = snapshot.cur_bet
+        game.raises = snapshot.raises
+        game.draw = [cards[i] for i in snapshot.draw]
+        game.discard = [cards[i] for i in snapshot.discard]
+        game.muck = [cards[i] for i in snapshot.muck]
+        game.round = snapshot.round
+        game.card_queue = list(snapshot.card_queue)
+        game.last_dice = snapshot.last_dice
+        return game
 
     # ------------------------------------------------------------------ observation
     def _public_extra(self, seat: int | None) -> Mapping[str, object]:

@@ -39,10 +39,11 @@ from typing import Any
 import numpy as np
 
 from sabacc.apps.rl.actions import ActionTable, BetSize, Mask
-from sabacc.apps.rl.features import AnyGame, ObservationEncoder, Vector
+from sabacc.apps.rl.features import ObservationEncoder, Vector
 from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import NO_ACTIONS, Legal
+from sabacc.engine.protocol import GameProtocol
 from sabacc.variants.compiled import new_compiled_game, resolve_engine
 from sabacc.variants.registry import lookup
 
@@ -101,7 +102,7 @@ class TableCore:
         self.unit = int(betting["unit"])  # constant for a variant and its options
         self.rng = random.Random()
         self.seeded = False
-        self.game: AnyGame = self._make(0) if self.compiled else probe
+        self.game: GameProtocol = self._make(0) if self.compiled else probe
         self.shift = 0
         self._results = 0
         self._paid = [0] * num_players  # rewards paid so far this episode, by seat
@@ -111,13 +112,13 @@ class TableCore:
         self._no_rewards = [0.0] * num_players
         self._dkey = -1
         self._fixed: dict[int, Action] = {}
-        self._dgame: AnyGame | None = None
+        self._dgame: GameProtocol | None = None
         self._dec: tuple[Legal, int, int, Mask] = (NO_ACTIONS, 0, 0, self._zero_mask)
         self._masks: dict[tuple[Any, ...], tuple[Mask, dict[int, Action], tuple[Action, ...]]] = {}
         self._exact_sizes = bool(self.table._exact)
         self._int8 = np.dtype(np.int8)
 
-    def _make(self, seed: int) -> AnyGame:
+    def _make(self, seed: int) -> GameProtocol:
         """A fresh game of this table on the chosen engine."""
         if self.compiled:
             return new_compiled_game(self.options, self.n, seed, variant=self.variant)
@@ -167,7 +168,7 @@ class TableCore:
         ``mask`` is shared with later calls: copy it before handing it out.
         """
         game = self.game
-        key = game.action_count if self.compiled else len(game.actions)  # type: ignore[union-attr]
+        key = game.action_count
         if key == self._dkey and game is self._dgame:
             return self._dec
         legal = game.legal()

@@ -45,24 +45,16 @@ from __future__ import annotations
 
 import array
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from sabacc.core.options import Options
 from sabacc.engine.features import FeatureSpec, Layout, SeatView, card_ids
-from sabacc.engine.game import Game
 from sabacc.engine.observation import SEAT_STATUSES
+from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.variant import VariantInfo
-
-if TYPE_CHECKING:
-    from sabacc.variants._spike_core import SpikeCore
-
-    #: A game on either engine: the reference :class:`Game` or the compiled ``SpikeCore``.
-    AnyGame: TypeAlias = Game | SpikeCore
-else:
-    AnyGame: TypeAlias = Any
 
 Vector = npt.NDArray[np.float32]
 
@@ -280,7 +272,7 @@ class ObservationEncoder:
         return np.frombuffer(f, self._float32)
 
     # ------------------------------------------------------------------ where views come from
-    def encode(self, game: AnyGame, seat: int, unit: int) -> Vector:
+    def encode(self, game: GameProtocol, seat: int, unit: int) -> Vector:
         """The vector of ``seat`` in ``game`` (either engine): its :meth:`seat_view` encoded."""
         return self.encode_view(game.seat_view(seat), unit)
 

@@ -241,10 +241,10 @@ def view_from_game(game: Any, seat: int) -> View:
             to_call if to_call > 0 else 0,
             game.pot_total(),
             stacks[seat],
-            game._bet_unit(),
+            game.bet_unit,
             opponents,
             game.round,
-            game._rounds(),
+            game.rounds,
             game.options.hand_cap,
             discard_top,
             sun,
@@ -597,7 +597,7 @@ def rollout_action(game: Any, seat: int, rng: random.Random) -> Action:
         in_hand = game.in_hand
         folded = game.folded
         opponents = sum(1 for s in range(game.n) if in_hand[s] and not folded[s]) - 1
-        rounds = game._rounds()
+        rounds = game.rounds
         pkey = (variant, key, game.round, rounds, opponents)
         p = _P_CACHE.get(pkey)
         if p is None:
@@ -616,7 +616,7 @@ def rollout_action(game: Any, seat: int, rng: random.Random) -> Action:
                 _P_CACHE.clear()
             _P_CACHE[pkey] = p
         to_call = game.cur_bet - game.round_bet[seat]
-        return bet_decision(p, legal, to_call, game.pot_total(), game._bet_unit(), rng)
+        return bet_decision(p, legal, to_call, game.pot_total(), game.bet_unit, rng)
     if variant == "corellian_spike":
         discard = game.discard
         ckey: tuple[Any, ...] = (key, discard[-1].value if discard else None, legal.fixed)
