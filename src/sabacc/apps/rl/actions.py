@@ -33,7 +33,7 @@ decode to the same action (half pot and pot, when the pot is small): both are le
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -57,6 +57,7 @@ from sabacc.core.cards import signed
 from sabacc.core.errors import OptionError
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.observation import Observation
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.registry import lookup
 
@@ -286,20 +287,20 @@ class ActionTable:
 
     # ------------------------------------------------------------------ from an observation
     @staticmethod
-    def situation(observation: Mapping[str, Any]) -> tuple[Legal, int, int]:
+    def situation(observation: Observation) -> tuple[Legal, int, int]:
         """``(legal, pot, to_call)`` from a JSON observation (what a bot is given)."""
         from sabacc.core.actions import parse_action
 
         spec = observation["legal"]
-        bet = spec.get("bet")
-        raise_ = spec.get("raise")
+        bet = spec["bet"]
+        raise_ = spec["raise"]
         legal = Legal(
             tuple(parse_action(a) for a in spec["actions"]),
-            (int(bet[0]), int(bet[1])) if bet else None,
-            (int(raise_[0]), int(raise_[1])) if raise_ else None,
+            (bet[0], bet[1]) if bet else None,
+            (raise_[0], raise_[1]) if raise_ else None,
         )
-        return legal, int(observation["pots"]["main"]), int(observation["betting"]["to_call"])
+        return legal, observation["pots"]["main"], observation["betting"]["to_call"]
 
-    def mask_from_observation(self, observation: Mapping[str, Any]) -> Mask:
+    def mask_from_observation(self, observation: Observation) -> Mask:
         """The mask of the seat's decision in a JSON observation (all zeros: not its turn)."""
         return self.mask(self.situation(observation)[0])

@@ -50,6 +50,13 @@ from sabacc.variants.registry import lookup
 EPISODES = ("hand", "game")
 #: What an illegal action index does (``illegal_action=``): see :meth:`TableCore.to_action`.
 ILLEGAL = ("terminate", "fallback", "raise")
+
+
+class IllegalIndexError(IllegalActionError):
+    """An illegal action index under ``illegal_action="terminate"``: the environment that
+    catches it ends the episode (nothing was played)."""
+
+
 #: The environments' version, in their names (``sabacc_spike_v1``, ``sabacc/Spike-v1``).
 ENV_VERSION = 1
 
@@ -215,17 +222,13 @@ class TableCore:
         return self.decision()[3].copy()
 
     # ------------------------------------------------------------------ acting
-    def is_legal_index(self, index: int) -> bool:
-        """Whether ``index`` is a legal action of the current player (its mask entry is 1)."""
-        return 0 <= index < self.table.n and bool(self.decision()[3][index])
-
     def to_action(self, index: int) -> Action:
         """The action of ``index`` for the current player.
 
-        An illegal index is replaced by the passive action under ``illegal_action="fallback"``
-        (counted in :attr:`illegal_count`) and raises
-        :class:`~sabacc.core.errors.IllegalActionError` otherwise: under ``"terminate"`` the
-        environments check :meth:`is_legal_index` first and end the episode themselves.
+        An illegal index (counted in :attr:`illegal_count`) is replaced by the passive action
+        under ``illegal_action="fallback"``, raises :class:`IllegalIndexError` under
+        ``"terminate"`` (the environments catch it and end the episode: no check on the legal
+        path) and :class:`~sabacc.core.errors.IllegalActionError` under ``"raise"``.
         """
         legal, pot, to_call, mask = self.decision()
         if 0 <= index < self.table.n and mask[index]:
@@ -233,9 +236,12 @@ class TableCore:
             assert action is not None
             return action
         self.illegal_count += 1
-        if self.illegal_action != "fallback":
-            raise IllegalActionError(f"action index {index} ({self.label(index)}) is not legal now")
-        return self.fallback()
+        if self.illegal_action == "fallback":
+            return self.fallback()
+        message = f"action index {index} ({self.label(index)}) is not legal now"
+        if self.illegal_action == "terminate":
+            raise IllegalIndexError(message)
+        raise IllegalActionError(message)
 
     def label(self, index: int) -> str:
         labels = self.table.labels

@@ -44,15 +44,13 @@ variant blocks                 the spec's ``blocks``. Spike: round (round/rounds
 from __future__ import annotations
 
 import array
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from sabacc.core.options import Options
 from sabacc.engine.features import FeatureSpec, Layout, SeatView, card_ids
-from sabacc.engine.observation import SEAT_STATUSES
+from sabacc.engine.observation import SEAT_STATUSES, Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.variant import VariantInfo
 
@@ -276,10 +274,12 @@ class ObservationEncoder:
         """The vector of ``seat`` in ``game`` (either engine): its :meth:`seat_view` encoded."""
         return self.encode_view(game.seat_view(seat), unit)
 
-    def view_of(self, obs: Mapping[str, Any]) -> SeatView:
+    def view_of(self, obs: Observation) -> SeatView:
         """The seat view read back from a seat's JSON observation (``seat`` not None)."""
         ids = self._code_id
-        me = int(obs["seat"])
+        me = obs["seat"]
+        if me is None or "you" not in obs:
+            raise ValueError("a spectator's observation has no seat view")
         seats = obs["seats"]
         n = len(seats)
         you = obs["you"]
@@ -309,6 +309,6 @@ class ObservationEncoder:
             self.spec.from_observation(obs, ids),
         )
 
-    def encode_observation(self, obs: Mapping[str, Any]) -> Vector:
+    def encode_observation(self, obs: Observation) -> Vector:
         """The vector from a seat's JSON observation (for bots that get only observations)."""
-        return self.encode_view(self.view_of(obs), int(obs["betting"]["unit"]))
+        return self.encode_view(self.view_of(obs), obs["betting"]["unit"])

@@ -44,7 +44,7 @@ import gymnasium
 import numpy as np
 
 from sabacc.apps.rl.actions import BetSize
-from sabacc.apps.rl.core import ENV_VERSION, TableCore
+from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.apps.rl.pz import RENDER_MODES, _spaces, render
 from sabacc.core.errors import OptionError
 from sabacc.services.bots import Bot, decide, make_bot
@@ -152,12 +152,12 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         core = self.core
         me = self.seat
-        if core.illegal_action == "terminate" and not core.is_legal_index(int(action)):
-            core.illegal_count += 1
+        try:
+            reward = core.apply_index(int(action))[me]
+        except IllegalIndexError:  # illegal_action="terminate": the episode ends here
             self._ended_illegally = True
             obs = self._obs()
             return obs, self.illegal_reward, True, False, {**self._info(obs), "illegal_move": True}
-        reward = core.apply_index(int(action))[me]
         reward += self._play_opponents()
         obs = self._obs()
         if self.render_mode == "human":

@@ -45,7 +45,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from sabacc.apps.rl.actions import BetSize
-from sabacc.apps.rl.core import ENV_VERSION, TableCore
+from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.core.errors import OptionError
 
 RENDER_MODES = ("ansi", "human")
@@ -254,10 +254,11 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
         seat = core.seat_of(index)
         if core.current_seat() != seat:  # pragma: no cover - agent_selection is always to act
             raise RuntimeError(f"{agent} is not to act")
-        if core.illegal_action == "terminate" and not core.is_legal_index(int(action)):
+        try:
+            rewards = core.apply_index(int(action))
+        except IllegalIndexError:  # illegal_action="terminate"
             self._terminate_illegal(agent)
             return
-        rewards = core.apply_index(int(action))
         self._decisions[index] += 1
         if self.max_cycles is not None and self._decisions[index] >= self.max_cycles:
             self._capped[index] = True
@@ -273,7 +274,6 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
     # ------------------------------------------------------------------ helpers
     def _terminate_illegal(self, agent: str) -> None:
         """End the episode on ``agent``'s illegal move, as ``TerminateIllegalWrapper`` does."""
-        self.core.illegal_count += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = self.illegal_reward
         self.terminations = dict.fromkeys(self.agents, True)
@@ -407,13 +407,10 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         if seat is not None:
             agent = self.possible_agents[core.agent_of(seat)]
             action = actions.get(agent)
-            if (
-                action is not None
-                and core.illegal_action == "terminate"
-                and not core.is_legal_index(int(action))
-            ):
+            try:
+                got = core.apply_fallback() if action is None else core.apply_index(int(action))
+            except IllegalIndexError:  # illegal_action="terminate"
                 return self._terminate_illegal(agent)
-            got = core.apply_fallback() if action is None else core.apply_index(int(action))
             for s, r in enumerate(got):
                 a = self.possible_agents[core.agent_of(s)]
                 if r and a in rewards:
@@ -444,7 +441,6 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         """The step that ends the episode on ``agent``'s illegal move (see the module doc)."""
-        self.core.illegal_count += 1
         agents = self.agents
         rewards = dict.fromkeys(agents, 0.0)
         rewards[agent] = self.illegal_reward
