@@ -35,6 +35,8 @@ from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.game import Game, GameOutcome, HandResult, PotResult
+from sabacc.engine.observation import SCHEMA_VERSION as OBSERVATION_SCHEMA_VERSION
+from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.spike_snapshot import SpikeSnapshot
@@ -42,6 +44,7 @@ from sabacc.variants.spike_snapshot import SpikeSnapshot
 __version__ = "0.1.0"
 
 __all__ = [
+    "OBSERVATION_SCHEMA_VERSION",
     "Action",
     "Bet",
     "Call",
@@ -62,6 +65,7 @@ __all__ = [
     "IllegalActionError",
     "Junk",
     "Legal",
+    "Observation",
     "OptionError",
     "Options",
     "Pot",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import typing
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
+import sabacc.engine.observation
 from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.variants import compiled
 from sabacc.variants.registry import variant_names
@@ -118,3 +120,12 @@ def test_the_web_protocol_states_the_schema() -> None:
     assert f"observation schema, version {SCHEMA_VERSION}" in text
     protocol = pytest.importorskip("sabacc.apps.server.protocol")
     assert protocol.OBSERVATION_SCHEMA_VERSION == SCHEMA_VERSION
+
+
+def test_the_types_are_exported() -> None:
+    assert sabacc.Observation is sabacc.engine.observation.Observation
+    assert sabacc.OBSERVATION_SCHEMA_VERSION == SCHEMA_VERSION
+    base = set(typing.get_type_hints(sabacc.Observation))
+    for name in variant_names():
+        observation_type = sabacc.variant(name).info.game_type.observation_type
+        assert base < set(typing.get_type_hints(observation_type))  # the engine's part, and more
