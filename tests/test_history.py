@@ -190,3 +190,11 @@ class TestErrors:
         h["actions"].append({"seat": 0, "action": "stand"})
         with pytest.raises(sabacc.HistoryError, match="over"):
             sabacc.replay(h)
+
+
+def test_replay_without_the_event_log_reaches_the_same_state() -> None:
+    h = played(seed=5, rounds=2).history()
+    quiet = sabacc.replay(h, log=False)
+    loud = sabacc.replay(h)
+    assert quiet.events == [] and loud.events
+    assert quiet.full_state() == loud.full_state() and quiet.history() == h

@@ -32,11 +32,19 @@ from sabacc.core.errors import (
 )
 from sabacc.core.events import Event
 from sabacc.core.hands import HandValue
+from sabacc.core.options import Options
+from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.game import Game, GameOutcome, HandResult, PotResult
+from sabacc.engine.observation import SCHEMA_VERSION as OBSERVATION_SCHEMA_VERSION
+from sabacc.engine.observation import Observation
+from sabacc.engine.protocol import GameProtocol
+from sabacc.engine.variant import VariantInfo
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "OBSERVATION_SCHEMA_VERSION",
     "Action",
     "Bet",
     "Call",
@@ -50,19 +58,26 @@ __all__ = [
     "Gain",
     "Game",
     "GameOutcome",
+    "GameProtocol",
     "HandResult",
     "HandValue",
     "HistoryError",
     "IllegalActionError",
     "Junk",
+    "Legal",
+    "Observation",
     "OptionError",
+    "Options",
+    "Pot",
     "PotResult",
     "Raise",
     "SabaccError",
+    "SpikeSnapshot",
     "Stand",
     "Swap",
     "UnknownVariantError",
     "Variant",
+    "VariantInfo",
     "__version__",
     "new_game",
     "parse_action",

@@ -15,7 +15,12 @@ from sabacc.variants import compiled as _compiled
 from sabacc.variants.registry import lookup, variant_names
 
 if TYPE_CHECKING:
+    from sabacc.engine.protocol import GameProtocol
     from sabacc.variants._spike_core import SpikeCore
+
+    def _both_engines_implement_the_protocol(game: Game, core: SpikeCore) -> list[GameProtocol]:
+        """Never called: mypy checks here that both engines implement :class:`GameProtocol`."""
+        return [game, core]
 
 
 class Variant:
@@ -144,11 +149,41 @@ def new_game(
     return _compiled.new_compiled_game(opts, players, seed, engine, info.name)
 
 
-def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:
+@overload
+def replay(
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = ...,
+    log: bool = ...,
+    engine: Literal["python"] = ...,
+) -> Game: ...
+
+
+@overload
+def replay(
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = ...,
+    log: bool = ...,
+    engine: Literal["compiled"],
+) -> SpikeCore: ...
+
+
+def replay(
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = None,
+    log: bool = True,
+    engine: str = "python",
+) -> Game | SpikeCore:
     """Rebuild a game from a hand-history document (see :meth:`Game.history`).
 
-    Replays ``upto`` actions (all by default). Raises :class:`HistoryError` if the document is
-    malformed or an action does not apply.
+    Replays ``upto`` actions (all by default), on the reference engine (``log=False``: without
+    building the event log, faster) or (``engine="compiled"``, Corellian Spike) on the compiled
+    core. This is the one replay path: the CLI, the server and
+    the golden-history tests all go through it. Raises :class:`HistoryError` if the document is
+    malformed (a missing or non-integer seed included: a history replays only from its exact
+    seed) or an action does not apply.
     """
     if not isinstance(history, Mapping):
         raise HistoryError("a hand history must be a JSON object")
@@ -159,11 +194,15 @@ def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:
             f"unsupported hand-history version {history.get('version')!r} "
             f"(this sabacc reads version {HISTORY_VERSION})"
         )
+    if history.get("seed") is None:
+        raise HistoryError("malformed hand history: it has no seed")
     try:
-        game = new_game(
+        game: Game | SpikeCore = new_game(  # type: ignore[call-overload]
             str(history["variant"]),
             players=list(history["players"]),
-            seed=int(history["seed"]),
+            seed=history["seed"],
+            log=log,
+            engine=engine,
             **dict(history.get("options") or {}),
         )
         actions = list(history.get("actions") or [])

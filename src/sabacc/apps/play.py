@@ -127,8 +127,8 @@ class PlainTable:
             piles.append(f"discard top {card_markup(obs['discard_top'])}")
         if obs.get("sun"):
             piles.append("sun " + " ".join(card_markup(x) for x in obs["sun"]))
-        if "moon" in obs:
-            piles.append(f"moon {obs['moon'].get('count', 0)} face down")
+        if "moon_count" in obs:  # Surabat's Moon pile (its size: the cards are face down)
+            piles.append(f"moon {obs['moon_count']} face down")
         rnd = f"round {obs['round']}/{obs['rounds']}  " if obs.get("rounds") else ""
         c.print(
             f"{rnd}main pot [bold]{pots['main']}[/]  sabacc pot [bold]{pots['sabacc']}[/]  "

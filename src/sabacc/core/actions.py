@@ -20,6 +20,7 @@ Text forms (case-insensitive when parsed):
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -169,14 +170,65 @@ def _value(word: str, text: str) -> int:
         raise IllegalActionError(f"{text!r}: {word!r} is not a card value like +4 or -3") from None
 
 
+def _whole(value: object) -> int | None:
+    """``value`` as a plain ``int`` if it is a whole number (an ``int`` or a NumPy integer, not a
+    ``bool``), else None."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool | float | str) or not hasattr(value, "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def checked_action(action: Action) -> Action:
+    """``action`` if its fields are well formed, raising :class:`IllegalActionError` if not.
+
+    The boundary every engine's ``apply`` and ``is_legal`` go through (via :func:`parse_action`):
+    a bet or raise amount must be a whole number of credits and a card value a whole number, so
+    that stacks stay integers, histories replay and observations stay JSON. ``Bet(2.5)``,
+    ``Bet(True)``, ``Bet("5")``, ``Bet(None)``, ``Swap("draw", 6.0)`` are refused; a NumPy
+    integer is taken, converted to ``int`` (a new action; well-formed actions are returned as
+    they are).
+    """
+    if isinstance(action, Bet | Raise):
+        amount: object = action.amount
+        if type(amount) is int:
+            return action
+        whole = _whole(amount)
+        if whole is None:
+            raise IllegalActionError(
+                f"{action.kind} {amount!r}: the amount must be a whole number of credits"
+            )
+        return type(action)(whole)
+    if isinstance(action, Swap | Discard | Gain):
+        value: object = action.value
+        if type(value) is int or (value is None and isinstance(action, Gain)):
+            return action
+        whole = _whole(value)
+        if whole is None:
+            where = f"{action.source} " if isinstance(action, Swap) else ""
+            raise IllegalActionError(
+                f"{action.kind} {where}{value!r}: the card value must be a whole number "
+                "like +4 or -3"
+            )
+        if isinstance(action, Swap):
+            return Swap(action.source, whole)
+        return type(action)(whole)
+    return action
+
+
 def parse_action(text: str | Action) -> Action:
     """Parse the text form of an action; raises :class:`IllegalActionError` if malformed.
 
     Suit or stave letters after a card value are accepted and ignored (``swap draw +4c``),
-    because suits never matter for play.
+    because suits never matter for play. An :class:`Action` is checked by
+    :func:`checked_action` (whole-number amounts and card values).
     """
     if isinstance(text, Action):
-        return text
+        return checked_action(text)
     if not isinstance(text, str):
         raise IllegalActionError(f"an action must be text or an Action, not {type(text).__name__}")
     norm = " ".join(text.strip().lower().split())

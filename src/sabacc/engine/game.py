@@ -7,6 +7,9 @@ end of the game. Its public protocol is small and the same for every variant:
   ``is_legal(action)``, ``apply(action)`` (returns the events it caused), ``is_over``,
   ``payoffs``, ``outcome``, ``observation(seat)``, ``events``, ``history()``, ``clone()``.
 
+(typed as :class:`~sabacc.engine.protocol.GameProtocol`, which the compiled Spike core implements
+too).
+
 Variants subclass it and implement the hand: dealing, phases, showdown. The base class owns
 stacks, antes, pots and side pots, the betting round, the dealer button, eliminations, game end,
 logging and the seeded RNG (the only source of randomness: ``(variant, options, seed, actions)``
@@ -20,8 +23,9 @@ from __future__ import annotations
 
 import operator
 import random
+import typing
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,7 +42,7 @@ from sabacc.core.actions import (
     parse_action,
 )
 from sabacc.core.cards import Card
-from sabacc.core.errors import IllegalActionError
+from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.core.events import (
     Acted,
     Anted,
@@ -54,6 +58,17 @@ from sabacc.core.events import (
 )
 from sabacc.core.options import Options
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
+from sabacc.engine.features import SeatRow, SeatView
+from sabacc.engine.observation import (
+    SCHEMA_VERSION,
+    HandResultObservation,
+    LegalObservation,
+    Observation,
+    OutcomeObservation,
+    OwnHandObservation,
+    SeatObservation,
+    SeatStatus,
+)
 
 if TYPE_CHECKING:
     from sabacc.core.hands import HandValue
@@ -144,6 +159,9 @@ class Game(ABC):
     #: sees (face down): what :meth:`card_locations` and :meth:`_hidden_slots` go through.
     piles: ClassVar[tuple[str, ...]] = ()
     face_down_piles: ClassVar[tuple[str, ...]] = ()
+    #: The TypedDict of this variant's :meth:`observation` (the engine's part joined with the
+    #: variant's own), from which ``docs/observation.schema.json`` is generated.
+    observation_type: ClassVar[type] = Observation
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -160,14 +178,11 @@ class Game(ABC):
             names = [str(p) for p in players]
         info = type(self).info
         if not info.min_players <= len(names) <= info.max_players:
-            from sabacc.core.errors import OptionError
-
             raise OptionError(
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {len(names)}"
             )
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+        seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
         self.rng = random.Random(seed)
@@ -192,8 +207,6 @@ class Game(ABC):
         self._reset_hand_state()
         self._pending: list[Event] = []
         if not any(self._can_ante(s) for s in range(self.n)):
-            from sabacc.core.errors import OptionError
-
             main, sab = self._ante_due(0)
             raise OptionError(
                 f"buy_in={options.starting_stack} cannot cover the antes ({main} + {sab})"
@@ -250,12 +263,14 @@ class Game(ABC):
         actor = self.to_act
         if actor is None:  # pragma: no cover - a decision always exists while not over
             raise IllegalActionError("nobody is to act")
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            raise IllegalActionError(f"no such seat {seat!r}: it is {self.names[actor]}'s turn")
-        if seat is not None and seat != actor:
-            raise IllegalActionError(
-                f"it is not {self.names[seat]}'s turn: {self.names[actor]} is to act"
-            )
+        if seat is not None:
+            number = seat_number(seat, self.n)
+            if number is None:
+                raise IllegalActionError(f"no such seat {seat!r}: it is {self.names[actor]}'s turn")
+            if number != actor:
+                raise IllegalActionError(
+                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
+                )
         legal = self.legal()
         if not legal.contains(act):
             raise IllegalActionError(self._illegal_message(act, legal))
@@ -276,6 +291,28 @@ class Game(ABC):
             return None
         standings = tuple(sorted(range(self.n), key=lambda s: (-self.stacks[s], s)))
         return GameOutcome(tuple(self.stacks), tuple(self.payoffs), standings, self.hand_no)
+
+    @property
+    def bet_unit(self) -> int:
+        """The minimum bet and raise increment (the bet size in fixed and limit betting)."""
+        return self._bet_unit()
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds per hand, or ``None`` where a hand has no fixed number of rounds (classic:
+        play goes on until someone calls the hand)."""
+        return self._rounds()
+
+    @property
+    def hand_nets(self) -> list[tuple[int, int, str, tuple[int, ...]]]:
+        """``(hand, dealer, reason, net per seat)`` of every finished hand: the compact form of
+        :attr:`hand_results` (what the compiled core keeps as it plays)."""
+        return [(r.hand, r.dealer, r.reason, r.net) for r in self.hand_results]
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been applied (the length of :attr:`actions`)."""
+        return len(self.actions)
 
     def events_for(self, viewer: int | None, since: int = 0) -> list[Event]:
         """The event log from index ``since`` as ``viewer`` may see it (None: a spectator)."""
@@ -387,8 +424,10 @@ class Game(ABC):
         return cards
 
     # ------------------------------------------------------------------ observation
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view).
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view),
+        typed by :attr:`observation_type` (:mod:`sabacc.engine.observation`, schema version
+        ``schema_version``).
 
         Another seat's hidden cards never appear: only their count, and the cards everybody saw
         go into that hand (taken from a face-up pile). Showdown reveals are in ``last_hand``.
@@ -401,7 +440,7 @@ class Game(ABC):
             if not 0 <= seat < self.n:
                 raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
         legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
-        seats = []
+        seats: list[SeatObservation] = []
         for s in range(self.n):
             seats.append(
                 {
@@ -411,13 +450,14 @@ class Game(ABC):
                     "committed": self.committed[s],
                     "round_bet": self.round_bet[s],
                     "cards": len(self.hands[s]),
-                    "known_cards": [c.code for c in self.hands[s] if c.id in self.public_ids[s]],
+                    "known_cards": [c.code for c in self._known_cards(seat, s)],
                     "status": self._status(s),
                     "dealer": s == self.dealer,
                     "last_action": self.last_action[s],
                 }
             )
-        obs: dict[str, Any] = {
+        obs: Observation = {
+            "schema_version": SCHEMA_VERSION,
             "variant": self.variant,
             "seat": seat,
             "hand": self.hand_no,
@@ -441,21 +481,75 @@ class Game(ABC):
                 "structure": self._bet_structure(),
                 "unit": self._bet_unit(),
             },
-            "legal": legal.to_dict(),
-            "last_hand": self.hand_results[-1].to_dict() if self.hand_results else None,
+            "legal": typing.cast(LegalObservation, legal.to_dict()),
+            "last_hand": (
+                typing.cast(HandResultObservation, self.hand_results[-1].to_dict())
+                if self.hand_results
+                else None
+            ),
         }
         if seat is not None:
-            own = self.hands[seat]
-            obs["you"] = {
-                "cards": [c.code for c in own],
-                "values": [c.value for c in own],
-                **self._describe_own(own),
-            }
-        obs.update(self._public_extra(seat))
+            obs["you"] = self._describe_own(self.hands[seat])
+        extra = self._public_extra(seat)
+        if extra:  # the variant's part, before the outcome (the compiled core's key order)
+            obs = typing.cast(Observation, {**obs, **extra})
         if self.over:
             outcome = self.outcome
-            obs["outcome"] = outcome.to_dict() if outcome else None
+            obs["outcome"] = typing.cast(OutcomeObservation, outcome.to_dict()) if outcome else None
         return obs
+
+    def seat_view(self, seat: int) -> SeatView:
+        """What :meth:`observation` shows ``seat`` that the RL encoder needs, as one flat tuple
+        of ints and card-id bytes (:data:`sabacc.engine.features.SeatView`; the variant's own
+        part from :meth:`_view_extra`). The compiled Spike core builds the same tuple."""
+        n = self.n
+        if not 0 <= seat < n:
+            raise IndexError(f"no seat {seat} at a {n}-seat table")
+        stacks = self.stacks
+        committed = self.committed
+        round_bet = self.round_bet
+        hands = self.hands
+        last = self.last_action
+        rows: list[SeatRow] = []
+        for k in range(n):
+            s = seat + k
+            if s >= n:
+                s -= n
+            stack = stacks[s]
+            if self.out[s]:
+                status = 4
+            elif not self.in_hand[s]:
+                status = 3
+            elif self.folded[s]:
+                status = 2
+            elif stack == 0:
+                status = 1
+            else:
+                status = 0
+            known = self._known_cards(seat, s)
+            rows.append(
+                (
+                    stack,
+                    committed[s],
+                    round_bet[s],
+                    len(hands[s]),
+                    status,
+                    last[s],
+                    bytes([c.id for c in known]) if known else b"",
+                )
+            )
+        own = hands[seat]
+        return (
+            self.phase,
+            self.pot_total(),
+            self.sabacc_pot,
+            self.cur_bet,
+            (self.dealer - seat) % n,
+            bytes([c.id for c in own]),
+            sum([c.value for c in own]),
+            tuple(rows),
+            self._view_extra(seat),
+        )
 
     def full_state(self) -> dict[str, Any]:
         """Every hidden card too: for debugging, tests and hand-history viewers only."""
@@ -498,12 +592,33 @@ class Game(ABC):
         """(main, sabacc) ante this seat owes to be dealt in."""
         return self.options.ante, self.options.sabacc_ante
 
-    def _describe_own(self, cards: list[Card]) -> dict[str, Any]:
+    def _describe_own(self, cards: list[Card]) -> OwnHandObservation:
+        """The observer's own hand, for :meth:`observation`."""
         value = self.evaluate(cards) if cards else None
-        return {"total": sum(c.value for c in cards), "hand": value.to_dict() if value else None}
+        return {
+            "cards": [c.code for c in cards],
+            "values": [c.value for c in cards],
+            "total": sum(c.value for c in cards),
+            "hand": (
+                {"name": value.name, "total": value.total, "rank": value.rank, "size": value.size}
+                if value
+                else None
+            ),
+        }
 
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
+    def _known_cards(self, viewer: int | None, seat: int) -> list[Card]:
+        """The cards of ``seat``'s hand that ``viewer`` knows: those everybody saw go into it
+        (variants where a seat learns more, like Surabat, extend it)."""
+        public = self.public_ids[seat]
+        return [c for c in self.hands[seat] if c.id in public] if public else []
+
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        """The variant's own part of :meth:`observation` (a TypedDict of its module)."""
         return {}
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """The variant's own part of :meth:`seat_view` (read by its RL feature spec)."""
+        return ()
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {}
@@ -512,8 +627,11 @@ class Game(ABC):
         return str(getattr(self.options, "betting", "no_limit"))
 
     def _bet_unit(self) -> int:
-        unit = getattr(self.options, "min_bet", None)
-        return int(unit) if unit else max(1, self.options.ante)
+        return options_bet_unit(self.options)
+
+    def _rounds(self) -> int | None:
+        """Rounds per hand (variants with a fixed count override it): :attr:`rounds`."""
+        return None
 
     def _max_raises(self) -> int | None:
         value = getattr(self.options, "max_raises", None)
@@ -541,7 +659,7 @@ class Game(ABC):
             self._pending.append(Acted(seat, public or text, text))
 
     # ------------------------------------------------------------------ seats
-    def _status(self, s: int) -> str:
+    def _status(self, s: int) -> SeatStatus:
         if self.out[s]:
             return "out"
         if not self.in_hand[s]:
@@ -825,6 +943,46 @@ class Game(ABC):
     def _illegal_message(self, action: Action, legal: Legal) -> str:
         name = self.names[self.to_act] if self.to_act is not None else "nobody"
         return illegal_message(action, legal, self.phase, name)
+
+
+def options_bet_unit(options: Options) -> int:
+    """The betting unit options give (their ``min_bet``, else the ante, at least 1): the
+    reference engine's rule, which the compiled core reads too (variants with another rule
+    override :meth:`Game._bet_unit`)."""
+    unit = getattr(options, "min_bet", None)
+    return int(unit) if unit else max(1, options.ante)
+
+
+def resolve_seed(seed: object) -> int:
+    """The game seed ``seed`` stands for, shared by every engine: a whole number (an ``int`` or a
+    NumPy integer), or ``None`` for a fresh one drawn from the OS (then recorded in the game's
+    history, so that it replays). Anything else (a float, a bool, text) is an
+    :class:`~sabacc.core.errors.OptionError`: a seed that is not kept exactly would not replay.
+    """
+    if type(seed) is int:
+        return seed
+    if seed is None:
+        return random.SystemRandom().randrange(2**63)
+    if not isinstance(seed, bool | float | str) and hasattr(seed, "__index__"):
+        try:
+            return operator.index(seed)
+        except TypeError:
+            pass
+    raise OptionError(f"seed={seed!r}: must be a whole number (or None for a random seed)")
+
+
+def seat_number(seat: object, n: int) -> int | None:
+    """``seat`` as a seat number at an ``n``-seat table (an ``int`` or a NumPy integer, not a
+    ``bool``), or None if it is not one (shared by every engine's ``apply``)."""
+    if type(seat) is not int:
+        if isinstance(seat, bool | float | str) or not hasattr(seat, "__index__"):
+            return None
+        try:
+            seat = operator.index(seat)
+        except TypeError:
+            return None
+    assert isinstance(seat, int)
+    return seat if 0 <= seat < n else None
 
 
 def illegal_message(action: Action, legal: Legal, phase: str, name: str) -> str:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from sabacc.core.cards import Card, Deck
     from sabacc.core.hands import HandValue
     from sabacc.core.options import Options
+    from sabacc.engine.features import FeatureSpec
     from sabacc.engine.game import Game
 
 #: A hand given by its card values, evaluated (the odds enumerations work on values).
@@ -176,6 +177,8 @@ class VariantInfo:
     card_art: str = ""
     #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.
     text: VariantText = field(default_factory=VariantText, repr=False)
+    #: The RL feature spec (:mod:`sabacc.engine.features`): None, no RL observation layout.
+    rl_spec: FeatureSpec | None = field(default=None, repr=False)
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""

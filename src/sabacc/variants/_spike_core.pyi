@@ -2,16 +2,18 @@
 sabacc.variants.compiled)."""
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sabacc.core.actions import Action
 from sabacc.core.cards import Card
 from sabacc.core.hands import HandValue
 from sabacc.engine.betting import Legal, Pot
+from sabacc.engine.features import SeatView
 from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.engine.variant import VariantInfo
-from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
+from sabacc.variants.corellian_spike import SpikeGame, SpikeObservation, SpikeOptions
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 
 SEAT_STATUSES: tuple[str, ...]
 
@@ -25,7 +27,7 @@ class SpikeCore:
     hand_nets: list[tuple[int, int, str, tuple[int, ...]]]
     def __init__(
         self,
-        options: SpikeOptions | None = None,
+        options: SpikeOptions | Mapping[str, Any] | None = None,
         *,
         seed: int | None = None,
         players: int | Sequence[str] = 4,
@@ -121,29 +123,18 @@ class SpikeCore:
     def hand_strength(self, seat: int) -> int | None: ...
     @property
     def hand_results(self) -> list[HandResult]: ...
-    def observation(self, seat: int | None) -> dict[str, Any]: ...
+    def observation(self, seat: int | None) -> SpikeObservation: ...
     def full_state(self) -> dict[str, Any]: ...
-    def seat_view(
-        self, seat: int
-    ) -> tuple[
-        str,
-        int,
-        int,
-        int,
-        int,
-        int,
-        int,
-        bool,
-        int,
-        bytes,
-        int,
-        bytes,
-        tuple[tuple[int, int, int, int, int, str | None, bytes], ...],
-    ]: ...
-    def _rounds(self) -> int: ...
-    def _bet_unit(self) -> int: ...
+    def seat_view(self, seat: int) -> SeatView: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def bet_unit(self) -> int: ...
     @staticmethod
     def from_game(game: SpikeGame) -> SpikeCore: ...
+    @staticmethod
+    def from_snapshot(snapshot: SpikeSnapshot) -> SpikeCore: ...
+    def snapshot(self) -> SpikeSnapshot: ...
     def determinize(self, viewer: int, rng: random.Random) -> SpikeCore: ...
 
 def shuffle_sample(rng: random.Random, items: list[Any]) -> None: ...

@@ -22,19 +22,23 @@ from libc.stdint cimport uint32_t, int64_t
 from libc.string cimport memcpy, memset
 
 import random as _random
+from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
 from sabacc.core.actions import CALL, CHECK, GAIN, JUNK, STAND
 from sabacc.core.actions import Action, Bet, Call, Check, Gain, Junk, Raise, Stand, Swap, parse_action
-from sabacc.variants.corellian_spike import SPIKE_DECK
+from sabacc.variants.spike_deck import SPIKE_DECK
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
+from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
+    options_bet_unit, resolve_seed, seat_number,
 )
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.variants.spike_hands import evaluate_spike
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, swap_action
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 
 DEF MAXP = 8
 DEF NC = 62
@@ -457,7 +461,7 @@ cdef void _read_options(Opts* o, object options) except *:
     o.ante = options.ante
     o.sab_ante = options.sabacc_ante
     o.start = options.starting_stack
-    o.unit = options.min_bet if options.min_bet else max(1, options.ante)
+    o.unit = options_bet_unit(options)  # the reference engine's rule
     o.gain_fee = options.gain_fee
     o.swap_fee = options.swap_fee
     o.game_end = (GE_ORBIT if options.game_end == "orbit"
@@ -470,6 +474,20 @@ cdef void _read_options(Opts* o, object options) except *:
     o.max_raises = -1 if options.max_raises is None else options.max_raises
     o.hand_cap = options.hand_cap
     o.tie_split = options.true_tie == "split"
+
+
+cdef inline bint _well_formed(object action) except -1:
+    """Whether ``action`` is a Spike action object with plain-int fields: the fast path of
+    ``apply`` and ``is_legal``. Anything else goes through ``parse_action``, the reference
+    engine's one boundary (text, whole-number amounts and card values)."""
+    t = type(action)
+    if t is _Bet or t is _Raise:
+        return type(action.amount) is int
+    if t is _Swap:
+        return type(action.value) is int
+    if t is _Gain:
+        return action.value is None
+    return t is _Stand or t is _Check or t is _Call or t is _Junk
 
 
 cdef inline int _lowest_seat(int mask) noexcept:
@@ -499,7 +517,7 @@ cdef class SpikeCore:
     # ...) for the main pot then each side pot; ``sabacc``: (amount, winner mask) if the sabacc
     # pot was won, else None; ``shown``: ((seat, card ids as bytes), ...) of the showdown's
     # hands from the dealer's left, None when everyone else junked. None for a hand copied from
-    # a reference game by from_game (its HandResult is in _results already).
+    # a snapshot by from_snapshot or from_game (its HandResult is in _results already).
     cdef list _hand_data
     cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
@@ -510,9 +528,10 @@ cdef class SpikeCore:
         cdef State* st = &self.st
         cdef int s, n
         global _last_options, _last_opts
-        if options is None:
-            options = SpikeOptions()
-        elif type(options) is not SpikeOptions and not isinstance(options, SpikeOptions):
+        if options is None or isinstance(options, _Mapping):
+            # Parsed and validated by the reference engine's own code, once.
+            options = SpikeOptions.from_mapping(options or {})
+        elif type(options) is not SpikeOptions:
             raise OptionError("SpikeCore takes SpikeOptions (Corellian Spike only)")
         if type(players) is int:
             n = players
@@ -526,10 +545,7 @@ cdef class SpikeCore:
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {n}"
             )
-        if seed is None:
-            seed = _random.SystemRandom().randrange(2**63)
-        elif type(seed) is not int and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise OptionError(f"the compiled engine needs a whole-number seed, not {seed!r}")
+        seed = resolve_seed(seed)  # the reference engine's rule: whole numbers, None = random
         self.options = options
         self.seed = seed
         self.names = list(names)
@@ -627,7 +643,7 @@ cdef class SpikeCore:
 
     def is_legal(self, action):
         try:
-            parsed = parse_action(action)
+            parsed = action if _well_formed(action) else parse_action(action)
         except IllegalActionError:
             return False
         if self.st.over or self.st.to_act < 0:
@@ -642,21 +658,22 @@ cdef class SpikeCore:
         malformed action, or when ``seat`` is given and is not the current player.
         """
         cdef int actor
-        t = type(action)
-        if not (t is _Bet or t is _Raise or t is _Stand or t is _Swap or t is _Check
-                or t is _Call or t is _Gain or t is _Junk):
+        if not _well_formed(action):
             action = parse_action(action)
         if self.st.over:
             raise IllegalActionError("the game is over: no more actions")
         actor = self.st.to_act
         if seat is not None:
-            if type(seat) is not int or not 0 <= seat < self.st.n:
+            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
+                seat, self.st.n
+            )
+            if number is None:
                 raise IllegalActionError(
                     f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
                 )
-            if seat != actor:
+            if number != actor:
                 raise IllegalActionError(
-                    f"it is not {self.names[seat]}'s turn: {self.names[actor]} is to act"
+                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
                 )
         self._compute_legal()
         if not self._contains(action):
@@ -1771,6 +1788,7 @@ cdef class SpikeCore:
                 to_call = 0
         result = self._last_result()
         obs = {
+            "schema_version": SCHEMA_VERSION,
             "variant": "corellian_spike",
             "seat": seat,
             "hand": st.hand_no,
@@ -1831,19 +1849,13 @@ cdef class SpikeCore:
 
     # ------------------------------------------------------------------ compact view (RL)
     def seat_view(self, int seat):
-        """What ``observation(seat)`` of the reference engine shows that a numeric encoder
-        needs, as ints, strings and card ids in one call (no :class:`Card` lists, no action
-        texts): for :meth:`sabacc.apps.rl.ObservationEncoder.encode_core`. A tuple of
-
-        ``phase`` (str), ``round``, main pot (:meth:`pot_total`), ``sabacc_pot``, ``cur_bet``,
-        draw pile size, muck size, whether the last spike dice were doubles, the dealer's
-        offset from ``seat`` (clockwise), the seat's own card ids (bytes, hand order), their
-        total, the discard pile's card ids (bytes, bottom to top), and one tuple per seat from
-        ``seat`` clockwise (entry ``k`` is seat ``(seat + k) % n``): ``(stack, committed, round
-        bet, card count, status, last, known)``, status an index in :data:`SEAT_STATUSES`,
-        ``last`` the ``kind`` of the seat's last action this hand (``None``: none yet; the
-        first word of :attr:`last_action`), ``known`` the ids of the cards everybody saw go into
-        that hand (bytes, hand order).
+        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
+        reads; layout in :mod:`sabacc.engine.features`) in one call: ``(phase, main pot,
+        sabacc pot, current bet, dealer offset, own card ids, own total, seats, extra)``, each
+        seat ``(stack, committed, round bet, card count, status, last, known)`` from ``seat``
+        clockwise, ``last`` the ``kind`` (first word) of its last action this hand, and
+        ``extra`` Spike's ``(round, rounds, draw size, muck size, last dice doubles, discard
+        ids)`` (:data:`sabacc.variants.corellian_spike.SPIKE_FEATURES` reads it).
         """
         cdef State* st = &self.st
         cdef int n = st.n
@@ -1879,99 +1891,163 @@ cdef class SpikeCore:
         for i in range(st.hlen[seat]):
             total += VAL[st.hands[seat][i]]
         return (
-            _PHASES[st.phase], st.round, self._pot_total(), st.sabacc_pot, st.cur_bet,
-            st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2, (st.dealer - seat + n) % n,
-            (<char*>st.hands[seat])[:st.hlen[seat]], total, (<char*>st.discard)[:st.ndiscard],
+            _PHASES[st.phase], self._pot_total(), st.sabacc_pot, st.cur_bet,
+            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
             tuple(seats),
+            (st.round, self.o.rounds, st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2,
+             (<char*>st.discard)[:st.ndiscard]),
         )
 
     # ------------------------------------------------------------------ search (bots)
-    def _rounds(self):
-        """Rounds per hand (the reference engine's hook of the same name)."""
+    @property
+    def rounds(self):
+        """Rounds per hand (:attr:`Game.rounds`)."""
         return self.o.rounds
 
-    def _bet_unit(self):
-        """The minimum bet and raise increment (the reference engine's hook of the same name)."""
+    @property
+    def bet_unit(self):
+        """The minimum bet and raise increment (:attr:`Game.bet_unit`)."""
         return self.o.unit
 
     @staticmethod
     def from_game(game):
         """A compiled copy of a reference :class:`SpikeGame`'s current state, RNG state and
         action log included: it goes on exactly as ``game`` would (for search bots, which
-        sample and play out many worlds from one position)."""
+        sample and play out many worlds from one position). Goes through the public seam:
+        ``SpikeCore.from_snapshot(game.snapshot())``."""
+        if type(game) is not SpikeGame:
+            raise OptionError("from_game copies a Corellian Spike game of the reference engine")
+        return SpikeCore.from_snapshot(game.snapshot())
+
+    @staticmethod
+    def from_snapshot(snapshot):
+        """A core in the state a :class:`~sabacc.variants.spike_snapshot.SpikeSnapshot`
+        describes (taken from either engine): it goes on exactly as the game it was taken from.
+        Raises ``ValueError`` for a snapshot no engine can hold (see ``SpikeSnapshot.validate``).
+        """
         cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
         cdef State* st = &new.st
         cdef int s, i, n
-        if type(game) is not SpikeGame:
-            raise OptionError("from_game copies a Corellian Spike game of the reference engine")
-        new.options = game.options
-        new.seed = game.seed
-        new.names = list(game.names)
-        new._seats = [s for s, _ in game.actions]
-        new._acts = [parse_action(a) for _, a in game.actions]
-        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in game.hand_results]
-        new._results = list(game.hand_results)
-        new._hand_data = [None] * len(new._results)
+        if type(snapshot) is not SpikeSnapshot or type(snapshot.options) is not SpikeOptions:
+            raise TypeError("from_snapshot takes a SpikeSnapshot of a Corellian Spike game")
+        snapshot.validate()
+        new.options = snapshot.options
+        new.seed = snapshot.seed
+        new.names = list(snapshot.names)
+        new._seats = [s for s, _ in snapshot.actions]
+        new._acts = [parse_action(a) for _, a in snapshot.actions]
+        results = snapshot.hand_results
+        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
+        new._results = list(results)
+        new._hand_data = [None] * len(results)
         new._legal_obj = None
         new._legal_list = None
         memset(st, 0, sizeof(State))
-        _read_options(&new.o, game.options)
-        version, internal, _gauss = game.rng.getstate()
+        _read_options(&new.o, snapshot.options)
+        internal = snapshot.rng_state
         for i in range(MT_N):
             st.rng.mt[i] = <uint32_t>internal[i]
         st.rng.mti = internal[MT_N]
-        n = st.n = game.n
+        n = st.n = len(snapshot.names)
         last = []
         for s in range(n):
-            st.stacks[s] = game.stacks[s]
-            st.out[s] = game.out[s]
-            st.in_hand[s] = game.in_hand[s]
-            st.folded[s] = game.folded[s]
-            st.acted[s] = game.acted[s]
-            st.committed[s] = game.committed[s]
-            st.round_bet[s] = game.round_bet[s]
-            st.hand_start[s] = game.hand_start_stacks[s]
-            hand = game.hands[s]
+            st.stacks[s] = snapshot.stacks[s]
+            st.out[s] = snapshot.out[s]
+            st.in_hand[s] = snapshot.in_hand[s]
+            st.folded[s] = snapshot.folded[s]
+            st.acted[s] = snapshot.acted[s]
+            st.committed[s] = snapshot.committed[s]
+            st.round_bet[s] = snapshot.round_bet[s]
+            st.hand_start[s] = snapshot.hand_start_stacks[s]
+            hand = snapshot.hands[s]
+            public = snapshot.public_ids[s]
             st.hlen[s] = len(hand)
-            for i, card in enumerate(hand):
-                st.hands[s][i] = card.id
-                st.pub[card.id] = card.id in game.public_ids[s]
-            text = game.last_action[s]
+            for i, c in enumerate(hand):
+                st.hands[s][i] = c
+                st.pub[c] = c in public
+            text = snapshot.last_action[s]
             if text is None:
                 last.append(None)
             else:
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
         new._last = last
-        st.hand_no = game.hand_no
-        st.dealer = game.dealer
-        st.orbit_steps = game.orbit_steps
-        st.sabacc_pot = game.sabacc_pot
-        st.carry = game.carry
-        st.house = game.house
-        st.to_act = -1 if game.to_act is None else game.to_act
-        st.phase = _PHASES.index(game.phase)
-        st.over = game.over
-        st.dead = game.dead
-        st.cur_bet = game.cur_bet
-        st.raises = game.raises
-        st.ndraw = len(game.draw)
-        for i, card in enumerate(game.draw):
-            st.draw[i] = card.id
-        st.ndiscard = len(game.discard)
-        for i, card in enumerate(game.discard):
-            st.discard[i] = card.id
-        st.nmuck = len(game.muck)
-        for i, card in enumerate(game.muck):
-            st.muck[i] = card.id
-        st.round = game.round
-        st.qlen = len(game.card_queue)
+        st.hand_no = snapshot.hand_no
+        st.dealer = snapshot.dealer
+        st.orbit_steps = snapshot.orbit_steps
+        st.sabacc_pot = snapshot.sabacc_pot
+        st.carry = snapshot.carry
+        st.house = snapshot.house
+        st.to_act = -1 if snapshot.to_act is None else snapshot.to_act
+        st.phase = _PHASES.index(snapshot.phase)
+        st.over = snapshot.over
+        st.dead = snapshot.dead
+        st.cur_bet = snapshot.cur_bet
+        st.raises = snapshot.raises
+        st.ndraw = len(snapshot.draw)
+        for i, c in enumerate(snapshot.draw):
+            st.draw[i] = c
+        st.ndiscard = len(snapshot.discard)
+        for i, c in enumerate(snapshot.discard):
+            st.discard[i] = c
+        st.nmuck = len(snapshot.muck)
+        for i, c in enumerate(snapshot.muck):
+            st.muck[i] = c
+        st.round = snapshot.round
+        st.qlen = len(snapshot.card_queue)
         st.qpos = 0
-        for i, s in enumerate(game.card_queue):
+        for i, s in enumerate(snapshot.card_queue):
             st.queue[i] = s
-        if game.last_dice is not None:
-            st.d1, st.d2 = game.last_dice
+        if snapshot.last_dice is not None:
+            st.d1, st.d2 = snapshot.last_dice
         return new
+
+    def snapshot(self):
+        """This game's whole state as a :class:`~sabacc.variants.spike_snapshot.SpikeSnapshot`
+        (plain data, RNG state and logs included), which ``SpikeGame.from_snapshot`` and
+        :meth:`from_snapshot` rebuild."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s, i
+        return SpikeSnapshot(
+            options=self.options,
+            seed=self.seed,
+            names=tuple(self.names),
+            rng_state=tuple([st.rng.mt[i] for i in range(MT_N)] + [st.rng.mti]),
+            stacks=tuple([st.stacks[s] for s in range(n)]),
+            out=tuple([bool(st.out[s]) for s in range(n)]),
+            hand_no=st.hand_no,
+            dealer=st.dealer,
+            orbit_steps=st.orbit_steps,
+            sabacc_pot=st.sabacc_pot,
+            carry=st.carry,
+            house=st.house,
+            to_act=None if st.to_act < 0 else st.to_act,
+            phase=_PHASES[st.phase],
+            over=bool(st.over),
+            hands=tuple([tuple([st.hands[s][i] for i in range(st.hlen[s])]) for s in range(n)]),
+            public_ids=tuple([
+                frozenset([st.hands[s][i] for i in range(st.hlen[s]) if st.pub[st.hands[s][i]]])
+                for s in range(n)
+            ]),
+            in_hand=tuple([bool(st.in_hand[s]) for s in range(n)]),
+            folded=tuple([bool(st.folded[s]) for s in range(n)]),
+            acted=tuple([bool(st.acted[s]) for s in range(n)]),
+            committed=tuple([st.committed[s] for s in range(n)]),
+            round_bet=tuple([st.round_bet[s] for s in range(n)]),
+            hand_start_stacks=tuple([st.hand_start[s] for s in range(n)]),
+            last_action=tuple(self.last_action),
+            dead=st.dead,
+            cur_bet=st.cur_bet,
+            raises=st.raises,
+            draw=tuple([st.draw[i] for i in range(st.ndraw)]),
+            discard=tuple([st.discard[i] for i in range(st.ndiscard)]),
+            muck=tuple([st.muck[i] for i in range(st.nmuck)]),
+            round=st.round,
+            card_queue=tuple([st.queue[i] for i in range(st.qpos, st.qlen)]),
+            last_dice=(st.d1, st.d2) if st.d1 else None,
+            actions=tuple(self.actions),
+            hand_results=tuple(self.hand_results),
+        )
 
     def determinize(self, int viewer, rng):
         """A copy of this state as ``viewer`` might imagine it, exactly as

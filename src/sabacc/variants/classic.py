@@ -22,10 +22,10 @@ Project decisions where RULES.md is silent are listed in docs/variants/classic.m
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict
 
 from sabacc.core.actions import (
     CALL,
@@ -46,7 +46,9 @@ from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, 
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
 from sabacc.engine.game import Game, PotResult
+from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.classic_bot import ClassicBot
 from sabacc.variants.classic_odds import ClassicOdds
@@ -186,6 +188,27 @@ def shift_faces(chance: str) -> int:
     return int(faces)
 
 
+class ClassicPart(TypedDict):
+    """Classic sabacc's own part of the observation: turns, orbits, calls and the deck."""
+
+    turn: int  # the turn player's seat
+    orbit: int
+    max_orbits: int
+    calls_open: bool  # whether the hand may be called now
+    bet_limit: int
+    raises: int
+    max_raises: int
+    deck: int  # cards left in the draw deck
+    out_of_play: int  # cards put out of play (face down)
+    roll: int | None  # the last shift roll
+    shift: bool  # whether the last roll shifted cards
+    caller: int | None  # the seat that called the hand
+
+
+class ClassicObservation(Observation, ClassicPart):
+    """A classic sabacc observation (:meth:`ClassicGame.observation`)."""
+
+
 @dataclass(frozen=True)
 class ClassicOptions(Options):
     """Classic sabacc options (RULES.md §1).
@@ -295,6 +318,7 @@ class ClassicGame(Game):
     # does not remember them either.
     piles: ClassVar[tuple[str, ...]] = ("draw", "discards")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "discards")
+    observation_type: ClassVar[type] = ClassicObservation
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -609,8 +633,8 @@ class ClassicGame(Game):
         return ws, f"tie on {tied_name}, sudden demise {verdict} with {best.name}"
 
     # ------------------------------------------------------------------ observation
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
-        return {
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        part: ClassicPart = {
             "turn": self.turn,
             "orbit": self.orbit,
             "max_orbits": self.options.max_orbits,
@@ -624,9 +648,91 @@ class ClassicGame(Game):
             "shift": self.last_shift,
             "caller": self.caller,
         }
+        return part
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """``(turn player (offset from ``seat``; -1: none), orbit, max orbits, calls open,
+        raises, max raises, deck size, out-of-play size, last roll shifted)``: read by
+        :data:`CLASSIC_FEATURES`."""
+        opts = self.options
+        turn = self.turn
+        return (
+            (turn - seat) % self.n if 0 <= turn < self.n else -1,
+            self.orbit,
+            opts.max_orbits,
+            self._calls_open(),
+            self.raises,
+            opts.max_raises,
+            len(self.draw),
+            len(self.discards),
+            self.last_shift,
+        )
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {"draw": [c.code for c in self.draw], "out": [c.code for c in self.discards]}
+
+
+def _classic_writer(at: Layout) -> ExtraWriter:
+    """Writes classic's blocks from :meth:`ClassicGame._view_extra`'s tuple."""
+    o = at.offsets
+    turn_at, orbit_at, raises_at, piles_at = o["turn"], o["orbit"], o["raises"], o["piles"]
+    deck = at.deck_size
+
+    def write(f: MutableSequence[float], extra: tuple[Any, ...]) -> None:
+        turn, orbit, max_orbits, calls_open, raises, max_raises, ndeck, nout, shift = extra
+        if turn >= 0:
+            f[turn_at + turn] = 1.0
+        f[orbit_at] = orbit / max_orbits
+        if calls_open:
+            f[orbit_at + 1] = 1.0
+        f[raises_at] = raises / max_raises if max_raises else 0.0
+        f[piles_at] = ndeck / deck
+        f[piles_at + 1] = nout / deck
+        if shift:
+            f[piles_at + 2] = 1.0
+
+    return write
+
+
+def _classic_from_observation(obs: Mapping[str, Any], ids: Mapping[str, int]) -> tuple[Any, ...]:
+    turn, n = obs["turn"], len(obs["seats"])
+    return (
+        (turn - obs["seat"]) % n if 0 <= turn < n else -1,
+        obs["orbit"],
+        obs["max_orbits"],
+        obs["calls_open"],
+        obs["raises"],
+        obs["max_raises"],
+        obs["deck"],
+        obs["out_of_play"],
+        obs["shift"],
+    )
+
+
+def _classic_bet_sizes(options: Options) -> tuple[str | float | int, ...]:
+    """Every exact amount 1..bet_limit (bets are 1 to ``bet_limit`` credits), when it is small."""
+    limit = int(getattr(options, "bet_limit", 3))
+    return tuple(range(1, limit + 1)) if limit <= 10 else ("min", 0.5, 1.0, 2.0, "max")
+
+
+#: Classic sabacc's RL feature spec.
+CLASSIC_FEATURES = FeatureSpec(
+    phases=("betting", "calling", "drawing"),
+    ranks=4,
+    total_scale=23.0,
+    blocks=(
+        Block("turn", "seats"),  # the turn player, one-hot from the observer
+        Block("orbit", 2),  # orbit / max_orbits, calls open
+        Block("raises", 1),  # raises / max_raises
+        Block("piles", 2),  # deck and out-of-play sizes / deck size
+        Block("shift", 1),  # the last roll shifted cards
+    ),
+    writer=_classic_writer,
+    from_observation=_classic_from_observation,
+    action_kinds=("stand", "check", "call", "junk", "call hand", "gain", "swap draw"),
+    env_name="classic",
+    bet_sizes=_classic_bet_sizes,
+)
 
 
 # One paragraph per line (no hard wraps inside a paragraph): terminals and web pages wrap it.
@@ -665,6 +771,7 @@ ClassicGame.info = register(
         options_type=ClassicOptions,
         game_type=ClassicGame,
         evaluator=evaluate,
+        rl_spec=CLASSIC_FEATURES,
         summary="The 76-card game of the Star Wars galaxy: highest total up to 23, shifting cards.",
         rules_text=CLASSIC_RULES,
         piles=(Pile("deck", False, "deck"), Pile("out", False, "out_of_play")),

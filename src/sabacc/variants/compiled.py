@@ -8,6 +8,9 @@ bit-exact copy of its seeded RNG, and so reaches the same states for the same se
 protocol (``legal_actions``, ``apply``, ``observation``, ``hand_results``, ``history``,
 ``clone``, ``determinize``...) but no per-event log (``apply`` returns ``None``);
 ``sabacc.replay(game.history())`` rebuilds the events on the reference engine when wanted.
+Both engines implement :class:`~sabacc.engine.protocol.GameProtocol` and exchange state through
+the public :class:`~sabacc.variants.spike_snapshot.SpikeSnapshot` (``snapshot()`` /
+``from_snapshot()``; docs/engines.md).
 
 It is a C extension built by Cython when sabacc is installed; without a C compiler sabacc still
 installs, and asking for ``engine="compiled"`` says so.

@@ -16,11 +16,13 @@ Project decisions where RULES.md is silent (documented in docs/rules-decisions.m
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict
 
 from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
-from sabacc.core.cards import Card, Deck, signed
+from sabacc.core.cards import Card
 from sabacc.core.events import (
     BlindDraw,
     CardDiscarded,
@@ -35,40 +37,35 @@ from sabacc.core.events import (
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.game import Game, PotResult
+from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.registry import register
 from sabacc.variants.spike_bot import SpikeBot
+from sabacc.variants.spike_deck import SPIKE_DECK as SPIKE_DECK
 from sabacc.variants.spike_hands import evaluate_spike
 from sabacc.variants.spike_odds import SpikeOdds
+from sabacc.variants.spike_snapshot import SpikeSnapshot
 from sabacc.variants.spike_text import SPIKE_TEXT
 
-SPIKE_STAVES: dict[str, str] = {"c": "circle", "s": "square", "t": "triangle"}
-
-
-def build_spike_deck() -> Deck:
-    """The 62-card Corellian Spike deck: ±1..±10 in three staves, plus two Sylops (0)."""
-    cards: list[Card] = []
-    for suit in SPIKE_STAVES:
-        for mag in range(1, 11):
-            for value in (mag, -mag):
-                cards.append(Card(len(cards), value, suit, f"{signed(value)}{suit}"))
-    for _ in range(2):
-        cards.append(Card(len(cards), 0, None, "0", "Sylop"))
-    return Deck(
-        "Corellian Spike",
-        "spike",
-        cards,
-        suits=SPIKE_STAVES,
-        signed_values=True,
-        symbols={"c": "●", "s": "■", "t": "▲"},
-    )
-
-
-#: The deck of Corellian Spike and Surabat Cycle.
-SPIKE_DECK = build_spike_deck()
-
 _SWAPS: dict[tuple[str, int], Swap] = {}
+
+
+class SpikePart(TypedDict):
+    """Corellian Spike's own part of the observation: the round and the card piles."""
+
+    round: int
+    rounds: int
+    discard_top: str | None
+    discard_pile: list[str]  # face up, bottom to top
+    draw_pile: int  # cards left in the (face-down) draw pile
+    mucked: int  # junked cards, face down under the discard pile
+    dice: list[int] | None  # the last spike dice of this hand
+
+
+class SpikeObservation(Observation, SpikePart):
+    """A Corellian Spike observation (:meth:`SpikeGame.observation`, both engines)."""
 
 
 def swap_action(source: str, value: int) -> Swap:
@@ -127,6 +124,7 @@ class SpikeGame(Game):
     options: SpikeOptions
     piles: ClassVar[tuple[str, ...]] = ("draw", "discard", "muck")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "muck")
+    observation_type: ClassVar[type] = SpikeObservation
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -387,9 +385,110 @@ class SpikeGame(Game):
             contenders = [s for s in contenders if _closeness(drawn[s]) == best]
         return contenders
 
+    # ------------------------------------------------------------------ the engines' seam
+    def snapshot(self) -> SpikeSnapshot:
+        """The whole state as plain data (:class:`SpikeSnapshot`), RNG state and logs included:
+        what :meth:`from_snapshot` and the compiled core's ``from_snapshot`` rebuild. Corellian
+        Spike only (Surabat Cycle, which extends this class, has more piles)."""
+        if type(self) is not SpikeGame:
+            raise TypeError(f"snapshot() covers Corellian Spike, not {type(self).info.title}")
+        _version, internal, gauss = self.rng.getstate()
+        if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
+            raise ValueError("the game's RNG holds a Gaussian draw a snapshot cannot keep")
+        return SpikeSnapshot(
+            options=self.options,
+            seed=self.seed,
+            names=tuple(self.names),
+            rng_state=tuple(internal),
+            stacks=tuple(self.stacks),
+            out=tuple(self.out),
+            hand_no=self.hand_no,
+            dealer=self.dealer,
+            orbit_steps=self.orbit_steps,
+            sabacc_pot=self.sabacc_pot,
+            carry=self.carry,
+            house=self.house,
+            to_act=self.to_act,
+            phase=self.phase,
+            over=self.over,
+            hands=tuple(tuple(c.id for c in h) for h in self.hands),
+            public_ids=tuple(frozenset(p) for p in self.public_ids),
+            in_hand=tuple(self.in_hand),
+            folded=tuple(self.folded),
+            acted=tuple(self.acted),
+            committed=tuple(self.committed),
+            round_bet=tuple(self.round_bet),
+            hand_start_stacks=tuple(self.hand_start_stacks),
+            last_action=tuple(self.last_action),
+            dead=self.dead,
+            cur_bet=self.cur_bet,
+            raises=self.raises,
+            draw=tuple(c.id for c in self.draw),
+            discard=tuple(c.id for c in self.discard),
+            muck=tuple(c.id for c in self.muck),
+            round=self.round,
+            card_queue=tuple(self.card_queue),
+            last_dice=self.last_dice,
+            actions=tuple(self.actions),
+            hand_results=tuple(self.hand_results),
+        )
+
+    @classmethod
+    def from_snapshot(cls, snapshot: SpikeSnapshot, *, log: bool = True) -> SpikeGame:
+        """A reference game in the state ``snapshot`` describes, going on exactly as the game it
+        was taken from. Its event log starts empty (the snapshot keeps the action log and the
+        hand results, not the events); ``log=False`` keeps none from here either."""
+        if cls is not SpikeGame or type(snapshot.options) is not SpikeOptions:
+            raise TypeError("from_snapshot rebuilds a Corellian Spike game from SpikeOptions")
+        snapshot.validate()
+        cards = cls.info.deck.cards
+        game = object.__new__(cls)
+        game.options = snapshot.options
+        game.seed = snapshot.seed
+        game.rng = random.Random()
+        game.rng.setstate((3, snapshot.rng_state, None))
+        game.names = list(snapshot.names)
+        game.n = len(snapshot.names)
+        game.stacks = list(snapshot.stacks)
+        game.out = list(snapshot.out)
+        game.hand_no = snapshot.hand_no
+        game.dealer = snapshot.dealer
+        game.orbit_steps = snapshot.orbit_steps
+        game.sabacc_pot = snapshot.sabacc_pot
+        game.carry = snapshot.carry
+        game.house = snapshot.house
+        game.log = log
+        game.events = []
+        game._pending = []
+        game.actions = list(snapshot.actions)
+        game.hand_results = list(snapshot.hand_results)
+        game.to_act = snapshot.to_act
+        game.phase = snapshot.phase
+        game.over = snapshot.over
+        game._legal = None
+        game.hands = [[cards[i] for i in h] for h in snapshot.hands]
+        game.public_ids = [set(p) for p in snapshot.public_ids]
+        game.in_hand = list(snapshot.in_hand)
+        game.folded = list(snapshot.folded)
+        game.acted = list(snapshot.acted)
+        game.committed = list(snapshot.committed)
+        game.round_bet = list(snapshot.round_bet)
+        game.hand_start_stacks = list(snapshot.hand_start_stacks)
+        game.last_action = list(snapshot.last_action)
+        game.dead = snapshot.dead
+        game.cur_bet = snapshot.cur_bet
+        game.raises = snapshot.raises
+        game.draw = [cards[i] for i in snapshot.draw]
+        game.discard = [cards[i] for i in snapshot.discard]
+        game.muck = [cards[i] for i in snapshot.muck]
+        game.round = snapshot.round
+        game.card_queue = list(snapshot.card_queue)
+        game.last_dice = snapshot.last_dice
+        return game
+
     # ------------------------------------------------------------------ observation
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
-        return {
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        part: SpikePart = {
             "round": self.round,
             "rounds": self._rounds(),
             "discard_top": self.discard[-1].code if self.discard else None,
@@ -398,6 +497,20 @@ class SpikeGame(Game):
             "mucked": len(self.muck),
             "dice": list(self.last_dice) if self.last_dice else None,
         }
+        return part
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """``(round, rounds, draw pile size, muck size, last dice doubles, discard ids)``: read by
+        :data:`SPIKE_FEATURES` (the compiled core's ``seat_view`` builds the same)."""
+        dice = self.last_dice
+        return (
+            self.round,
+            self._rounds(),
+            len(self.draw),
+            len(self.muck),
+            dice is not None and dice[0] == dice[1],
+            bytes([c.id for c in self.discard]),
+        )
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {"draw": [c.code for c in self.draw], "muck": [c.code for c in self.muck]}
@@ -406,6 +519,60 @@ class SpikeGame(Game):
 def evaluate(options: Options, cards: list[Card]) -> HandValue:
     """Spike hand value (options do not change Spike's ranking)."""
     return evaluate_spike([c.value for c in cards])
+
+
+def _spike_writer(at: Layout) -> ExtraWriter:
+    """Writes Spike's blocks from :meth:`SpikeGame._view_extra`'s tuple."""
+    o = at.offsets
+    rnd_at, top_at, pile_at, piles_at = o["round"], o["discard_top"], o["discard_pile"], o["piles"]
+    vid = at.value_of
+    deck = at.deck_size
+
+    def write(f: MutableSequence[float], extra: tuple[Any, ...]) -> None:
+        rnd, rounds, ndraw, nmuck, dbl, discard = extra
+        f[rnd_at] = rnd / rounds
+        if rnd >= rounds:
+            f[rnd_at + 1] = 1.0
+        if discard:
+            f[top_at + vid[discard[-1]]] = 1.0
+            for c in discard:
+                f[pile_at + vid[c]] += 1.0
+        f[piles_at] = ndraw / deck
+        f[piles_at + 1] = nmuck / deck
+        if dbl:
+            f[piles_at + 2] = 1.0
+
+    return write
+
+
+def _spike_from_observation(obs: Mapping[str, Any], ids: Mapping[str, int]) -> tuple[Any, ...]:
+    return (
+        obs["round"],
+        obs["rounds"],
+        obs["draw_pile"],
+        obs["mucked"],
+        doubles(obs["dice"]),
+        card_ids(obs["discard_pile"], ids),
+    )
+
+
+#: Corellian Spike's RL feature spec (the same on both engines).
+SPIKE_FEATURES = FeatureSpec(
+    phases=("card", "betting"),
+    ranks=13,
+    total_scale=10.0,
+    blocks=(
+        Block("round", 2),  # round / rounds, last round
+        Block("discard_top", "values"),  # one-hot
+        Block("discard_pile", "values", high="copies"),  # counts
+        Block("piles", 2),  # draw pile and muck sizes / deck size
+        Block("shift", 1),  # the last spike dice were doubles
+    ),
+    writer=_spike_writer,
+    from_observation=_spike_from_observation,
+    action_kinds=("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
+    env_name="spike",
+)
 
 
 SPIKE_RULES = """\
@@ -456,6 +623,7 @@ SpikeGame.info = register(
         options_type=SpikeOptions,
         game_type=SpikeGame,
         evaluator=evaluate,
+        rl_spec=SPIKE_FEATURES,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
         piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),

@@ -24,14 +24,17 @@ gain from the Sun). Rule decisions are listed in docs/variants/surabat_cycle.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from sabacc.core.actions import STAND, Action, Discard, Gain, Stand, Swap
 from sabacc.core.cards import Card
 from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
+from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, VariantInfo
 from sabacc.variants.corellian_spike import (
     SPIKE_DECK,
@@ -69,6 +72,27 @@ def discard_action(value: int) -> Discard:
     if action is None:
         action = _DISCARDS[value] = Discard(value)
     return action
+
+
+class SurabatPart(TypedDict):
+    """Surabat Cycle's own part of the observation: the round and the array."""
+
+    round: int
+    rounds: int
+    starting_player: int | None
+    hand_cap: int
+    sun: list[str]  # the face-up Sun cards
+    moon_count: int
+    moon_known: list[str | None]  # bottom to top: a card only where this seat put it
+    discard_pile: list[str]  # face up, bottom to top
+    discard_stack: int  # discard pile and junked cards under it
+    mucked: int
+    draw_pile: int
+    dice: list[int] | None
+
+
+class SurabatObservation(Observation, SurabatPart):
+    """A Surabat Cycle observation (:meth:`SurabatGame.observation`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +137,7 @@ class SurabatGame(SpikeGame):
 
     options: SurabatOptions
     piles: ClassVar[tuple[str, ...]] = ("draw", "sun", "moon", "discard", "muck")
+    observation_type: ClassVar[type] = SurabatObservation
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -342,22 +367,16 @@ class SurabatGame(SpikeGame):
         self._next_card_turn()
 
     # ------------------------------------------------------------------ observation
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        obs = super().observation(seat)
-        if seat is not None and 0 <= seat < self.n and self.seen[seat]:
-            known = self.seen[seat]
-            for entry in obs["seats"]:
-                s = entry["seat"]
-                if s == seat:
-                    continue
-                public = self.public_ids[s]
-                entry["known_cards"] = [
-                    c.code for c in self.hands[s] if c.id in public or c.id in known
-                ]
-        return obs
+    def _known_cards(self, viewer: int | None, seat: int) -> list[Card]:
+        """Besides the cards everybody saw, the ones ``viewer`` alone saw go into that hand."""
+        if viewer is None or viewer == seat or not self.seen[viewer]:
+            return super()._known_cards(viewer, seat)
+        known = self.seen[viewer]
+        public = self.public_ids[seat]
+        return [c for c in self.hands[seat] if c.id in public or c.id in known]
 
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
-        return {
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        part: SurabatPart = {
             "round": self.round,
             "rounds": self._rounds(),
             "starting_player": self.starting_player,
@@ -375,6 +394,27 @@ class SurabatGame(SpikeGame):
             "draw_pile": len(self.draw),
             "dice": list(self.last_dice) if self.last_dice else None,
         }
+        return part
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """``(round, rounds, starting player (offset from ``seat``; -1: none), Sun ids, Moon
+        size, Moon ids this seat put there (-1 elsewhere, bottom to top), discard ids, draw
+        size, muck size, last dice doubles)``: read by :data:`SURABAT_FEATURES`."""
+        dice = self.last_dice
+        moon = self.moon
+        starter = self.starting_player
+        return (
+            self.round,
+            self._rounds(),
+            -1 if starter is None else (starter - seat) % self.n,
+            bytes([c.id for c in self.sun]),
+            len(moon),
+            tuple([c.id if o == seat else -1 for c, o in zip(moon, self.moon_owner, strict=True)]),
+            bytes([c.id for c in self.discard]),
+            len(self.draw),
+            len(self.muck),
+            dice is not None and dice[0] == dice[1],
+        )
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {
@@ -394,6 +434,87 @@ class SurabatGame(SpikeGame):
         slots = [(pile, i) for pile, i in super()._hidden_slots(viewer) if pile[i].id not in known]
         slots.extend((self.moon, i) for i, o in enumerate(self.moon_owner) if o != viewer)
         return slots
+
+
+def _surabat_writer(at: Layout) -> ExtraWriter:
+    """Writes Surabat's blocks from :meth:`SurabatGame._view_extra`'s tuple."""
+    o = at.offsets
+    rnd_at, start_at, sun_at, moon_at = o["round"], o["starting_player"], o["sun"], o["moon"]
+    known_at, top_at, pile_at, piles_at = (
+        o["moon_known"],
+        o["moon_top_known"],
+        o["discard_pile"],
+        o["piles"],
+    )
+    vid = at.value_of
+    deck = at.deck_size
+
+    def write(f: MutableSequence[float], extra: tuple[Any, ...]) -> None:
+        rnd, rounds, starter, sun, moon, moon_known, discard, ndraw, nmuck, dbl = extra
+        f[rnd_at] = rnd / rounds
+        if rnd >= rounds:
+            f[rnd_at + 1] = 1.0
+        if starter >= 0:
+            f[start_at + starter] = 1.0
+        for c in sun:
+            f[sun_at + vid[c]] += 1.0
+        f[moon_at] = moon
+        top = -1
+        for c in moon_known:
+            if c >= 0:
+                top = vid[c]
+                f[known_at + top] += 1.0
+            else:
+                top = -1
+        if top >= 0:
+            f[top_at + top] = 1.0
+        for c in discard:
+            f[pile_at + vid[c]] += 1.0
+        f[piles_at] = ndraw / deck
+        f[piles_at + 1] = nmuck / deck
+        if dbl:
+            f[piles_at + 2] = 1.0
+
+    return write
+
+
+def _surabat_from_observation(obs: Mapping[str, Any], ids: Mapping[str, int]) -> tuple[Any, ...]:
+    starter = obs["starting_player"]
+    return (
+        obs["round"],
+        obs["rounds"],
+        -1 if starter is None else (starter - obs["seat"]) % len(obs["seats"]),
+        card_ids(obs["sun"], ids),
+        obs["moon_count"],
+        tuple([ids[c] if c is not None else -1 for c in obs["moon_known"]]),
+        card_ids(obs["discard_pile"], ids),
+        obs["draw_pile"],
+        obs["mucked"],
+        doubles(obs["dice"]),
+    )
+
+
+#: Surabat Cycle's RL feature spec.
+SURABAT_FEATURES = FeatureSpec(
+    phases=("card", "discard", "betting"),
+    ranks=13,
+    total_scale=10.0,
+    blocks=(
+        Block("round", 2),  # round / rounds, last round
+        Block("starting_player", "seats"),  # one-hot, from the observer
+        Block("sun", "values", high="copies"),  # counts
+        Block("moon", 1, high="deck"),  # Moon size
+        Block("moon_known", "values", high="copies"),  # Moon cards this seat put there
+        Block("moon_top_known", "values"),  # the Moon top, when this seat put it there
+        Block("discard_pile", "values", high="copies"),
+        Block("piles", 2),  # draw and muck sizes / deck size
+        Block("shift", 1),  # the last dice were doubles
+    ),
+    writer=_surabat_writer,
+    from_observation=_surabat_from_observation,
+    action_kinds=("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
+    env_name="surabat",
+)
 
 
 SURABAT_RULES = """\
@@ -434,6 +555,7 @@ SurabatGame.info = register(
         options_type=SurabatOptions,
         game_type=SurabatGame,
         evaluator=evaluate,
+        rl_spec=SURABAT_FEATURES,
         summary="Corellian Spike with a Sun and a Moon pile; one round per player, 500 buy-in.",
         rules_text=SURABAT_RULES,
         piles=(

@@ -242,10 +242,10 @@ def test_engine_option() -> None:
 
 
 def test_seat_view_matches_the_reference_state() -> None:
-    """The compact accessor the encoder reads, against the reference game's own lists."""
-    from sabacc.variants._spike_core import SEAT_STATUSES
+    """The compact view the encoder reads: the compiled core's equals the reference engine's
+    (``last`` is the first word of the reference's text), which matches the game's own lists."""
+    from sabacc.engine.observation import SEAT_STATUSES
 
-    assert SEAT_STATUSES == ("active", "all_in", "junked", "waiting", "out")
     rng = random.Random(7)
     statuses: set[int] = set()
     kinds: set[str | None] = set()
@@ -259,16 +259,28 @@ def test_seat_view_matches_the_reference_state() -> None:
                 break
             for seat in range(players):
                 view = fast.seat_view(seat)
-                phase, rnd, pot, sab, cur, ndraw, nmuck, doubles, dealer, own, total = view[:11]
-                discard, seats = view[11:]
-                assert (phase, rnd, pot, sab, cur) == (
+                rview = ref.seat_view(seat)
+                phase, pot, sab, cur, dealer, own, total, seats, extra = view
+                assert (*view[:7], extra) == (*rview[:7], rview[8])
+                assert [(*row[:5], row[6]) for row in seats] == [
+                    (*row[:5], row[6]) for row in rview[7]
+                ]
+                assert [row[5] for row in seats] == [
+                    None if row[5] is None else row[5].split(" ")[0] for row in rview[7]
+                ]
+                assert (phase, pot, sab, cur) == (
                     ref.phase,
-                    ref.round,
                     ref.pot_total(),
                     ref.sabacc_pot,
                     ref.cur_bet,
                 )
-                assert (ndraw, nmuck) == (len(ref.draw), len(ref.muck))
+                rnd, rounds, ndraw, nmuck, doubles, discard = extra
+                assert (rnd, rounds, ndraw, nmuck) == (
+                    ref.round,
+                    ref.options.rounds,
+                    len(ref.draw),
+                    len(ref.muck),
+                )
                 dice = ref.last_dice
                 assert doubles == (dice is not None and dice[0] == dice[1])
                 assert (seat + dealer) % players == ref.dealer
@@ -287,8 +299,6 @@ def test_seat_view_matches_the_reference_state() -> None:
                         len(ref.hands[s]),
                     )
                     assert SEAT_STATUSES[status] == ref._status(s)
-                    text = ref.last_action[s]
-                    assert last == (None if text is None else text.split(" ")[0])
                     public = [c.id for c in ref.hands[s] if c.id in ref.public_ids[s]]
                     assert list(known) == public
                     statuses.add(status)
@@ -299,6 +309,8 @@ def test_seat_view_matches_the_reference_state() -> None:
             fast.apply(action)
     with pytest.raises(IndexError):
         fast.seat_view(players)
+    with pytest.raises(IndexError):
+        ref.seat_view(players)
     # Every status Spike has ("waiting" is for variants that deal some seats out), every kind
     # of last action, and cards seen going into hands were visited.
     assert statuses == {0, 1, 2, 4}

@@ -33,6 +33,30 @@ def test_check_env(variant: str, engine: str) -> None:
     check_env(game, skip_render_check=True)
 
 
+def test_versioned_ids() -> None:
+    assert ENV_IDS == {
+        "corellian_spike": "sabacc/Spike-v1",
+        "surabat_cycle": "sabacc/Surabat-v1",
+        "classic": "sabacc/Classic-v1",
+    }
+    assert all(env_id in gymnasium.registry for env_id in ENV_IDS.values())
+
+
+def test_illegal_action_terminates_by_default() -> None:
+    env = sabacc.apps.rl.SabaccGymEnv("surabat", opponents=["random"], illegal_reward=-3)
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = len(env.core.game.actions)
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_move"]) == (-3.0, True, False, True)
+    assert len(env.core.game.actions) == before
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=2)  # a new episode plays on
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    assert env.step(legal)[4].get("illegal_move") is None
+
+
 @pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
 def test_registered_and_made(variant: str, engine: str) -> None:
     env = gymnasium.make(ENV_IDS[variant], opponents=["random"], num_players=3, engine=engine)
@@ -133,7 +157,7 @@ def _episode_trace(env: SabaccGymEnv, seed: int, rng: random.Random) -> list[Any
     while not terminated:
         legal = np.flatnonzero(obs["action_mask"])
         if rng.random() < 0.05:
-            action = rng.randrange(len(env.action_table) + 2)  # illegal: the passive fallback
+            action = rng.randrange(len(env.action_table) + 2)  # may be illegal: ends it
         else:
             action = int(legal[rng.randrange(len(legal))])
         obs, reward, terminated, truncated, info = env.step(action)

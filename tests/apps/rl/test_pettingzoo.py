@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import types
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -49,12 +50,13 @@ def test_parallel_api_test(variant: str, engine: str) -> None:
 def test_max_cycles_test(variant: str, engine: str) -> None:
     """PettingZoo's test samples actions *without* the mask and wants every agent to take
     exactly ``max_cycles`` steps: whole-game episodes at a 4-seat table (a hand can end before
-    every agent has acted 4 times, a game cannot). Repeated: actions are unseeded."""
+    every agent has acted 4 times, a game cannot). Repeated: actions are unseeded. Unmasked
+    actions are mostly illegal, which would end the episode at once under the default
+    ``illegal_action="terminate"``: this test plays them as the passive action."""
+    kw: dict[str, Any] = {"episode": "game", "engine": engine, "illegal_action": "fallback"}
     mod = types.SimpleNamespace(
-        env=functools.partial(sabacc.apps.rl.env, variant, 4, episode="game", engine=engine),
-        parallel_env=functools.partial(
-            sabacc.apps.rl.parallel_env, variant, 4, episode="game", engine=engine
-        ),
+        env=functools.partial(sabacc.apps.rl.env, variant, 4, **kw),
+        parallel_env=functools.partial(sabacc.apps.rl.parallel_env, variant, 4, **kw),
     )
     for _ in range(20):
         max_cycles_test(mod)
@@ -120,8 +122,47 @@ def test_reset_seed_replays_and_rotates_seats() -> None:
     assert env.unwrapped.core.shift == 0
 
 
+def test_illegal_index_terminates_by_default() -> None:
+    """PettingZoo's convention (TerminateIllegalWrapper): the offender gets the penalty, every
+    agent is terminated, the offender's info says ``illegal_move``; then only dead steps."""
+    env = sabacc.apps.rl.env("corellian_spike", 3, illegal_reward=-2.5)
+    env.reset(seed=0)
+    offender = env.agent_selection
+    obs = env.observe(offender)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    actions_before = len(env.unwrapped.core.game.actions)
+    env.step(illegal)
+    assert len(env.unwrapped.core.game.actions) == actions_before  # nothing was played
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.infos[offender]["illegal_move"] is True
+    rewards: dict[str, float] = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        rewards[agent] = reward
+        env.step(None)
+    assert rewards[offender] == -2.5
+    assert all(r == 0.0 for a, r in rewards.items() if a != offender)
+    assert env.agents == []
+    # Out of range is illegal too.
+    env.reset(seed=0)
+    env.step(10_000)
+    assert all(env.terminations.values())
+
+
+def test_parallel_illegal_index_terminates() -> None:
+    env = sabacc.apps.rl.parallel_env("classic", 2)
+    obs, _ = env.reset(seed=1)
+    agent = next(a for a in env.agents if obs[a]["action_mask"].any())
+    illegal = int(np.flatnonzero(obs[agent]["action_mask"] == 0)[0])
+    _, rewards, terminations, truncations, infos = env.step({agent: illegal})
+    assert rewards[agent] == -1.0 and all(r == 0 for a, r in rewards.items() if a != agent)
+    assert all(terminations.values()) and not any(truncations.values())
+    assert infos[agent] == {"illegal_move": True} and env.agents == []
+
+
 def test_illegal_index_falls_back_or_raises() -> None:
-    env = sabacc.apps.rl.env("corellian_spike", 2)
+    env = sabacc.apps.rl.env("corellian_spike", 2, illegal_action="fallback")
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -129,12 +170,29 @@ def test_illegal_index_falls_back_or_raises() -> None:
     env.step(illegal)  # played as the passive action: stand
     assert core.illegal_count == 1
     assert core.game.actions[-1][1] == "stand"
+    assert not any(env.terminations.values())
     strict = sabacc.apps.rl.env("corellian_spike", 2, illegal_action="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError, match="not legal"):
         strict.step(illegal)
     with pytest.raises(ValueError, match="None"):
         strict.step(None)
+    with pytest.raises(OptionError, match="illegal_action"):
+        sabacc.apps.rl.env("corellian_spike", 2, illegal_action="ignore")
+
+
+@pytest.mark.parametrize(
+    ("variant", "name"),
+    [
+        ("spike", "sabacc_spike_v1"),
+        ("surabat", "sabacc_surabat_v1"),
+        ("classic", "sabacc_classic_v1"),
+    ],
+)
+def test_versioned_names(variant: str, name: str) -> None:
+    env = sabacc.apps.rl.env(variant, 2)
+    assert env.metadata["name"] == name == str(env.unwrapped)
+    assert sabacc.apps.rl.parallel_env(variant, 2).metadata["name"] == name
 
 
 def test_max_cycles_caps_each_agent() -> None:

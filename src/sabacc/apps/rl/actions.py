@@ -33,7 +33,7 @@ decode to the same action (half pot and pot, when the pot is small): both are le
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -57,7 +57,9 @@ from sabacc.core.cards import signed
 from sabacc.core.errors import OptionError
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.observation import Observation
 from sabacc.engine.variant import VariantInfo
+from sabacc.variants.registry import lookup
 
 BetSize = str | float | int
 Mask = npt.NDArray[np.int8]
@@ -65,12 +67,8 @@ Mask = npt.NDArray[np.int8]
 #: Default bet/raise sizes of the no-limit Spike family.
 DEFAULT_SIZES: tuple[BetSize, ...] = ("min", 0.5, 1.0, 2.0, "max")
 
-#: Action kinds, in table order, of each built-in variant. An unknown variant gets them all.
-VARIANT_KINDS: dict[str, tuple[str, ...]] = {
-    "corellian_spike": ("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
-    "surabat_cycle": ("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
-    "classic": ("stand", "check", "call", "junk", "call hand", "gain", "swap draw"),
-}
+#: Every action kind the table knows, passive ones first. A variant's own kinds, in table order,
+#: come from its RL feature spec (``action_kinds``); one that declares none gets them all.
 ALL_KINDS = (
     "stand",
     "check",
@@ -94,12 +92,18 @@ _SIMPLE: dict[str, Action] = {
 }
 
 
+def variant_kinds(info: VariantInfo) -> tuple[str, ...]:
+    """The variant's action kinds in table order (its RL feature spec's ``action_kinds``)."""
+    spec = info.rl_spec
+    return spec.action_kinds if spec is not None and spec.action_kinds else ALL_KINDS
+
+
 def default_bet_sizes(variant: str, options: Options) -> tuple[BetSize, ...]:
-    """The default sizes for a variant (see the module docstring)."""
-    if variant == "classic":
-        limit = int(getattr(options, "bet_limit", 3))
-        if limit <= 10:
-            return tuple(range(1, limit + 1))
+    """The default sizes for a variant (its RL feature spec's ``bet_sizes``; see the module
+    docstring)."""
+    spec = lookup(variant).rl_spec
+    if spec is not None and spec.bet_sizes is not None:
+        return spec.bet_sizes(options)
     return DEFAULT_SIZES
 
 
@@ -147,7 +151,7 @@ class ActionTable:
         self.variant = info.name
         values = sorted(set(info.deck.values))
         self.values: tuple[int, ...] = tuple(values)
-        kinds = VARIANT_KINDS.get(info.name, ALL_KINDS)
+        kinds = variant_kinds(info)
         fixed: list[Action] = []
         for kind in kinds:
             if kind in _SIMPLE:
@@ -283,20 +287,20 @@ class ActionTable:
 
     # ------------------------------------------------------------------ from an observation
     @staticmethod
-    def situation(observation: Mapping[str, Any]) -> tuple[Legal, int, int]:
+    def situation(observation: Observation) -> tuple[Legal, int, int]:
         """``(legal, pot, to_call)`` from a JSON observation (what a bot is given)."""
         from sabacc.core.actions import parse_action
 
         spec = observation["legal"]
-        bet = spec.get("bet")
-        raise_ = spec.get("raise")
+        bet = spec["bet"]
+        raise_ = spec["raise"]
         legal = Legal(
             tuple(parse_action(a) for a in spec["actions"]),
-            (int(bet[0]), int(bet[1])) if bet else None,
-            (int(raise_[0]), int(raise_[1])) if raise_ else None,
+            (bet[0], bet[1]) if bet else None,
+            (raise_[0], raise_[1]) if raise_ else None,
         )
-        return legal, int(observation["pots"]["main"]), int(observation["betting"]["to_call"])
+        return legal, observation["pots"]["main"], observation["betting"]["to_call"]
 
-    def mask_from_observation(self, observation: Mapping[str, Any]) -> Mask:
+    def mask_from_observation(self, observation: Observation) -> Mask:
         """The mask of the seat's decision in a JSON observation (all zeros: not its turn)."""
         return self.mask(self.situation(observation)[0])

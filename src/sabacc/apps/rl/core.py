@@ -39,15 +39,26 @@ from typing import Any
 import numpy as np
 
 from sabacc.apps.rl.actions import ActionTable, BetSize, Mask
-from sabacc.apps.rl.features import AnyGame, ObservationEncoder, Vector
+from sabacc.apps.rl.features import ObservationEncoder, Vector
 from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import NO_ACTIONS, Legal
-from sabacc.variants.compiled import resolve_engine
+from sabacc.engine.protocol import GameProtocol
+from sabacc.variants.compiled import new_compiled_game, resolve_engine
 from sabacc.variants.registry import lookup
 
 EPISODES = ("hand", "game")
-ILLEGAL = ("fallback", "raise")
+#: What an illegal action index does (``illegal_action=``): see :meth:`TableCore.to_action`.
+ILLEGAL = ("terminate", "fallback", "raise")
+
+
+class IllegalIndexError(IllegalActionError):
+    """An illegal action index under ``illegal_action="terminate"``: the environment that
+    catches it ends the episode (nothing was played)."""
+
+
+#: The environments' version, in their names (``sabacc_spike_v1``, ``sabacc/Spike-v1``).
+ENV_VERSION = 1
 
 
 class TableCore:
@@ -82,6 +93,8 @@ class TableCore:
             opts["max_hands"] = 1
         self.info = info
         self.variant = info.name
+        #: The short name of the environments (from the variant's RL feature spec).
+        self.env_name = (info.rl_spec.env_name if info.rl_spec else "") or info.name
         self.engine = resolve_engine(engine, info.name)
         self.compiled = self.engine == "compiled"
         self.options = info.options_type.from_mapping(opts)
@@ -94,13 +107,9 @@ class TableCore:
         probe = info.game_type(self.options, seed=0, players=num_players, log=False)
         betting = probe.observation(0)["betting"]
         self.unit = int(betting["unit"])  # constant for a variant and its options
-        if self.compiled:
-            from sabacc.variants._spike_core import SpikeCore
-
-            self._core_type = SpikeCore
         self.rng = random.Random()
         self.seeded = False
-        self.game: AnyGame = self._make(0) if self.compiled else probe
+        self.game: GameProtocol = self._make(0) if self.compiled else probe
         self.shift = 0
         self._results = 0
         self._paid = [0] * num_players  # rewards paid so far this episode, by seat
@@ -110,16 +119,16 @@ class TableCore:
         self._no_rewards = [0.0] * num_players
         self._dkey = -1
         self._fixed: dict[int, Action] = {}
-        self._dgame: AnyGame | None = None
+        self._dgame: GameProtocol | None = None
         self._dec: tuple[Legal, int, int, Mask] = (NO_ACTIONS, 0, 0, self._zero_mask)
         self._masks: dict[tuple[Any, ...], tuple[Mask, dict[int, Action], tuple[Action, ...]]] = {}
         self._exact_sizes = bool(self.table._exact)
         self._int8 = np.dtype(np.int8)
 
-    def _make(self, seed: int) -> AnyGame:
+    def _make(self, seed: int) -> GameProtocol:
         """A fresh game of this table on the chosen engine."""
         if self.compiled:
-            return self._core_type(self.options, seed=seed, players=self.n)  # type: ignore[arg-type]
+            return new_compiled_game(self.options, self.n, seed, variant=self.variant)
         return self.info.game_type(self.options, seed=seed, players=self.n, log=False)
 
     # ------------------------------------------------------------------ episode
@@ -158,10 +167,7 @@ class TableCore:
 
     # ------------------------------------------------------------------ observation
     def observe(self, seat: int) -> Vector:
-        game = self.game
-        if self.compiled:  # skip encode's dispatch: the game is a SpikeCore
-            return self.encoder.encode_core(game, seat, self.unit)  # type: ignore[arg-type]
-        return self.encoder.encode(game, seat, self.unit)
+        return self.encoder.encode_view(self.game.seat_view(seat), self.unit)
 
     def decision(self) -> tuple[Legal, int, int, Mask]:
         """``(legal, pot, to_call, mask)`` of the current decision, computed once per decision.
@@ -169,7 +175,7 @@ class TableCore:
         ``mask`` is shared with later calls: copy it before handing it out.
         """
         game = self.game
-        key = game.action_count if self.compiled else len(game.actions)  # type: ignore[union-attr]
+        key = game.action_count
         if key == self._dkey and game is self._dgame:
             return self._dec
         legal = game.legal()
@@ -217,17 +223,25 @@ class TableCore:
 
     # ------------------------------------------------------------------ acting
     def to_action(self, index: int) -> Action:
-        """The action of ``index`` for the current player (an illegal index: see
-        ``illegal_action``)."""
+        """The action of ``index`` for the current player.
+
+        An illegal index (counted in :attr:`illegal_count`) is replaced by the passive action
+        under ``illegal_action="fallback"``, raises :class:`IllegalIndexError` under
+        ``"terminate"`` (the environments catch it and end the episode: no check on the legal
+        path) and :class:`~sabacc.core.errors.IllegalActionError` under ``"raise"``.
+        """
         legal, pot, to_call, mask = self.decision()
         if 0 <= index < self.table.n and mask[index]:
             action = self._fixed.get(index) or self.table.decode(index, legal, pot, to_call)
             assert action is not None
             return action
-        if self.illegal_action == "raise":
-            raise IllegalActionError(f"action index {index} ({self.label(index)}) is not legal now")
         self.illegal_count += 1
-        return self.fallback()
+        if self.illegal_action == "fallback":
+            return self.fallback()
+        message = f"action index {index} ({self.label(index)}) is not legal now"
+        if self.illegal_action == "terminate":
+            raise IllegalIndexError(message)
+        raise IllegalActionError(message)
 
     def label(self, index: int) -> str:
         labels = self.table.labels

@@ -24,9 +24,15 @@ reference engine, ``"compiled"`` insists on the core. The bots read the game thr
 ``determinize()``), which both engines give alike: for the same seeds the episodes
 (observations, rewards, terminations, the bots' moves) are identical on both engines.
 
-Importing :mod:`sabacc.apps.rl` registers ``sabacc/CorellianSpike-v0``, ``sabacc/SurabatCycle-v0``
-and ``sabacc/Classic-v0`` with Gymnasium: ``gymnasium.make("sabacc/CorellianSpike-v0",
-opponents=["heuristic"])``.
+An illegal learner action ends the episode by default (``illegal_action="terminate"``, the
+PettingZoo environments' convention): ``terminated`` is True, the reward is ``illegal_reward``
+(default -1.0) and ``info["illegal_move"]`` is True; ``"fallback"`` plays the passive action
+instead, ``"raise"`` raises :class:`~sabacc.IllegalActionError`.
+
+Importing :mod:`sabacc.apps.rl` registers one id per variant with Gymnasium, named from the
+variant's RL feature spec: ``sabacc/Spike-v1``, ``sabacc/Surabat-v1`` and ``sabacc/Classic-v1``
+(:data:`ENV_IDS`): ``gymnasium.make("sabacc/Spike-v1", opponents=["heuristic"])``. (The v0 ids,
+which fell back on illegal actions, are gone.)
 """
 
 from __future__ import annotations
@@ -38,10 +44,11 @@ import gymnasium
 import numpy as np
 
 from sabacc.apps.rl.actions import BetSize
-from sabacc.apps.rl.core import TableCore
+from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.apps.rl.pz import RENDER_MODES, _spaces, render
 from sabacc.core.errors import OptionError
 from sabacc.services.bots import Bot, decide, make_bot
+from sabacc.variants.registry import lookup, variant_names
 
 
 class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -57,7 +64,8 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         *,
         episode: str = "hand",
         bet_sizes: Sequence[BetSize] | None = None,
-        illegal_action: str = "fallback",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
         rotate_seats: bool = True,
         render_mode: str | None = None,
         engine: str = "auto",
@@ -83,8 +91,10 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if isinstance(spec, str):
                 make_bot(spec, 0)  # fail early on an unknown name
         self.observation_space, self.action_space = _spaces(self.core)
+        self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.bots: list[Bot] = []
+        self._ended_illegally = False
 
     @property
     def seat(self) -> int:
@@ -104,7 +114,9 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _done(self) -> bool:
         core = self.core
-        return core.over or (core.episode == "game" and core.out(self.seat))
+        return (
+            self._ended_illegally or core.over or (core.episode == "game" and core.out(self.seat))
+        )
 
     def _play_opponents(self) -> float:
         """Let the bots act until the learner must act or the episode ends; its reward."""
@@ -124,6 +136,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        self._ended_illegally = False
         rng = self.np_random
         self.core.reset(int(rng.integers(2**62)))
         self.bots = [
@@ -139,7 +152,12 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         core = self.core
         me = self.seat
-        reward = core.apply_index(int(action))[me]
+        try:
+            reward = core.apply_index(int(action))[me]
+        except IllegalIndexError:  # illegal_action="terminate": the episode ends here
+            self._ended_illegally = True
+            obs = self._obs()
+            return obs, self.illegal_reward, True, False, {**self._info(obs), "illegal_move": True}
         reward += self._play_opponents()
         obs = self._obs()
         if self.render_mode == "human":
@@ -150,12 +168,15 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return render(self.core, self.render_mode)
 
 
-#: Gymnasium ids registered by :func:`register_envs`, by variant.
-ENV_IDS = {
-    "corellian_spike": "sabacc/CorellianSpike-v0",
-    "surabat_cycle": "sabacc/SurabatCycle-v0",
-    "classic": "sabacc/Classic-v0",
-}
+def _env_id(variant: str) -> str:
+    spec = lookup(variant).rl_spec
+    short = spec.env_name if spec and spec.env_name else variant
+    return f"sabacc/{short.capitalize()}-v{ENV_VERSION}"
+
+
+#: Gymnasium ids registered by :func:`register_envs`, by variant (every variant with an RL
+#: feature spec).
+ENV_IDS = {name: _env_id(name) for name in variant_names() if lookup(name).rl_spec is not None}
 
 
 def register_envs() -> None:

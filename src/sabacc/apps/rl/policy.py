@@ -38,6 +38,7 @@ import numpy.typing as npt
 from sabacc.apps.rl.actions import ActionTable, BetSize, Mask
 from sabacc.apps.rl.features import ObservationEncoder
 from sabacc.core.actions import Action
+from sabacc.engine.observation import Observation
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class LinearPolicyBot:
             enc = self._encoders[n] = ObservationEncoder(self.info, self.options, n)
         return enc
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         x = self._encoder(len(observation["seats"])).encode_observation(observation)
         mask = self.table.mask_from_observation(observation)
         if not mask.any():

@@ -21,22 +21,31 @@ built
 and everything else on the reference engine; both give identical episodes for the same seeds
 (see :mod:`sabacc.apps.rl.core`).
 
-An illegal index (one whose mask entry is 0) is replaced by the passive action under
-``illegal_action="fallback"`` (the default; ``env.unwrapped.core.illegal_count`` counts them)
-and raises :class:`~sabacc.IllegalActionError` under ``illegal_action="raise"``.
+An illegal index (one whose mask entry is 0, or out of range) follows PettingZoo's convention
+by default (``illegal_action="terminate"``, what ``pettingzoo.utils.wrappers.
+TerminateIllegalWrapper`` does): the episode ends at once, every agent is terminated, the
+offender gets ``illegal_reward`` (default -1.0) and everybody else 0 for that step, and the
+offender's info has ``"illegal_move": True`` (the hand in play is abandoned: its credits are
+not paid out as rewards). ``illegal_action="fallback"`` plays the passive action instead
+(``env.unwrapped.core.illegal_count`` counts them) and ``illegal_action="raise"`` raises
+:class:`~sabacc.IllegalActionError`.
+
+Names are versioned per variant: ``metadata["name"]`` is ``sabacc_spike_v1``,
+``sabacc_surabat_v1`` or ``sabacc_classic_v1`` (the short name comes from the variant's RL
+feature spec); v1 is the first version with the terminating default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from sabacc.apps.rl.actions import BetSize
-from sabacc.apps.rl.core import TableCore
+from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.core.errors import OptionError
 
 RENDER_MODES = ("ansi", "human")
@@ -90,6 +99,8 @@ class _TableEnv:
     :class:`TableCore`, the agents and their spaces."""
 
     core: TableCore
+    metadata: dict[str, Any]
+    illegal_reward: float
     render_mode: str | None
     max_cycles: int | None
     possible_agents: list[str]
@@ -106,6 +117,7 @@ class _TableEnv:
         max_cycles: int | None,
         bet_sizes: Sequence[BetSize] | None,
         illegal_action: str,
+        illegal_reward: float,
         rotate_seats: bool,
         render_mode: str | None,
         engine: str,
@@ -125,6 +137,8 @@ class _TableEnv:
             engine=engine,
             **options,
         )
+        self.metadata = {**self.metadata, "name": f"sabacc_{self.core.env_name}_v{ENV_VERSION}"}
+        self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -141,8 +155,8 @@ class _TableEnv:
 class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the PettingZoo convention)
     """The turn-based (AEC) Sabacc environment. See the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "sabacc_v0",
+    metadata: dict[str, Any] = {  # noqa: RUF012  (per instance: its name)
+        "name": f"sabacc_v{ENV_VERSION}",
         "render_modes": list(RENDER_MODES),
         "render_fps": 4,
         "is_parallelizable": False,
@@ -156,7 +170,8 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
         episode: str = "hand",
         max_cycles: int | None = None,
         bet_sizes: Sequence[BetSize] | None = None,
-        illegal_action: str = "fallback",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
         rotate_seats: bool = True,
         render_mode: str | None = None,
         engine: str = "auto",
@@ -170,6 +185,7 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
             max_cycles=max_cycles,
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
             rotate_seats=rotate_seats,
             render_mode=render_mode,
             engine=engine,
@@ -188,7 +204,7 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
         self.agent_selection = self.possible_agents[0]
 
     def __str__(self) -> str:
-        return f"sabacc_{self.core.variant}_v0"
+        return str(self.metadata["name"])
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -238,7 +254,11 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
         seat = core.seat_of(index)
         if core.current_seat() != seat:  # pragma: no cover - agent_selection is always to act
             raise RuntimeError(f"{agent} is not to act")
-        rewards = core.apply_index(int(action))
+        try:
+            rewards = core.apply_index(int(action))
+        except IllegalIndexError:  # illegal_action="terminate"
+            self._terminate_illegal(agent)
+            return
         self._decisions[index] += 1
         if self.max_cycles is not None and self._decisions[index] >= self.max_cycles:
             self._capped[index] = True
@@ -252,6 +272,15 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
             self.render()
 
     # ------------------------------------------------------------------ helpers
+    def _terminate_illegal(self, agent: str) -> None:
+        """End the episode on ``agent``'s illegal move, as ``TerminateIllegalWrapper`` does."""
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent]["illegal_move"] = True
+        self._accumulate_rewards()
+        self._deads_step_first()
+
     def _pay(self, rewards: list[float]) -> None:
         core = self.core
         for seat, r in enumerate(rewards):
@@ -306,8 +335,8 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
     """The parallel form: at each step every live agent sends an action and the one to act is
     applied (the others are ignored; their masks are all zeros). See the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "sabacc_parallel_v0",
+    metadata: dict[str, Any] = {  # noqa: RUF012  (per instance: its name)
+        "name": f"sabacc_v{ENV_VERSION}",
         "render_modes": list(RENDER_MODES),
         "render_fps": 4,
     }
@@ -320,7 +349,8 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         episode: str = "hand",
         max_cycles: int | None = None,
         bet_sizes: Sequence[BetSize] | None = None,
-        illegal_action: str = "fallback",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
         rotate_seats: bool = True,
         render_mode: str | None = None,
         engine: str = "auto",
@@ -333,6 +363,7 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
             max_cycles=max_cycles,
             bet_sizes=bet_sizes,
             illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
             rotate_seats=rotate_seats,
             render_mode=render_mode,
             engine=engine,
@@ -376,7 +407,10 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         if seat is not None:
             agent = self.possible_agents[core.agent_of(seat)]
             action = actions.get(agent)
-            got = core.apply_fallback() if action is None else core.apply_index(int(action))
+            try:
+                got = core.apply_fallback() if action is None else core.apply_index(int(action))
+            except IllegalIndexError:  # illegal_action="terminate"
+                return self._terminate_illegal(agent)
             for s, r in enumerate(got):
                 a = self.possible_agents[core.agent_of(s)]
                 if r and a in rewards:
@@ -397,6 +431,31 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def _terminate_illegal(
+        self, agent: str
+    ) -> tuple[
+        dict[str, Any],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """The step that ends the episode on ``agent``'s illegal move (see the module doc)."""
+        agents = self.agents
+        rewards = dict.fromkeys(agents, 0.0)
+        rewards[agent] = self.illegal_reward
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        infos[agent]["illegal_move"] = True
+        observations = {a: self._obs(a) for a in agents}
+        self.agents = []
+        return (
+            observations,
+            rewards,
+            dict.fromkeys(agents, True),
+            dict.fromkeys(agents, False),
+            infos,
+        )
+
     def close(self) -> None:
         pass
 
@@ -405,7 +464,8 @@ def env(variant: str = "corellian_spike", num_players: int = 4, **kwargs: Any) -
     """The AEC environment: ``sabacc.apps.rl.env("spike", 4, episode="hand")``.
 
     Keywords: ``episode`` (``"hand"`` | ``"game"``), ``max_cycles``, ``bet_sizes``,
-    ``illegal_action`` (``"fallback"`` | ``"raise"``), ``rotate_seats``, ``render_mode``
+    ``illegal_action`` (``"terminate"`` | ``"fallback"`` | ``"raise"``), ``illegal_reward``
+    (the offender's reward under ``"terminate"``, -1.0), ``rotate_seats``, ``render_mode``
     (``"ansi"`` | ``"human"``), ``engine`` (``"auto"`` | ``"python"`` | ``"compiled"``: see
     :mod:`sabacc.apps.rl.core`; ``"auto"`` plays Corellian Spike on the compiled core when it is
     built), and any option of the variant (``rounds=3``, ``buy_in=200``...).

@@ -10,7 +10,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from sabacc.engine.observation import SCHEMA_VERSION
+
 PROTOCOL_VERSION = 1
+#: The observation schema version (docs/observation.schema.json) the ``state`` message's
+#: ``game`` follows: the engine's :data:`~sabacc.engine.observation.SCHEMA_VERSION`.
+OBSERVATION_SCHEMA_VERSION = SCHEMA_VERSION
 #: Largest client WebSocket message the server reads (characters); larger ones get an error.
 MAX_MESSAGE_CHARS = 4096
 MAX_NAME = 24

@@ -31,6 +31,7 @@ from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.core.events import HandStarted
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game
+from sabacc.engine.observation import Observation
 from sabacc.services.bots import Bot, make_bot
 from sabacc.services.bots.base import decide
 from sabacc.services.render import events_json
@@ -813,7 +814,7 @@ class TableManager:
         game = table.game
         seat = conn.seat
         events: list[dict[str, Any]] = []
-        obs: dict[str, Any] | None = None
+        obs: Observation | None = None  # docs/observation.schema.json
         if game is not None:
             if conn.game_no != table.games_played:
                 conn.game_no = table.games_played

@@ -89,8 +89,8 @@ class TurnLoop(TableState):
         new = game.events_for(self.human, self.seen)
         self.seen = len(game.events)
         if not game.is_over and not any(isinstance(e, ev.HandEnded) for e in new):
-            you = game.observation(self.human).get("you") or {}
-            self.last_you_cards = list(you.get("cards") or [])
+            obs = game.observation(self.human)
+            self.last_you_cards = list(obs["you"]["cards"]) if "you" in obs else []
         self.queue.extend(new)
         self.queue_lines.extend(
             render_log(new, game.names, viewer=self.human, lang=self.lang, variant=game.info)
@@ -190,9 +190,9 @@ class TurnLoop(TableState):
             return
         self.over_shown = True
         obs = game.observation(self.human)
-        outcome = obs.get("outcome") or {}
+        outcome = obs.get("outcome")
         self.app.push_screen(
-            GameOverScreen(outcome, game.names, self.human), callback=self._after_game_over
+            GameOverScreen(outcome or {}, game.names, self.human), callback=self._after_game_over
         )
 
     def _after_game_over(self, choice: str | None) -> None:

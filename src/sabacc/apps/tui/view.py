@@ -212,6 +212,7 @@ def phase_title(phase: str) -> str:
 #: Observation keys the table draws in a dedicated place; any other scalar key is listed as is.
 KNOWN_KEYS = frozenset(
     {
+        "schema_version",
         "variant",
         "seat",
         "hand",

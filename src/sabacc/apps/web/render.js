@@ -7,7 +7,7 @@ import { handName, has, t } from "./i18n.js";
 import { actionText, displayCode } from "./text.js";
 
 const KNOWN_KEYS = new Set([
-  "variant", "seat", "hand", "phase", "dealer", "current_player", "is_over", "seats", "pots",
+  "schema_version", "variant", "seat", "hand", "phase", "dealer", "current_player", "is_over", "seats", "pots",
   "betting", "legal", "last_hand", "you", "outcome", "round", "rounds", "discard_top",
   "discard_pile", "draw_pile", "mucked", "dice", "sun", "moon_count", "moon_known",
   "discard_stack", "starting_player", "hand_cap", "deck", "out_of_play", "roll", "shift",

@@ -23,20 +23,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, Union, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from sabacc.core.actions import Action
 from sabacc.core.errors import OptionError
+from sabacc.engine.observation import Observation
+from sabacc.engine.protocol import GameProtocol
 
-if TYPE_CHECKING:
-    from sabacc.engine.game import Game
-    from sabacc.variants._spike_core import SpikeCore
-
-#: A determinized state: a reference game, or a compiled Corellian Spike core with the same
-#: protocol (what :func:`sampler_for` gives search bots where it can).
-World = Union["Game", "SpikeCore"]
-#: ``sampler(rng)`` -> a game state consistent with one seat's information (a determinization).
-Sampler = Callable[[random.Random], World]
+#: ``sampler(rng)`` -> a game state consistent with one seat's information (a determinization):
+#: a reference game, or a compiled Corellian Spike core (what :func:`sampler_for` gives search
+#: bots where it can); either way a :class:`~sabacc.engine.protocol.GameProtocol`.
+Sampler = Callable[[random.Random], GameProtocol]
 
 
 @runtime_checkable
@@ -45,7 +42,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """Choose one of ``legal`` given ``observation``."""
         ...
 
@@ -58,7 +55,7 @@ class SearchBot(Bot, Protocol):
 
     def act(
         self,
-        observation: dict[str, Any],
+        observation: Observation,
         legal: Sequence[Action],
         sampler: Sampler | None = None,
     ) -> Action:
@@ -99,7 +96,7 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
     return factory(seed, **params)
 
 
-def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
+def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
     """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``).
 
     ``engine="auto"`` (the default) samples on the variant's compiled core when it has one and
@@ -123,7 +120,7 @@ def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
             )
         core_game = game
 
-        def sample_own(rng: random.Random) -> World:
+        def sample_own(rng: random.Random) -> GameProtocol:
             return core_game.determinize(seat, rng)
 
         return sample_own
@@ -133,13 +130,13 @@ def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
         core_type: Any = loader()
         core: Any = core_type.from_game(game)
 
-        def sample_core(rng: random.Random) -> World:
-            world: World = core.determinize(seat, rng)
+        def sample_core(rng: random.Random) -> GameProtocol:
+            world: GameProtocol = core.determinize(seat, rng)
             return world
 
         return sample_core
 
-    def sample(rng: random.Random) -> World:
+    def sample(rng: random.Random) -> GameProtocol:
         return game.determinize(seat, rng)
 
     return sample
@@ -150,7 +147,7 @@ def wants_sampler(bot: Bot) -> bool:
     return bool(getattr(bot, "uses_sampler", False))
 
 
-def decide(bot: Bot, game: World, seat: int | None = None) -> Action:
+def decide(bot: Bot, game: GameProtocol, seat: int | None = None) -> Action:
     """Ask ``bot`` for the action of ``seat`` (default: the current player) in ``game``.
 
     The bot gets the seat's observation, the legal actions and, if it searches, a sampler of

@@ -33,8 +33,9 @@ from typing import Any
 
 from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
 from sabacc.core.errors import OptionError
-from sabacc.engine.game import Game
-from sabacc.services.bots.base import Sampler, World, register_bot
+from sabacc.engine.observation import Observation
+from sabacc.engine.protocol import GameProtocol
+from sabacc.services.bots.base import Sampler, register_bot
 from sabacc.services.bots.policy import (
     View,
     card_scores,
@@ -83,7 +84,7 @@ class IsmctsBot:
     # ------------------------------------------------------------------ protocol
     def act(
         self,
-        observation: dict[str, Any],
+        observation: Observation,
         legal: Sequence[Action],
         sampler: Sampler | None = None,
     ) -> Action:
@@ -92,33 +93,33 @@ class IsmctsBot:
         view = view_from_observation(observation, legal)
         self._remember(observation)
         default = policy_action(view, self.rng)
-        if sampler is None or "you" not in observation:
+        seat = observation["seat"]
+        if sampler is None or seat is None:  # no sampler, or a spectator's view
             return default
         candidates = self.candidates(view, default)
         if len(candidates) == 1:
             return candidates[0]
-        seat = int(observation["seat"])
         signals = self._signals(observation)
         return self.search(seat, candidates, sampler, default, signals)
 
     # ------------------------------------------------------------------ reading the table
-    def _remember(self, obs: dict[str, Any]) -> None:
+    def _remember(self, obs: Observation) -> None:
         """Keep each opponent's latest betting action of this hand (from ``last_action``)."""
-        hand = (obs.get("hand"), obs.get("dealer"))
+        hand = (obs["hand"], obs["dealer"])
         if hand != self._hand:
             self._hand = hand
             self._bets = {}
-        for s in obs.get("seats", []):
-            text = s.get("last_action") or ""
-            if s["seat"] != obs.get("seat") and text.split(" ")[0] in BETTING_WORDS:
-                self._bets[int(s["seat"])] = text
+        for s in obs["seats"]:
+            text = s["last_action"] or ""
+            if s["seat"] != obs["seat"] and text.split(" ")[0] in BETTING_WORDS:
+                self._bets[s["seat"]] = text
 
-    def _signals(self, obs: dict[str, Any]) -> dict[int, str]:
+    def _signals(self, obs: Observation) -> dict[int, str]:
         """Live opponents' latest betting actions this hand (what the sampler is weighted by)."""
         live = {
-            int(s["seat"])
-            for s in obs.get("seats", [])
-            if s["status"] in ("active", "all_in") and s["seat"] != obs.get("seat")
+            s["seat"]
+            for s in obs["seats"]
+            if s["status"] in ("active", "all_in") and s["seat"] != obs["seat"]
         }
         return {s: a for s, a in self._bets.items() if s in live}
 
@@ -175,7 +176,9 @@ class IsmctsBot:
         return out
 
     # ------------------------------------------------------------------ search
-    def _world(self, sampler: Sampler, seat: int, signals: dict[int, str]) -> tuple[World, int]:
+    def _world(
+        self, sampler: Sampler, seat: int, signals: dict[int, str]
+    ) -> tuple[GameProtocol, int]:
         """A sampled state, kept with the chance that opponents' bets fit their sampled hands
         (rejection sampling). Returns the state and the number of samples drawn."""
         rng = self.rng
@@ -279,7 +282,7 @@ CARD_MARGIN = 0.04
 MAX_REJECTIONS = 12
 
 
-def signal_likelihood(world: World, seat: int, text: str) -> float:
+def signal_likelihood(world: GameProtocol, seat: int, text: str) -> float:
     """How likely a (heuristic-like) player holding ``seat``'s sampled hand was to ``text``."""
     view = view_from_game(world, seat)
     p = win_chance(view)
@@ -291,7 +294,7 @@ def signal_likelihood(world: World, seat: int, text: str) -> float:
     return 1.0 - 0.5 / (1.0 + math.exp(-(p - 0.65) / 0.06))
 
 
-def rollout(world: World, seat: int, action: Action, seed: int) -> tuple[float, int]:
+def rollout(world: GameProtocol, seat: int, action: Action, seed: int) -> tuple[float, int]:
     """Play ``action`` then the rest of the hand by the policy.
 
     Returns ``seat``'s credit change from now to the end of the hand, and the actions played.
@@ -310,8 +313,8 @@ def rollout(world: World, seat: int, action: Action, seed: int) -> tuple[float, 
         steps += 1
     if g.over or g.hand_no == hand_no:
         return float(g.stacks[seat] - stack_now), steps
-    # The compiled core keeps each hand's nets only (no HandResult objects).
-    net = g.hand_results[-1].net[seat] if isinstance(g, Game) else g.hand_nets[-1][3][seat]
+    # hand_nets, not hand_results: the compiled core builds HandResult objects only on demand.
+    net = g.hand_nets[-1][3][seat]
     return float(hand_start + net - stack_now), steps
 
 

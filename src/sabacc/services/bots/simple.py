@@ -14,6 +14,7 @@ from typing import Any
 
 from sabacc.core.actions import Action
 from sabacc.core.errors import OptionError
+from sabacc.engine.observation import Observation
 from sabacc.services.bots.base import register_bot
 from sabacc.services.bots.policy import policy_action, view_from_observation
 
@@ -25,7 +26,7 @@ class RandomBot:
         self.name = "random"
         self.rng = random.Random(seed)
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]
 
 
@@ -37,7 +38,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self.aggression = aggression
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         if "you" not in observation:

@@ -1,0 +1,101 @@
+"""What a variant declares for the RL toolkit: its compact seat view and its feature spec.
+
+The numeric observation (``sabacc.apps.rl.features.ObservationEncoder``) is written by one
+encoder for every variant and both engines. It reads a :data:`SeatView`, a flat tuple every game
+builds in one call (``game.seat_view(seat)``: the reference :class:`~sabacc.engine.game.Game`
+and the compiled Spike core alike), and leaves what only a variant knows to the variant's
+:class:`FeatureSpec` (registered as ``VariantInfo.rl_spec``): its phases, rank rows, the blocks of
+its own features with their sizes and value ranges, the writer of those blocks, and how to read
+its part of the seat view back from a JSON observation (for bots that only get observations).
+
+A seat view shows only what ``observation(seat)`` shows (``tests/apps/rl``: the view read from
+the observation equals the view of the game). Its layout::
+
+    (phase, main pot, sabacc pot, current bet, dealer offset, own card ids (bytes),
+     own total, seats, extra)
+
+``seats`` lists every seat from the observer clockwise (entry ``k`` is seat ``(seat + k) % n``),
+each ``(stack, committed, round bet, card count, status, last, known)``: ``status`` an index in
+:data:`~sabacc.engine.observation.SEAT_STATUSES`, ``last`` the seat's last action this hand (its
+text, or just its first word; None: none yet), ``known`` the ids of the cards of that hand the
+observer knows (bytes). ``extra`` is the variant's own tuple, which its spec reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+SeatRow: TypeAlias = tuple[int, int, int, int, int, str | None, bytes]
+SeatView: TypeAlias = tuple[
+    str, int, int, int, int, bytes, int, tuple[SeatRow, ...], tuple[Any, ...]
+]
+
+#: A block's size: a number of features, or one per seat, or one per distinct card value.
+Size: TypeAlias = int | Literal["seats", "values"]
+#: A block's upper bound: a number, or the deck size, the most copies of one value, the seats.
+Bound: TypeAlias = float | Literal["deck", "copies", "seats"]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One named run of features of a variant's own part of the vector."""
+
+    name: str
+    size: Size
+    high: Bound = 1.0
+    low: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What a block writer needs to know of the table it encodes for (built by the encoder)."""
+
+    n: int  # seats
+    offsets: Mapping[str, int]  # start of every block of the vector
+    value_of: Sequence[int]  # card id -> index of its value among the deck's distinct values
+    deck_size: float
+
+
+#: Writes the variant's blocks: ``(features, extra)``; ``features`` is zeroed. Seats in
+#: ``extra`` are offsets from the observer (clockwise), like the seat rows.
+ExtraWriter: TypeAlias = Callable[[MutableSequence[float], tuple[Any, ...]], None]
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    """A variant's RL feature spec (see the module docstring).
+
+    ``writer(layout)`` returns the function that writes the variant's :attr:`blocks` from the
+    ``extra`` element of a seat view; ``from_observation(obs, card_ids)`` builds that ``extra``
+    from a JSON observation (``card_ids``: card code -> an id of a card with that code).
+    ``action_kinds`` are the variant's action kinds in RL action-table order, passive ones
+    first; ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default);
+    ``env_name`` the short name of its environments (``sabacc_<env_name>_v1``,
+    ``sabacc/<Env_name>-v1``).
+    """
+
+    phases: tuple[str, ...]
+    ranks: int  # one-hot rows of the own hand's rank (worse ranks share the last row)
+    total_scale: float  # the own total is divided by it
+    blocks: tuple[Block, ...]
+    writer: Callable[[Layout], ExtraWriter] = field(repr=False)
+    from_observation: Callable[[Mapping[str, Any], Mapping[str, int]], tuple[Any, ...]] = field(
+        repr=False
+    )
+    action_kinds: tuple[str, ...] = ()
+    bet_sizes: Callable[[Any], tuple[str | float | int, ...]] | None = field(
+        default=None, repr=False
+    )
+    env_name: str = ""
+
+
+def card_ids(codes: Sequence[str], ids: Mapping[str, int]) -> bytes:
+    """The ids of cards given by code (for :attr:`FeatureSpec.from_observation`)."""
+    return bytes([ids[c] for c in codes])
+
+
+def doubles(dice: Sequence[int] | None) -> bool:
+    """Whether the last dice were doubles (a Sabacc Shift)."""
+    return dice is not None and len(dice) == 2 and dice[0] == dice[1]
