@@ -21,6 +21,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from sabacc.apps.server import history, messages
+from sabacc.apps.server.connection import Connection
+from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -36,7 +40,7 @@ from sabacc.apps.server.protocol import (
     Sync,
     TokenBody,
 )
-from sabacc.apps.server.tables import Connection, ServerError, Settings, TableManager
+from sabacc.apps.server.settings import Settings
 from sabacc.services.bots import make_bot
 from sabacc.services.bots.base import BOTS
 from sabacc.services.store import Store
@@ -158,7 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
-        return mgr().get(code).info()
+        return messages.table_info(mgr().get(code))
 
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable) -> dict[str, Any]:
@@ -176,12 +180,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{code}/games")
     async def list_games(code: str) -> dict[str, Any]:
         m = mgr()
-        return {"games": m.games(m.get(code))}
+        return {"games": history.games(m.store, m.get(code))}
 
     @app.get("/api/tables/{code}/games/{number}/history")
     async def game_history(code: str, number: int) -> dict[str, Any]:
         m = mgr()
-        return m.history(m.get(code), number)
+        return history.history(m.store, m.get(code), number)
 
     @app.get("/api/tables/{code}/games/{number}/hands/{hand}")
     async def hand_frames(
@@ -191,7 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         x_seat_token: Annotated[str | None, Header(max_length=128)] = None,
     ) -> dict[str, Any]:
         m = mgr()
-        return m.hand_frames(m.get(code), number, hand, x_seat_token)
+        return history.hand_frames(m.store, m.get(code), number, hand, x_seat_token)
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/{code}")
@@ -201,12 +205,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             table = m.get(code)
         except ServerError as exc:
-            await websocket.send_text(
-                json.dumps({"type": "error", "code": exc.code, "message": exc.message, "ref": None})
-            )
+            await websocket.send_text(messages.dumps(messages.error(exc.code, exc.message)))
             await websocket.close(code=4404)
             return
-        conn = Connection(m, table)
+        conn = m.connect(table)
         writer = asyncio.create_task(conn.run_writer(websocket.send_text))
         try:
             while not conn.closed:

@@ -1,0 +1,102 @@
+"""Hand histories for the web: the games of a table, a finished game's replayable document,
+and a finished hand step by step as one viewer saw it (the history viewer's frames)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sabacc
+from sabacc.apps.server.auth import hash_token, same_hash
+from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.messages import event_dicts
+from sabacc.apps.server.table import Table, last_hand_start
+from sabacc.services.store import GameRecord, Store
+
+
+def games(store: Store, table: Table) -> list[dict[str, Any]]:
+    """Every game played at ``table``, with its stacks and result (no replay needed)."""
+    out = []
+    for g in store.list_games(table.id):
+        over = g.result is not None
+        out.append(
+            {
+                "number": g.number,
+                "players": g.players,
+                "started_at": g.started_at.isoformat(),
+                "finished_at": g.finished_at.isoformat() if g.finished_at else None,
+                "hands_finished": g.hands if over else max(0, g.hands - 1),
+                "actions": g.action_count,
+                "stacks": g.stacks,
+                "result": g.result,
+            }
+        )
+    return out
+
+
+def game_record(store: Store, table: Table, number: int) -> GameRecord:
+    rec = store.load_game(table.id, number)
+    if rec is None:
+        raise ServerError("no_game", f"this table has no game {number}", status=404)
+    return rec
+
+
+def history(store: Store, table: Table, number: int) -> dict[str, Any]:
+    """The replayable history document of a finished game (it holds the seed)."""
+    rec = game_record(store, table, number)
+    if rec.result is None:
+        raise ServerError(
+            "game_running", "a game's full history is published when it is over", status=403
+        )
+    return rec.history()
+
+
+def hand_frames(
+    store: Store, table: Table, number: int, hand: int, token: str | None
+) -> dict[str, Any]:
+    """A finished hand step by step, as the viewer saw it (their own seat, or a spectator)."""
+    rec = game_record(store, table, number)
+    finished = rec.hands if rec.result is not None else rec.hands - 1
+    if not 1 <= hand <= finished:
+        raise ServerError(
+            "hand_not_finished",
+            f"hand {hand} of game {number} is not a finished hand (1-{finished} are)",
+            status=404,
+        )
+    viewer: int | None = None
+    if token:
+        h = hash_token(token)
+        viewer = next((i for i, t in enumerate(rec.seat_tokens) if same_hash(t, h)), None)
+    game = sabacc.new_game(rec.variant, players=rec.players, seed=rec.seed, **rec.options)
+    actions = list(rec.actions)
+    i = 0
+    while i < len(actions) and actions[i].hand < hand:
+        game.apply(actions[i].action, seat=actions[i].seat)
+        i += 1
+    start = last_hand_start(game)
+    frames = [
+        {
+            "action": None,
+            "events": event_dicts(game.events[start:], viewer),
+            "game": game.observation(viewer),
+        }
+    ]
+    while i < len(actions) and actions[i].hand == hand:
+        a = actions[i]
+        before = len(game.events)
+        game.apply(a.action, seat=a.seat)
+        frames.append(
+            {
+                "action": {"seat": a.seat, "auto": a.auto},
+                "events": event_dicts(game.events[before:], viewer),
+                "game": game.observation(viewer),
+            }
+        )
+        i += 1
+    return {
+        "game": number,
+        "hand": hand,
+        "viewer": viewer,
+        "players": rec.players,
+        "variant": rec.variant,
+        "frames": frames,
+    }

@@ -1,0 +1,410 @@
+"""The table manager: the lifecycle of every web table (create, seat, start, play, leave,
+new game) and the list of tables of one server process.
+
+The server holds the only game state. Everything that changes a table runs on the event loop
+without awaiting in between (validate, apply, store, wake the connections), so two messages can
+never interleave inside one change. Timers and automatic moves are in
+:mod:`~sabacc.apps.server.clock`, the messages in :mod:`~sabacc.apps.server.messages`, the
+rebuilding from the store in :mod:`~sabacc.apps.server.recovery`.
+
+Each applied action is stored before anyone is told about it; at start-up every table is rebuilt
+from the store by replaying its game's seed and actions (see :meth:`TableManager.load`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Any
+
+import sabacc
+from sabacc.apps.server import messages
+from sabacc.apps.server.auth import hash_token, new_code, new_token, normalise_code, same_hash
+from sabacc.apps.server.clock import TurnClock
+from sabacc.apps.server.connection import Connection
+from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.protocol import CreateTable
+from sabacc.apps.server.recovery import idle_codes, reload_game, table_from_store
+from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.table import (
+    Table,
+    clean_name,
+    last_hand_start,
+    make_bots,
+    table_from_record,
+)
+from sabacc.core.actions import Action
+from sabacc.core.errors import IllegalActionError, SabaccError
+from sabacc.core.events import HandStarted
+from sabacc.services.bots import make_bot
+from sabacc.services.store import ActionRecord, SeatRecord, Store
+from sabacc.variants.registry import lookup
+
+log = logging.getLogger("sabacc.apps.server")
+
+BOT_NAMES = ("R2-D2", "C-3PO", "BB-8", "K-2SO", "L3-37", "IG-88", "4-LOM", "HK-47")
+
+
+class TableManager:
+    """All the tables of one server process, backed by a :class:`~sabacc.services.store.Store`."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.tables: dict[str, Table] = {}
+        self.clock = TurnClock(self, self.settings)
+
+    # ------------------------------------------------------------------ start-up
+    def load(self) -> None:
+        """Rebuild every stored table; a game in progress is replayed from seed and actions."""
+        for rec in self.store.load_tables():
+            table = table_from_store(rec)
+            self.tables[table.code] = table
+        log.info("loaded %d table(s) from %s", len(self.tables), self.store.url)
+
+    def resume(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Restart timers and bots of the loaded tables (call once the loop runs)."""
+        self.clock.loop = loop
+        for table in self.tables.values():
+            self._changed(table)
+
+    def shutdown(self) -> None:
+        for table in self.tables.values():
+            self.clock.stop(table)
+
+    # ------------------------------------------------------------------ memory
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop the tables idle for ``settings.idle_evict`` seconds from memory (nobody
+        connected, no turn timer or move pending); :meth:`get` reloads them from the store.
+        Returns the codes dropped."""
+        limit = self.settings.idle_evict
+        if limit <= 0:
+            return []
+        idle = idle_codes(self.tables, limit, time.monotonic() if now is None else now)
+        for code in idle:
+            del self.tables[code]
+        if idle:
+            log.info("evicted %d idle table(s); %d in memory", len(idle), len(self.tables))
+        return idle
+
+    async def run_evictions(self) -> None:
+        """Evict idle tables now and then, for as long as the server runs."""
+        limit = self.settings.idle_evict
+        if limit <= 0:
+            return
+        while True:
+            await asyncio.sleep(max(1.0, min(60.0, limit / 4)))
+            self.evict_idle()
+
+    # ------------------------------------------------------------------ lobby
+    def get(self, code: str) -> Table:
+        """The table called ``code``: in memory, or reloaded from the store if it was evicted."""
+        norm = normalise_code(code)
+        table = self.tables.get(norm)
+        if table is None:
+            records = self.store.load_tables(norm) if norm else []
+            if not records:
+                raise ServerError("no_table", f"there is no table {code!r}", status=404)
+            table = table_from_store(records[0])
+            self.tables[table.code] = table
+            self.clock.schedule(table)
+        return table
+
+    def listed(self) -> list[dict[str, Any]]:
+        tables = [t for t in self.tables.values() if t.listed]
+        tables.sort(key=lambda t: t.created_at, reverse=True)
+        return [messages.table_summary(t) for t in tables[:100]]
+
+    def create(self, req: CreateTable) -> dict[str, Any]:
+        if len(self.tables) >= self.settings.max_tables:
+            raise ServerError("too_many_tables", "this server has as many tables as it can hold")
+        try:
+            info = lookup(req.variant)
+        except SabaccError as exc:
+            raise ServerError("bad_variant", str(exc)) from None
+        n = len(req.seats)
+        if not info.min_players <= n <= info.max_players:
+            raise ServerError(
+                "bad_seats",
+                f"{info.title} is played by {info.min_players}-{info.max_players} players, not {n}",
+            )
+        raw = {k: v for k, v in req.options.items() if v is not None and v != ""}
+        if req.buy_in is not None:
+            raw["buy_in"] = req.buy_in
+        try:
+            options = info.options_type.from_mapping(raw).changed()
+        except SabaccError as exc:
+            raise ServerError("bad_options", str(exc)) from None
+        seats: list[SeatRecord] = []
+        for i, kind in enumerate(req.seats):
+            if kind == "human":
+                seats.append(SeatRecord(position=i, kind="human"))
+                continue
+            bot = kind.split(":", 1)[1]
+            try:
+                make_bot(bot, 0)
+            except SabaccError as exc:
+                raise ServerError("bad_bot", str(exc)) from None
+            seats.append(SeatRecord(position=i, kind="bot", bot=bot, name=BOT_NAMES[i % 8]))
+        code = new_code()
+        while code in self.tables or self.store.code_taken(code):  # pragma: no cover - rare
+            code = new_code()
+        host_token = new_token()
+        host_hash = hash_token(host_token)
+        seat_no: int | None = None
+        if req.player_name is not None and clean_name(req.player_name):
+            first = next((s for s in seats if s.kind == "human"), None)
+            if first is not None:
+                first.name = clean_name(req.player_name)
+                first.token_hash = host_hash
+                seat_no = first.position
+        name = clean_name(req.name, 60) or f"{info.title} table"
+        rec = self.store.create_table(
+            code=code,
+            name=name,
+            variant=info.name,
+            options=options,
+            turn_timer=float(req.turn_timer),
+            listed=req.listed,
+            host_hash=host_hash,
+            seats=seats,
+        )
+        table = table_from_record(rec)
+        self.tables[code] = table
+        self._maybe_start(table)
+        self._changed(table)
+        return {
+            "code": code,
+            "url": f"/t/{code}",
+            "host_token": host_token,
+            "seat": seat_no,
+            "token": host_token if seat_no is not None else None,
+        }
+
+    def join(
+        self, code: str, name: str, seat: int | None = None, host_token: str | None = None
+    ) -> dict[str, Any]:
+        table = self.get(code)
+        display = clean_name(name)
+        if not display:
+            raise ServerError("bad_name", "please give a name")
+        if table.status == "playing":
+            raise ServerError(
+                "game_running",
+                "a game is being played at this table: watch it, and take a seat when it ends",
+                status=409,
+            )
+        if seat is not None:
+            if seat >= len(table.seats):
+                raise ServerError("bad_seat", f"this table has seats 0-{len(table.seats) - 1}")
+            chosen = table.seats[seat]
+            if chosen.kind != "human":
+                raise ServerError("bad_seat", "that seat is played by a bot", status=409)
+            if chosen.token_hash is not None:
+                raise ServerError("seat_taken", "that seat is taken", status=409)
+        else:
+            open_seats = [s for s in table.seats if s.kind == "human" and s.token_hash is None]
+            if not open_seats:
+                raise ServerError("table_full", "every seat at this table is taken", status=409)
+            chosen = open_seats[0]
+        token = new_token()
+        if (
+            host_token
+            and same_hash(hash_token(host_token), table.host_hash)
+            and table.seat_of(table.host_hash) is None
+        ):
+            token = host_token  # the host sits down and stays host
+        chosen.name = display
+        chosen.token_hash = hash_token(token)
+        chosen.away = False
+        chosen.net = 0
+        self.store.save_seat(table.id, chosen)
+        self._maybe_start(table)
+        self._changed(table)
+        return {"code": table.code, "seat": chosen.position, "token": token}
+
+    def seat_for_token(self, table: Table, token: str) -> int:
+        seat = table.seat_of(hash_token(token))
+        if seat is None:
+            raise ServerError("bad_token", "that token holds no seat at this table", status=403)
+        return seat
+
+    def leave(self, table: Table, seat: int) -> None:
+        rec = table.seats[seat]
+        if table.status == "playing" and table.game is not None and not table.game.is_over:
+            rec.away = True  # played automatically; the seat is freed when the game ends
+        else:
+            rec.name = None
+            rec.token_hash = None
+            rec.away = False
+            rec.net = 0
+        self.store.save_seat(table.id, rec)
+        self._changed(table)
+
+    def start(self, table: Table, conn_host: bool) -> None:
+        """The host starts now: empty human seats are removed, the others play."""
+        if not conn_host:
+            raise ServerError("not_host", "only the player who created the table can start it")
+        if table.status == "playing":
+            raise ServerError("game_running", "the game has already started")
+        taken = [s for s in table.seats if s.kind == "bot" or s.token_hash is not None]
+        info = lookup(table.variant)
+        if len(taken) < info.min_players:
+            raise ServerError(
+                "not_enough_players",
+                f"{info.title} needs at least {info.min_players} players seated",
+            )
+        if len(taken) != len(table.seats):
+            for i, s in enumerate(taken):
+                s.position = i
+            table.seats = taken
+            self.store.replace_seats(table.id, taken)
+        self._start_game(table)
+        self._changed(table)
+
+    def new_game(self, table: Table, seat: int | None, host: bool) -> None:
+        if table.status != "finished":
+            raise ServerError("game_running", "the game is not over yet")
+        if seat is None and not host:
+            raise ServerError("not_seated", "only a seated player can start a new game")
+        for rec in table.seats:
+            if rec.away and rec.kind == "human":  # they left during the game: free the seat
+                rec.name = None
+                rec.token_hash = None
+                rec.away = False
+                rec.net = 0
+                self.store.save_seat(table.id, rec)
+        table.status = "waiting"
+        self.store.set_status(table.id, "waiting")
+        self._maybe_start(table)
+        self._changed(table)
+
+    # ------------------------------------------------------------------ connections
+    def connect(self, table: Table) -> Connection:
+        """A new WebSocket client of ``table`` (it joins the table when it says hello)."""
+        return Connection(self.settings, table)
+
+    def hello(self, conn: Connection, token: str | None) -> None:
+        table = conn.table
+        conn.token_hash = hash_token(token) if token else None
+        conn.ready = True
+        conn.game_no = -1
+        table.conns.add(conn)
+        seat = conn.seat
+        if token and seat is None and not conn.host:
+            conn.error("bad_token", "that token holds no seat at this table: you are watching")
+        if seat is not None and table.seats[seat].away and table.status == "playing":
+            table.seats[seat].away = False  # back at the table
+            table.missed.pop(seat, None)
+            self.store.save_seat(table.id, table.seats[seat])
+        conn.push(messages.welcome(table, seat, conn.host))
+        self._changed(table)
+
+    def disconnect(self, conn: Connection) -> None:
+        conn.closed = True
+        conn.wake.set()
+        table = conn.table
+        if conn in table.conns:
+            table.conns.discard(conn)
+            self._changed(table)
+
+    # ------------------------------------------------------------------ play
+    def act(
+        self, table: Table, seat: int | None, text: str | Action, *, auto: bool = False
+    ) -> None:
+        """Apply ``seat``'s action: validated, stored, then announced. Refusals change nothing."""
+        game = table.game
+        if game is None or table.status != "playing" or game.is_over:
+            raise ServerError("no_game", "no game is being played at this table")
+        if seat is None:
+            raise ServerError("not_seated", "you are watching this table, not seated at it")
+        actor = game.current_player
+        if actor != seat:
+            who = game.names[actor] if actor is not None else "nobody"
+            raise ServerError("not_your_turn", f"it is not your turn: {who} is to act")
+        hand = game.hand_no
+        try:
+            game.apply(text, seat=seat)
+        except IllegalActionError as exc:
+            raise ServerError("illegal_action", str(exc)) from None
+        idx = len(game.actions) - 1
+        result: dict[str, Any] | None = None
+        nets: dict[int, int] | None = None
+        if game.is_over:
+            outcome = game.outcome
+            result = outcome.to_dict() if outcome else {}
+            nets = {s: table.seats[s].net + pay for s, pay in enumerate(game.payoffs)}
+        assert table.game_rec is not None
+        try:
+            self.store.record_action(
+                table.id,
+                table.game_rec.id,
+                ActionRecord(idx, seat, game.actions[-1][1], hand, auto),
+                stacks=list(game.stacks),
+                hands=game.hand_no,
+                result=result,
+                nets=nets,
+            )
+        except Exception:
+            log.exception("could not store an action at table %s: rebuilding it", table.code)
+            reload_game(self.store, table)
+            raise ServerError(
+                "storage_error", "the server could not save that: try again"
+            ) from None
+        for s, net in (nets or {}).items():
+            table.seats[s].net = net
+        if not auto:
+            table.missed.pop(seat, None)
+        for i in range(len(game.events) - 1, table.hand_event_start, -1):
+            if isinstance(game.events[i], HandStarted):
+                table.hand_event_start = i
+                break
+        if game.is_over:
+            table.status = "finished"
+        self._changed(table)
+
+    # ------------------------------------------------------------------ game lifecycle
+    def _maybe_start(self, table: Table) -> None:
+        if table.status == "waiting" and table.human_seats_filled():
+            self._start_game(table)
+
+    def _start_game(self, table: Table) -> None:
+        seed = random.SystemRandom().randrange(2**63)
+        names: list[str] = []
+        for s in table.seats:
+            base = s.name or f"Player {s.position + 1}"
+            name, k = base, 2
+            while name in names:
+                name = f"{base} {k}"
+                k += 1
+            names.append(name)
+        game = sabacc.new_game(table.variant, players=names, seed=seed, **table.options)
+        number = table.games_played + 1
+        rec = self.store.start_game(
+            table.id,
+            number=number,
+            variant=table.variant,
+            options=dict(table.options),
+            seed=seed,
+            players=names,
+            seat_tokens=[s.token_hash for s in table.seats],
+            bots=[s.bot for s in table.seats],
+            stacks=list(game.stacks),
+            hands=game.hand_no,
+        )
+        table.game = game
+        table.game_rec = rec
+        table.bots = make_bots(rec)
+        table.games_played = number
+        table.status = "playing"
+        table.missed.clear()
+        table.hand_event_start = last_hand_start(game)
+
+    # ------------------------------------------------------------------ after every change
+    def _changed(self, table: Table) -> None:
+        table.touch()
+        for conn in table.conns:
+            conn.mark_dirty()
+        self.clock.schedule(table)

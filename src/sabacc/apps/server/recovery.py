@@ -1,0 +1,60 @@
+"""Tables between memory and the store: rebuilding a live table from its stored record (at
+start-up, after an eviction, after a storage error) and choosing the idle tables to evict.
+
+The store holds no game state, only ``(variant, options, seed, players)`` and the ordered
+actions; a game is rebuilt by replaying them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sabacc
+from sabacc.apps.server.table import Table, last_hand_start, make_bots, table_from_record
+from sabacc.engine.game import Game
+from sabacc.services.store import GameRecord, Store, TableRecord
+
+
+def replay_game(rec: GameRecord) -> Game:
+    """The game of ``rec`` as it stands after its stored actions."""
+    game: Game = sabacc.new_game(rec.variant, players=rec.players, seed=rec.seed, **rec.options)
+    for a in rec.actions:
+        game.apply(a.action, seat=a.seat)
+    return game
+
+
+def table_from_store(rec: TableRecord) -> Table:
+    """A live table from its record; a game in progress is replayed from seed and actions."""
+    table = table_from_record(rec)
+    if rec.game is not None:
+        game = replay_game(rec.game)
+        table.game = game
+        table.game_rec = rec.game
+        table.bots = make_bots(rec.game)
+        table.hand_event_start = last_hand_start(game)
+        if game.is_over and table.status == "playing":  # pragma: no cover - safety
+            table.status = "finished"
+    elif table.status == "playing":  # pragma: no cover - a game row always exists
+        table.status = "waiting"
+    return table
+
+
+def reload_game(store: Store, table: Table) -> None:  # pragma: no cover - storage failures only
+    """Put ``table``'s game back as the store has it (after an action failed to be stored)."""
+    rec = store.load_game(table.id, table.games_played)
+    if rec is None:
+        return
+    game = replay_game(rec)
+    table.game = game
+    table.hand_event_start = last_hand_start(game)
+    table.status = "finished" if game.is_over else "playing"
+
+
+def idle_codes(tables: Mapping[str, Table], limit: float, now: float) -> list[str]:
+    """The tables idle for ``limit`` seconds at ``now`` (``time.monotonic()``): nobody
+    connected, no turn timer or move pending."""
+    return [
+        code
+        for code, t in tables.items()
+        if not t.conns and t.timer is None and t.pending is None and now - t.last_active >= limit
+    ]
