@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sabacc.core.cards import Card, Deck
@@ -144,10 +144,18 @@ def new_game(
     return _compiled.new_compiled_game(opts, players, seed, engine, info.name)
 
 
-def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:
+def replay(
+    history: Mapping[str, Any],
+    *,
+    upto: int | None = None,
+    on_step: Callable[[Game, int], None] | None = None,
+) -> Game:
     """Rebuild a game from a hand-history document (see :meth:`Game.history`).
 
-    Replays ``upto`` actions (all by default). Raises :class:`HistoryError` if the document is
+    Replays ``upto`` actions (all by default). ``on_step(game, n)`` is called with ``n = 0``
+    before the first action and again after each one with the number applied so far, so a
+    caller can look at every intermediate state (the web server's step-by-step hand viewer)
+    without a replay loop of its own. Raises :class:`HistoryError` if the document is
     malformed or an action does not apply.
     """
     if not isinstance(history, Mapping):
@@ -169,11 +177,15 @@ def replay(history: Mapping[str, Any], *, upto: int | None = None) -> Game:
         actions = list(history.get("actions") or [])
     except (KeyError, TypeError, ValueError) as exc:
         raise HistoryError(f"malformed hand history: {exc}") from None
+    if on_step is not None:
+        on_step(game, 0)
     for i, entry in enumerate(actions[:upto] if upto is not None else actions):
         try:
             game.apply(entry["action"], seat=int(entry["seat"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise HistoryError(f"action {i + 1} ({entry!r}) does not replay: {exc}") from None
+        if on_step is not None:
+            on_step(game, i + 1)
     return game
 
 

@@ -10,6 +10,7 @@ from sabacc.apps.server.auth import hash_token, same_hash
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.messages import event_dicts
 from sabacc.apps.server.table import Table, last_hand_start
+from sabacc.engine.game import Game
 from sabacc.services.store import GameRecord, Store
 
 
@@ -66,32 +67,35 @@ def hand_frames(
     if token:
         h = hash_token(token)
         viewer = next((i for i, t in enumerate(rec.seat_tokens) if same_hash(t, h)), None)
-    game = sabacc.new_game(rec.variant, players=rec.players, seed=rec.seed, **rec.options)
-    actions = list(rec.actions)
-    i = 0
-    while i < len(actions) and actions[i].hand < hand:
-        game.apply(actions[i].action, seat=actions[i].seat)
-        i += 1
-    start = last_hand_start(game)
-    frames = [
-        {
-            "action": None,
-            "events": event_dicts(game.events[start:], viewer),
-            "game": game.observation(viewer),
-        }
-    ]
-    while i < len(actions) and actions[i].hand == hand:
-        a = actions[i]
-        before = len(game.events)
-        game.apply(a.action, seat=a.seat)
-        frames.append(
-            {
-                "action": {"seat": a.seat, "auto": a.auto},
-                "events": event_dicts(game.events[before:], viewer),
-                "game": game.observation(viewer),
-            }
-        )
-        i += 1
+    actions = rec.actions
+    start = next((i for i, a in enumerate(actions) if a.hand >= hand), len(actions))
+    end = next((i for i in range(start, len(actions)) if actions[i].hand != hand), len(actions))
+    frames: list[dict[str, Any]] = []
+    seen = 0  # events already shown in an earlier frame
+
+    def frame(game: Game, applied: int) -> None:
+        nonlocal seen
+        if applied == start:  # the hand as dealt, before its first action
+            first = last_hand_start(game)
+            frames.append(
+                {
+                    "action": None,
+                    "events": event_dicts(game.events[first:], viewer),
+                    "game": game.observation(viewer),
+                }
+            )
+        elif applied > start:
+            a = actions[applied - 1]
+            frames.append(
+                {
+                    "action": {"seat": a.seat, "auto": a.auto},
+                    "events": event_dicts(game.events[seen:], viewer),
+                    "game": game.observation(viewer),
+                }
+            )
+        seen = len(game.events)
+
+    sabacc.replay(rec.history(), upto=end, on_step=frame)
     return {
         "game": number,
         "hand": hand,

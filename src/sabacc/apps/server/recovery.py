@@ -16,11 +16,9 @@ from sabacc.services.store import GameRecord, Store, TableRecord
 
 
 def replay_game(rec: GameRecord) -> Game:
-    """The game of ``rec`` as it stands after its stored actions."""
-    game: Game = sabacc.new_game(rec.variant, players=rec.players, seed=rec.seed, **rec.options)
-    for a in rec.actions:
-        game.apply(a.action, seat=a.seat)
-    return game
+    """The game of ``rec`` as it stands after its stored actions (:func:`sabacc.replay`; a
+    stored action that does not apply raises :class:`~sabacc.core.errors.HistoryError`)."""
+    return sabacc.replay(rec.history())
 
 
 def table_from_store(rec: TableRecord) -> Table:
