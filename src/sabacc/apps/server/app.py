@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from sabacc.apps.server import history, messages
 from sabacc.apps.server.connection import Connection
@@ -128,6 +129,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
         return _error(exc.code, exc.message, exc.status)
 
+    @app.exception_handler(SQLAlchemyError)
+    async def _storage_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("database error on %s: %s", request.url.path, type(exc).__name__)
+        return _error("storage_error", "the server cannot read its database right now", 503)
+
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return _error("bad_request", _validation_message(exc), 422)
@@ -145,7 +151,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "tables": len(mgr().tables)}
+        m = mgr()
+        return {"ok": True, "tables": len(m.tables), "storage": "ok" if m.storage_ok else "down"}
 
     # ------------------------------------------------------------------ lobby
     @app.get("/api/variants")

@@ -71,6 +71,8 @@ class TurnClock:
         seat = table.seats[cp]
         if seat.kind == "bot" or seat.away:
             self.clear(table)
+            if not self.manager.storage_ok:
+                return  # nothing can be stored: the manager schedules again when it can
             if table.pending_key != key:
                 table.pending_key = key
                 delay = self.settings.bot_delay if seat.kind == "bot" else self.settings.away_delay
@@ -117,14 +119,23 @@ class TurnClock:
         if turn is None:
             return
         game, seat = turn
-        table.missed[seat] = table.missed.get(seat, 0) + 1
-        if table.missed[seat] >= self.settings.missed_turns_away:
-            table.seats[seat].away = True
-            self.manager.store.save_seat(table.id, table.seats[seat])
+        missed = table.missed.get(seat, 0) + 1
         try:
+            if missed >= self.settings.missed_turns_away and not table.seats[seat].away:
+                self.manager.update_seat(table, seat, away=True)
+            table.missed[seat] = missed
             self.manager.act(table, seat, default_action(game.legal()), auto=True)
-        except ServerError:  # pragma: no cover - the default action is always legal
-            log.exception("timer move refused at table %s", table.code)
+        except ServerError as exc:
+            if exc.code != "storage_error":  # pragma: no cover - the default move is legal
+                log.exception("timer move refused at table %s", table.code)
+                return
+            # Not stored: nothing happened. Play it as soon as the database answers again.
+            table.missed[seat] = missed - 1
+            if self.loop is not None and table.timer is None:
+                table.timer_key = key
+                table.timer = self.loop.call_later(
+                    self.settings.storage_retry, self._timeout, table, key
+                )
 
     async def _auto_move(self, table: Table, key: Key, delay: float) -> None:
         """A bot's move (thought out in a worker thread), or the default move of an away seat."""
@@ -154,7 +165,7 @@ class TurnClock:
                 self.manager.act(table, seat, action, auto=auto)
             except ServerError as exc:
                 if exc.code == "storage_error":
-                    raise
+                    return  # nothing happened: tried again when the database answers
                 log.warning("bot move %r refused at %s: %s", action, table.code, exc.message)
                 self.manager.act(table, seat, default_action(game.legal()), auto=True)
         except asyncio.CancelledError:

@@ -7,8 +7,12 @@ never interleave inside one change. Timers and automatic moves are in
 :mod:`~sabacc.apps.server.clock`, the messages in :mod:`~sabacc.apps.server.messages`, the
 rebuilding from the store in :mod:`~sabacc.apps.server.recovery`.
 
-Each applied action is stored before anyone is told about it; at start-up every table is rebuilt
-from the store by replaying its game's seed and actions (see :meth:`TableManager.load`).
+Every change is stored before it is made in memory: an action is applied to a copy of the game,
+stored, and only then swapped in and announced. When the store fails, the change is refused
+(``storage_error``), nothing changes, every table says the database is down, and the manager
+checks the database every ``settings.storage_retry`` seconds; when it answers, timers, bots and
+waiting tables carry on. At start-up every table is rebuilt from the store by replaying its
+game's seed and actions (see :meth:`TableManager.load`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ import asyncio
 import logging
 import random
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from typing import Any, TypeVar
 
 import sabacc
 from sabacc.apps.server import messages
@@ -26,7 +33,7 @@ from sabacc.apps.server.clock import TurnClock
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.protocol import CreateTable
-from sabacc.apps.server.recovery import idle_codes, reload_game, table_from_store
+from sabacc.apps.server.recovery import idle_codes, table_from_store
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import (
     Table,
@@ -44,6 +51,13 @@ from sabacc.variants.registry import lookup
 
 log = logging.getLogger("sabacc.apps.server")
 
+T = TypeVar("T")
+
+STORAGE_DOWN = (
+    "the server cannot save right now (its database is unreachable): nothing was changed; "
+    "play resumes by itself when the database is back"
+)
+
 BOT_NAMES = ("R2-D2", "C-3PO", "BB-8", "K-2SO", "L3-37", "IG-88", "4-LOM", "HK-47")
 
 
@@ -55,6 +69,76 @@ class TableManager:
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self.clock = TurnClock(self, self.settings)
+        #: False from a failed write until the database answers again (see :meth:`persist`).
+        self.storage_ok = True
+        self._watch: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ storage
+    def persist(self, write: Callable[[], T]) -> T:
+        """Run one store call; on any failure refuse with ``storage_error`` (status 503).
+
+        Callers change memory only after this returns, so a refusal leaves memory as the store
+        has it. While the database is down every write is refused at once.
+        """
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        try:
+            return write()
+        except Exception as exc:
+            self._storage_lost(exc)
+            raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+
+    def _storage_lost(self, exc: Exception) -> None:
+        if not self.storage_ok:
+            return
+        self.storage_ok = False
+        # The exception's class only: a driver message may quote the connection string.
+        log.error(
+            "the database failed (%s): changes are refused until it answers", type(exc).__name__
+        )
+        for table in self.tables.values():
+            table.storage_down = True
+            self._changed(table)
+        loop = self.clock.loop
+        if loop is not None and self._watch is None:
+            self._watch = loop.create_task(self._wait_for_storage())
+
+    async def _wait_for_storage(self) -> None:
+        """Check the database until it answers, then let every table carry on."""
+        try:
+            while True:
+                await asyncio.sleep(self.settings.storage_retry)
+                try:
+                    await asyncio.to_thread(self.store.ping)
+                except Exception as exc:
+                    log.warning("the database is still unreachable (%s)", type(exc).__name__)
+                    continue
+                break
+        finally:
+            self._watch = None
+        self.storage_ok = True
+        log.warning("the database answers again: play resumes")
+        for table in list(self.tables.values()):
+            table.storage_down = False
+            for conn in list(table.conns):
+                seat = conn.seat
+                if seat is not None:
+                    self._back_at_table(table, seat)
+            self._maybe_start(table)
+            self._changed(table)
+
+    @staticmethod
+    def _usable(table: Table) -> None:
+        """Refuse any change at a quarantined table (its stored game does not rebuild)."""
+        if table.quarantine is not None:
+            raise ServerError("table_unavailable", table.quarantine, status=503)
+
+    def update_seat(self, table: Table, position: int, **changes: Any) -> SeatRecord:
+        """Store a changed copy of a seat, then put it in place (see :meth:`persist`)."""
+        new = replace(table.seats[position], **changes)
+        self.persist(lambda: self.store.save_seat(table.id, new))
+        table.seats[position] = new
+        return new
 
     # ------------------------------------------------------------------ start-up
     def load(self) -> None:
@@ -104,7 +188,7 @@ class TableManager:
         norm = normalise_code(code)
         table = self.tables.get(norm)
         if table is None:
-            records = self.store.load_tables(norm) if norm else []
+            records = self.persist(lambda: self.store.load_tables(norm)) if norm else []
             if not records:
                 raise ServerError("no_table", f"there is no table {code!r}", status=404)
             table = table_from_store(records[0])
@@ -149,8 +233,8 @@ class TableManager:
                 raise ServerError("bad_bot", str(exc)) from None
             seats.append(SeatRecord(position=i, kind="bot", bot=bot, name=BOT_NAMES[i % 8]))
         code = new_code()
-        while code in self.tables or self.store.code_taken(code):  # pragma: no cover - rare
-            code = new_code()
+        while code in self.tables or self.persist(partial(self.store.code_taken, code)):
+            code = new_code()  # pragma: no cover - rare
         host_token = new_token()
         host_hash = hash_token(host_token)
         seat_no: int | None = None
@@ -161,15 +245,17 @@ class TableManager:
                 first.token_hash = host_hash
                 seat_no = first.position
         name = clean_name(req.name, 60) or f"{info.title} table"
-        rec = self.store.create_table(
-            code=code,
-            name=name,
-            variant=info.name,
-            options=options,
-            turn_timer=float(req.turn_timer),
-            listed=req.listed,
-            host_hash=host_hash,
-            seats=seats,
+        rec = self.persist(
+            lambda: self.store.create_table(
+                code=code,
+                name=name,
+                variant=info.name,
+                options=options,
+                turn_timer=float(req.turn_timer),
+                listed=req.listed,
+                host_hash=host_hash,
+                seats=seats,
+            )
         )
         table = table_from_record(rec)
         self.tables[code] = table
@@ -187,6 +273,7 @@ class TableManager:
         self, code: str, name: str, seat: int | None = None, host_token: str | None = None
     ) -> dict[str, Any]:
         table = self.get(code)
+        self._usable(table)
         display = clean_name(name)
         if not display:
             raise ServerError("bad_name", "please give a name")
@@ -216,11 +303,9 @@ class TableManager:
             and table.seat_of(table.host_hash) is None
         ):
             token = host_token  # the host sits down and stays host
-        chosen.name = display
-        chosen.token_hash = hash_token(token)
-        chosen.away = False
-        chosen.net = 0
-        self.store.save_seat(table.id, chosen)
+        self.update_seat(
+            table, chosen.position, name=display, token_hash=hash_token(token), away=False, net=0
+        )
         self._maybe_start(table)
         self._changed(table)
         return {"code": table.code, "seat": chosen.position, "token": token}
@@ -232,19 +317,17 @@ class TableManager:
         return seat
 
     def leave(self, table: Table, seat: int) -> None:
-        rec = table.seats[seat]
+        self._usable(table)
         if table.status == "playing" and table.game is not None and not table.game.is_over:
-            rec.away = True  # played automatically; the seat is freed when the game ends
+            # played automatically; the seat is freed when the game ends
+            self.update_seat(table, seat, away=True)
         else:
-            rec.name = None
-            rec.token_hash = None
-            rec.away = False
-            rec.net = 0
-        self.store.save_seat(table.id, rec)
+            self.update_seat(table, seat, name=None, token_hash=None, away=False, net=0)
         self._changed(table)
 
     def start(self, table: Table, conn_host: bool) -> None:
         """The host starts now: empty human seats are removed, the others play."""
+        self._usable(table)
         if not conn_host:
             raise ServerError("not_host", "only the player who created the table can start it")
         if table.status == "playing":
@@ -257,27 +340,23 @@ class TableManager:
                 f"{info.title} needs at least {info.min_players} players seated",
             )
         if len(taken) != len(table.seats):
-            for i, s in enumerate(taken):
-                s.position = i
-            table.seats = taken
-            self.store.replace_seats(table.id, taken)
+            renumbered = [replace(s, position=i) for i, s in enumerate(taken)]
+            self.persist(lambda: self.store.replace_seats(table.id, renumbered))
+            table.seats = renumbered
         self._start_game(table)
         self._changed(table)
 
     def new_game(self, table: Table, seat: int | None, host: bool) -> None:
+        self._usable(table)
         if table.status != "finished":
             raise ServerError("game_running", "the game is not over yet")
         if seat is None and not host:
             raise ServerError("not_seated", "only a seated player can start a new game")
-        for rec in table.seats:
+        for rec in list(table.seats):
             if rec.away and rec.kind == "human":  # they left during the game: free the seat
-                rec.name = None
-                rec.token_hash = None
-                rec.away = False
-                rec.net = 0
-                self.store.save_seat(table.id, rec)
+                self.update_seat(table, rec.position, name=None, token_hash=None, away=False, net=0)
+        self.persist(lambda: self.store.set_status(table.id, "waiting"))
         table.status = "waiting"
-        self.store.set_status(table.id, "waiting")
         self._maybe_start(table)
         self._changed(table)
 
@@ -295,12 +374,20 @@ class TableManager:
         seat = conn.seat
         if token and seat is None and not conn.host:
             conn.error("bad_token", "that token holds no seat at this table: you are watching")
-        if seat is not None and table.seats[seat].away and table.status == "playing":
-            table.seats[seat].away = False  # back at the table
-            table.missed.pop(seat, None)
-            self.store.save_seat(table.id, table.seats[seat])
+        if seat is not None:
+            self._back_at_table(table, seat)
         conn.push(messages.welcome(table, seat, conn.host))
         self._changed(table)
+
+    def _back_at_table(self, table: Table, seat: int) -> None:
+        """A player who was away is connected again: their seat is theirs to play again
+        (if the database is down, it stays away until the database is back)."""
+        if table.seats[seat].away and table.status == "playing":
+            try:
+                self.update_seat(table, seat, away=False)
+            except ServerError:
+                return
+            table.missed.pop(seat, None)
 
     def disconnect(self, conn: Connection) -> None:
         conn.closed = True
@@ -324,7 +411,11 @@ class TableManager:
         if actor != seat:
             who = game.names[actor] if actor is not None else "nobody"
             raise ServerError("not_your_turn", f"it is not your turn: {who} is to act")
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
         hand = game.hand_no
+        # Applied to a copy: the table shows it only once it is stored.
+        game = game.clone()
         try:
             game.apply(text, seat=seat)
         except IllegalActionError as exc:
@@ -336,23 +427,21 @@ class TableManager:
             outcome = game.outcome
             result = outcome.to_dict() if outcome else {}
             nets = {s: table.seats[s].net + pay for s, pay in enumerate(game.payoffs)}
-        assert table.game_rec is not None
-        try:
-            self.store.record_action(
+        game_rec = table.game_rec
+        assert game_rec is not None
+        record = ActionRecord(idx, seat, game.actions[-1][1], hand, auto)
+        self.persist(
+            lambda: self.store.record_action(
                 table.id,
-                table.game_rec.id,
-                ActionRecord(idx, seat, game.actions[-1][1], hand, auto),
+                game_rec.id,
+                record,
                 stacks=list(game.stacks),
                 hands=game.hand_no,
                 result=result,
                 nets=nets,
             )
-        except Exception:
-            log.exception("could not store an action at table %s: rebuilding it", table.code)
-            reload_game(self.store, table)
-            raise ServerError(
-                "storage_error", "the server could not save that: try again"
-            ) from None
+        )
+        table.game = game
         for s, net in (nets or {}).items():
             table.seats[s].net = net
         if not auto:
@@ -367,8 +456,13 @@ class TableManager:
 
     # ------------------------------------------------------------------ game lifecycle
     def _maybe_start(self, table: Table) -> None:
-        if table.status == "waiting" and table.human_seats_filled():
-            self._start_game(table)
+        """Start the game once every human seat is taken (retried when the database is back,
+        if it could not be stored)."""
+        if table.status == "waiting" and table.human_seats_filled() and not table.quarantine:
+            try:
+                self._start_game(table)
+            except ServerError as exc:
+                log.warning("table %s could not start its game: %s", table.code, exc.code)
 
     def _start_game(self, table: Table) -> None:
         seed = random.SystemRandom().randrange(2**63)
@@ -382,17 +476,19 @@ class TableManager:
             names.append(name)
         game = sabacc.new_game(table.variant, players=names, seed=seed, **table.options)
         number = table.games_played + 1
-        rec = self.store.start_game(
-            table.id,
-            number=number,
-            variant=table.variant,
-            options=dict(table.options),
-            seed=seed,
-            players=names,
-            seat_tokens=[s.token_hash for s in table.seats],
-            bots=[s.bot for s in table.seats],
-            stacks=list(game.stacks),
-            hands=game.hand_no,
+        rec = self.persist(
+            lambda: self.store.start_game(
+                table.id,
+                number=number,
+                variant=table.variant,
+                options=dict(table.options),
+                seed=seed,
+                players=names,
+                seat_tokens=[s.token_hash for s in table.seats],
+                bots=[s.bot for s in table.seats],
+                stacks=list(game.stacks),
+                hands=game.hand_no,
+            )
         )
         table.game = game
         table.game_rec = rec

@@ -63,6 +63,7 @@ def table_info(table: Table) -> dict[str, Any]:
             "options": dict(table.options),
             "turn_timer": table.turn_timer,
             "status": table.status,
+            "problem": table.problem,
             "game_no": table.games_played,
             "min_players": info.min_players,
             "max_players": info.max_players,

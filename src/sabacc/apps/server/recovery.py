@@ -1,5 +1,5 @@
 """Tables between memory and the store: rebuilding a live table from its stored record (at
-start-up, after an eviction, after a storage error) and choosing the idle tables to evict.
+start-up, after an eviction) and choosing the idle tables to evict.
 
 The store holds no game state, only ``(variant, options, seed, players)`` and the ordered
 actions; a game is rebuilt by replaying them.
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import sabacc
 from sabacc.apps.server.table import Table, last_hand_start, make_bots, table_from_record
 from sabacc.engine.game import Game
-from sabacc.services.store import GameRecord, Store, TableRecord
+from sabacc.services.store import GameRecord, TableRecord
 
 
 def replay_game(rec: GameRecord) -> Game:
@@ -35,17 +35,6 @@ def table_from_store(rec: TableRecord) -> Table:
     elif table.status == "playing":  # pragma: no cover - a game row always exists
         table.status = "waiting"
     return table
-
-
-def reload_game(store: Store, table: Table) -> None:  # pragma: no cover - storage failures only
-    """Put ``table``'s game back as the store has it (after an action failed to be stored)."""
-    rec = store.load_game(table.id, table.games_played)
-    if rec is None:
-        return
-    game = replay_game(rec)
-    table.game = game
-    table.hand_event_start = last_hand_start(game)
-    table.status = "finished" if game.is_over else "playing"
 
 
 def idle_codes(tables: Mapping[str, Table], limit: float, now: float) -> list[str]:

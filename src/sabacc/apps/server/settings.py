@@ -25,3 +25,5 @@ class Settings:
     #: Seconds a table may sit idle (nobody connected, no timer or move pending) before it is
     #: dropped from memory; it is reloaded from the store when somebody opens it. 0: never.
     idle_evict: float = 3600.0
+    #: Seconds between checks of a database that stopped answering.
+    storage_retry: float = 1.0

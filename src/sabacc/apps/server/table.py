@@ -55,6 +55,19 @@ class Table:
     info_json_cache: str | None = None
     #: time.monotonic() of the last change: a connection, a departure, an action (eviction)
     last_active: float = field(default_factory=time.monotonic)
+    #: The database is unreachable: the table is paused until it answers again.
+    storage_down: bool = False
+    #: Why the table could not be rebuilt from the store (it is kept, but not played).
+    quarantine: str | None = None
+
+    @property
+    def problem(self) -> str | None:
+        """A sentence for the players when the table cannot be played now, else None."""
+        if self.quarantine is not None:
+            return self.quarantine
+        if self.storage_down:
+            return "the server cannot reach its database: play resumes when it is back"
+        return None
 
     @property
     def version(self) -> int:

@@ -143,6 +143,11 @@ class Store:
             self._writer = None
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Raise if the database cannot be reached now (the server's check while it is down)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+
     def _writer_connection(self) -> Connection:
         if self._writer is None or self._writer.closed or self._writer.invalidated:
             self._writer = self.engine.connect()
