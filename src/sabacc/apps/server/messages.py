@@ -102,6 +102,7 @@ def table_summary(table: Table) -> dict[str, Any]:
         "variant": table.variant,
         "title": table.title,
         "status": table.status,
+        "problem": table.problem,
         "seats": len(table.seats),
         "open_seats": open_seats,
         "humans": sum(1 for s in table.seats if s.kind == "human"),

@@ -7,12 +7,17 @@ actions; a game is rebuilt by replaying them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
 import sabacc
 from sabacc.apps.server.table import Table, last_hand_start, make_bots, table_from_record
+from sabacc.core.errors import SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.store import GameRecord, TableRecord
+from sabacc.services.store.repository import DATA_ERRORS
+
+log = logging.getLogger("sabacc.apps.server")
 
 
 def replay_game(rec: GameRecord) -> Game:
@@ -21,19 +26,42 @@ def replay_game(rec: GameRecord) -> Game:
     return sabacc.replay(rec.history())
 
 
+QUARANTINED = (
+    "this table cannot be played: its stored game could not be rebuilt "
+    "(its data is kept for the server's operators)"
+)
+
+
 def table_from_store(rec: TableRecord) -> Table:
-    """A live table from its record; a game in progress is replayed from seed and actions."""
+    """A live table from its record; a game in progress is replayed from seed and actions.
+
+    A table whose rows are damaged or whose stored actions the engine refuses is quarantined
+    (logged, shown as unavailable, nothing changed in the store) instead of stopping the
+    server: the other tables must start.
+    """
     table = table_from_record(rec)
+    if rec.damage is not None:
+        return _quarantine(table, rec.damage)
     if rec.game is not None:
-        game = replay_game(rec.game)
+        try:
+            game = replay_game(rec.game)
+            bots = make_bots(rec.game)
+        except (SabaccError, *DATA_ERRORS) as exc:
+            return _quarantine(table, f"{type(exc).__name__}: {exc}")
         table.game = game
         table.game_rec = rec.game
-        table.bots = make_bots(rec.game)
+        table.bots = bots
         table.hand_event_start = last_hand_start(game)
         if game.is_over and table.status == "playing":  # pragma: no cover - safety
             table.status = "finished"
     elif table.status == "playing":  # pragma: no cover - a game row always exists
         table.status = "waiting"
+    return table
+
+
+def _quarantine(table: Table, reason: str) -> Table:
+    log.error("table %s is quarantined (its stored data is kept): %s", table.code, reason)
+    table.quarantine = QUARANTINED
     return table
 
 

@@ -98,6 +98,13 @@ class TableRecord:
     created_at: datetime
     seats: list[SeatRecord] = field(default_factory=list)
     game: GameRecord | None = None  # the latest game, with its actions
+    #: Why this table's rows could not be read (then only its plain columns are filled in).
+    damage: str | None = None
+
+
+#: What reading a damaged row raises (bad JSON, a JSON value of the wrong shape); a database
+#: that cannot be reached raises SQLAlchemy's errors instead, and those are not caught.
+DATA_ERRORS = (ValueError, TypeError, LookupError, AttributeError)
 
 
 def normalise_url(url: str) -> str:
@@ -368,7 +375,31 @@ class Store:
     # ------------------------------------------------------------------ loading
     def load_tables(self, code: str | None = None) -> list[TableRecord]:
         """Every table (or the one called ``code``) with its seats and its latest game (with
-        all of that game's actions)."""
+        all of that game's actions).
+
+        A table whose rows cannot be read (bad JSON, say) does not stop the others: it comes
+        back with only its plain columns and :attr:`TableRecord.damage` saying what is wrong.
+        """
+        try:
+            return self._load_tables(code=code)
+        except DATA_ERRORS:
+            pass
+        with self.session() as s:  # one at a time, to find the damaged ones
+            query = select(TableRow.id).order_by(TableRow.id)
+            if code is not None:
+                query = query.where(TableRow.code == code)
+            ids = list(s.scalars(query))
+        out: list[TableRecord] = []
+        for table_id in ids:
+            try:
+                out += self._load_tables(table_id=table_id)
+            except DATA_ERRORS as exc:
+                out.append(self._damaged(table_id, exc))
+        return out
+
+    def _load_tables(
+        self, *, code: str | None = None, table_id: int | None = None
+    ) -> list[TableRecord]:
         out: list[TableRecord] = []
         with self.session() as s:
             query = select(TableRow).order_by(TableRow.id)
@@ -378,6 +409,9 @@ class Store:
                 seat_query = seat_query.join(TableRow, SeatRow.table_id == TableRow.id).where(
                     TableRow.code == code
                 )
+            if table_id is not None:
+                query = query.where(TableRow.id == table_id)
+                seat_query = seat_query.where(SeatRow.table_id == table_id)
             tables = s.scalars(query).all()
             seats: dict[int, list[SeatRecord]] = {}
             for seat in s.scalars(seat_query):
@@ -396,6 +430,37 @@ class Store:
                     rec.game.actions = self._actions(s, game.id)
                 out.append(rec)
         return out
+
+    def _damaged(self, table_id: int, exc: Exception) -> TableRecord:
+        """A table whose rows do not read: its plain columns, and what went wrong."""
+        with self.session() as s:
+            row = s.execute(
+                select(
+                    TableRow.code,
+                    TableRow.name,
+                    TableRow.variant,
+                    TableRow.turn_timer,
+                    TableRow.listed,
+                    TableRow.host_hash,
+                    TableRow.status,
+                    TableRow.games_played,
+                    TableRow.created_at,
+                ).where(TableRow.id == table_id)
+            ).one()
+        return TableRecord(
+            id=table_id,
+            code=row.code,
+            name=row.name,
+            variant=row.variant,
+            options={},
+            turn_timer=row.turn_timer,
+            listed=row.listed,
+            host_hash=row.host_hash,
+            status=row.status,
+            games_played=row.games_played,
+            created_at=row.created_at,
+            damage=f"{type(exc).__name__}: {exc}"[:300],
+        )
 
     def list_games(self, table_id: int) -> list[GameRecord]:
         with self.session() as s:
