@@ -59,5 +59,7 @@ def serve(
         burst=burst,
         idle_evict=idle_evict,
     )
-    typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {db})")
+    from sabacc.services.store import redact_url
+
+    typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
     run(create_app(settings), host, port, log_level=log_level)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -25,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sabacc.apps.server import history, messages
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.guard import Guard
 from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.protocol import (
     CLIENT_MESSAGE,
@@ -79,6 +81,27 @@ def variants_catalogue() -> dict[str, Any]:
     return {"variants": out, "bots": sorted(BOTS)}
 
 
+#: Path numbers beyond what the database stores are refused (422) before any query.
+GameNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+HandNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+
+
+class HideFrames(logging.Filter):
+    """Drops the WebSocket library's debug dumps of frames: a ``hello`` frame carries a seat
+    token, and no secret may reach a log, whatever the log level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in ("< %s", "> %s")
+
+
+def hide_frames() -> None:
+    """Install :class:`HideFrames` on the loggers uvicorn hands to the WebSocket library."""
+    for name in ("uvicorn.error", "websockets.server", "websockets.protocol"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HideFrames) for f in logger.filters):
+            logger.addFilter(HideFrames())
+
+
 def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -100,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hide_frames()
         store = Store(settings.db_url)
         manager = TableManager(store, settings)
         manager.load()
@@ -121,6 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+
+    app.add_middleware(Guard)
 
     def mgr() -> TableManager:
         return holder["manager"]
@@ -190,15 +216,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"games": history.games(m.store, m.get(code))}
 
     @app.get("/api/tables/{code}/games/{number}/history")
-    async def game_history(code: str, number: int) -> dict[str, Any]:
+    async def game_history(code: str, number: GameNumber) -> dict[str, Any]:
         m = mgr()
         return history.history(m.store, m.get(code), number)
 
     @app.get("/api/tables/{code}/games/{number}/hands/{hand}")
     async def hand_frames(
         code: str,
-        number: int,
-        hand: int,
+        number: GameNumber,
+        hand: HandNumber,
         x_seat_token: Annotated[str | None, Header(max_length=128)] = None,
     ) -> dict[str, Any]:
         m = mgr()
@@ -311,7 +337,8 @@ def handle_message(m: TableManager, conn: Connection, text: str) -> None:
     except ServerError as exc:
         conn.error(exc.code, exc.message, ref)
     except Exception:
-        log.exception("error handling %r", text[:200])
+        # The type only: a hello carries its seat token, which must never reach a log.
+        log.exception("error handling a %r message", ref)
         conn.error("internal", "the server could not handle that message", ref)
 
 

@@ -46,7 +46,7 @@ from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.core.events import HandStarted
 from sabacc.services.bots import make_bot
-from sabacc.services.store import ActionRecord, SeatRecord, Store
+from sabacc.services.store import ActionRecord, SeatRecord, Store, redact_url
 from sabacc.variants.registry import lookup
 
 log = logging.getLogger("sabacc.apps.server")
@@ -146,7 +146,7 @@ class TableManager:
         for rec in self.store.load_tables():
             table = table_from_store(rec)
             self.tables[table.code] = table
-        log.info("loaded %d table(s) from %s", len(self.tables), self.store.url)
+        log.info("loaded %d table(s) from %s", len(self.tables), redact_url(self.store.url))
 
     def resume(self, loop: asyncio.AbstractEventLoop) -> None:
         """Restart timers and bots of the loaded tables (call once the loop runs)."""

@@ -10,6 +10,15 @@ from sabacc.services.store.repository import (
     Store,
     TableRecord,
     normalise_url,
+    redact_url,
 )
 
-__all__ = ["ActionRecord", "GameRecord", "SeatRecord", "Store", "TableRecord", "normalise_url"]
+__all__ = [
+    "ActionRecord",
+    "GameRecord",
+    "SeatRecord",
+    "Store",
+    "TableRecord",
+    "normalise_url",
+    "redact_url",
+]

@@ -24,6 +24,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from sabacc.services.store.models import ActionRow, Base, GameRow, SeatRow, TableRow, utcnow
@@ -112,6 +113,14 @@ def normalise_url(url: str) -> str:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``: what logs and banners may show."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: show only the scheme
+        return url.split("://", 1)[0] + "://..."
 
 
 def make_engine(url: str) -> Engine:
