@@ -11,14 +11,15 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from tests.apps.server.helpers import PgCluster, ServerProcess
+from tests.apps.server.helpers import UNLIMITED, PgCluster, ServerProcess
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server for the tests that share it (a generous rate limit: fuzzing sends a lot)."""
+    """One server for the tests that share it (no per-client limits, and a generous rate limit
+    per connection: every test client comes from 127.0.0.1, and fuzzing sends a lot)."""
     db = tmp_path_factory.mktemp("server") / "sabacc.db"
-    srv = ServerProcess(db, extra=["--rate", "100000", "--burst", "100000"]).start()
+    srv = ServerProcess(db, extra=[*UNLIMITED, "--rate", "100000", "--burst", "100000"]).start()
     yield srv
     srv.stop()
 

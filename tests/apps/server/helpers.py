@@ -21,6 +21,12 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+#: ``sabacc serve`` flags lifting every per-client limit (all test clients share one address).
+UNLIMITED = (
+    "--http-rate", "0", "--client-rate", "0", "--tables-per-hour", "0",
+    "--sockets-per-client", "0",
+)  # fmt: skip
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:

@@ -41,6 +41,22 @@ def serve(
             "from the database when opened again. 0: never."
         ),
     ] = 3600.0,
+    http_rate: Annotated[
+        float, typer.Option(help="API calls and sockets opened per second per client (0: any).")
+    ] = 5.0,
+    http_burst: Annotated[int, typer.Option(help="Burst of API calls allowed per client.")] = 60,
+    client_rate: Annotated[
+        float, typer.Option(help="Messages per second per client, over its sockets (0: any).")
+    ] = 60.0,
+    client_burst: Annotated[
+        int, typer.Option(help="Burst of messages allowed per client, over its sockets.")
+    ] = 200,
+    tables_per_hour: Annotated[
+        int, typer.Option(help="Tables one client may create per hour (0: any).")
+    ] = 30,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="WebSockets one client may hold open at once (0: any).")
+    ] = 40,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -58,6 +74,12 @@ def serve(
         rate=rate,
         burst=burst,
         idle_evict=idle_evict,
+        http_rate=http_rate,
+        http_burst=http_burst,
+        client_rate=client_rate,
+        client_burst=client_burst,
+        tables_per_hour=tables_per_hour,
+        sockets_per_client=sockets_per_client,
     )
     from sabacc.services.store import redact_url
 

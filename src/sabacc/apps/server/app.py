@@ -27,6 +27,7 @@ from sabacc.apps.server import history, messages
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.guard import Guard
+from sabacc.apps.server.limits import ClientLimits, client_key
 from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.protocol import (
     CLIENT_MESSAGE,
@@ -120,6 +121,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. The store is opened and every table reloaded when the app starts."""
     settings = settings or Settings()
     holder: dict[str, TableManager] = {}
+    limits = ClientLimits(settings)
+
+    async def sweep_limits() -> None:
+        while True:
+            await asyncio.sleep(60)
+            limits.sweep()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -131,10 +138,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         holder["manager"] = manager
         app.state.manager = manager
         sweeper = asyncio.create_task(manager.run_evictions())
+        forgetter = asyncio.create_task(sweep_limits())
         try:
             yield
         finally:
             sweeper.cancel()
+            forgetter.cancel()
             manager.shutdown()
             store.close()
 
@@ -146,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
     )
 
-    app.add_middleware(Guard)
+    app.add_middleware(Guard, limits=limits)
 
     def mgr() -> TableManager:
         return holder["manager"]
@@ -190,7 +199,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"tables": mgr().listed()}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        client = client_key(request.client.host if request.client else None)
+        if not limits.create(client):
+            raise ServerError(
+                "too_many_tables_created",
+                f"one client may create {settings.tables_per_hour} tables an hour: try again later",
+                status=429,
+            )
         return mgr().create(body)
 
     @app.get("/api/tables/{code}")
@@ -235,13 +251,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         m = mgr()
+        client = client_key(websocket.client.host if websocket.client else None)
+        refusal: ServerError | None = None
+        if not limits.request(client):
+            refusal = ServerError("rate_limited", "too many connections opened: slow down")
+        elif not limits.open_socket(client):
+            refusal = ServerError(
+                "too_many_connections",
+                f"one client may hold {settings.sockets_per_client} connections at once",
+            )
+        if refusal is not None:
+            await websocket.send_text(messages.dumps(messages.error(refusal.code, refusal.message)))
+            await websocket.close(code=1008)
+            return
+        try:
+            await _play(websocket, m, code, client)
+        finally:
+            limits.close_socket(client)
+
+    async def _play(websocket: WebSocket, m: TableManager, code: str, client: str) -> None:
         try:
             table = m.get(code)
         except ServerError as exc:
             await websocket.send_text(messages.dumps(messages.error(exc.code, exc.message)))
             await websocket.close(code=4404)
             return
-        conn = m.connect(table)
+        conn = m.connect(table, client)
         writer = asyncio.create_task(conn.run_writer(websocket.send_text))
         try:
             while not conn.closed:
@@ -254,7 +289,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         continue
                     conn.error("bad_message", "send JSON text frames, not binary")
                     continue
-                if not conn.bucket.allow():
+                if not conn.bucket.allow() or not limits.message(client):
                     conn.strikes += 1
                     if conn.strikes == 1 or conn.strikes % 50 == 0:
                         conn.error("rate_limited", "too many messages: slow down")

@@ -1,37 +1,18 @@
 """One WebSocket client of a table: who it is, what it was sent, its outgoing queue and its
-rate limit."""
+own rate limit."""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sabacc.apps.server import messages
 from sabacc.apps.server.auth import same_hash
+from sabacc.apps.server.limits import TokenBucket
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import Table
-
-
-class TokenBucket:
-    """``rate`` messages a second with bursts of ``burst``: :meth:`allow` says if one may pass."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 class Connection:
@@ -42,8 +23,9 @@ class Connection:
     A slow client therefore skips intermediate states but never misses an event.
     """
 
-    def __init__(self, settings: Settings, table: Table) -> None:
+    def __init__(self, settings: Settings, table: Table, client: str = "?") -> None:
         self.table = table
+        self.client = client  # who holds it (see sabacc.apps.server.limits.client_key)
         self.token_hash: str | None = None
         self.ready = False  # said hello
         self.outbox: deque[str] = deque()

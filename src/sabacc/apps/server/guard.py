@@ -1,5 +1,6 @@
-"""HTTP hardening in front of the app: security headers on every response and a cap on request
-bodies (pure ASGI middleware: WebSockets pass through untouched).
+"""HTTP hardening in front of the app: security headers on every response, a cap on request
+bodies and each client's API rate limit (pure ASGI middleware: WebSockets pass through; the
+socket endpoint checks its own limits).
 
 The page's policy allows only this origin's scripts, styles, images and sockets; inline style
 *attributes* stay allowed because the client positions seats and chips with them. The API
@@ -12,6 +13,8 @@ import json
 import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sabacc.apps.server.limits import ClientLimits, client_key
 
 #: Largest request body read (bytes); the lobby's largest body is well under 4 KiB.
 MAX_BODY = 64 * 1024
@@ -37,11 +40,15 @@ def content_security_policy(host: str | None) -> str:
 
 
 class Guard:
-    """Security headers on every HTTP response; request bodies over ``max_body`` get 413."""
+    """Security headers on every HTTP response; request bodies over ``max_body`` get 413; a
+    client over its API rate (``limits``) gets 429."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body: int = MAX_BODY, limits: ClientLimits | None = None
+    ) -> None:
         self.app = app
         self.max_body = max_body
+        self.limits = limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -59,6 +66,14 @@ class Guard:
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
+        path = str(scope.get("path", ""))
+        if self.limits is not None and path.startswith("/api/"):
+            client = scope.get("client")
+            if not self.limits.request(client_key(client[0] if client else None)):
+                await _refuse(
+                    send_with_headers, 429, "rate_limited", "too many requests: slow down"
+                )
+                return
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _too_large(send_with_headers, self.max_body)
@@ -104,18 +119,17 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"error": {"code": "too_large", "message": f"request bodies are at most {limit} bytes"}}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    await _refuse(send, 413, "too_large", f"request bodies are at most {limit} bytes")
+
+
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    if status == 429:
+        headers.append((b"retry-after", b"1"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -28,7 +28,15 @@ from typing import Any, TypeVar
 
 import sabacc
 from sabacc.apps.server import messages
-from sabacc.apps.server.auth import hash_token, new_code, new_token, normalise_code, same_hash
+from sabacc.apps.server.auth import (
+    CODE_LENGTH,
+    UNLISTED_CODE_LENGTH,
+    hash_token,
+    new_code,
+    new_token,
+    normalise_code,
+    same_hash,
+)
 from sabacc.apps.server.clock import TurnClock
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
@@ -232,9 +240,10 @@ class TableManager:
             except SabaccError as exc:
                 raise ServerError("bad_bot", str(exc)) from None
             seats.append(SeatRecord(position=i, kind="bot", bot=bot, name=BOT_NAMES[i % 8]))
-        code = new_code()
+        length = CODE_LENGTH if req.listed else UNLISTED_CODE_LENGTH
+        code = new_code(length)
         while code in self.tables or self.persist(partial(self.store.code_taken, code)):
-            code = new_code()  # pragma: no cover - rare
+            code = new_code(length)  # pragma: no cover - rare
         host_token = new_token()
         host_hash = hash_token(host_token)
         seat_no: int | None = None
@@ -361,9 +370,9 @@ class TableManager:
         self._changed(table)
 
     # ------------------------------------------------------------------ connections
-    def connect(self, table: Table) -> Connection:
+    def connect(self, table: Table, client: str = "?") -> Connection:
         """A new WebSocket client of ``table`` (it joins the table when it says hello)."""
-        return Connection(self.settings, table)
+        return Connection(self.settings, table, client)
 
     def hello(self, conn: Connection, token: str | None) -> None:
         table = conn.table

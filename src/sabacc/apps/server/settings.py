@@ -27,3 +27,14 @@ class Settings:
     idle_evict: float = 3600.0
     #: Seconds between checks of a database that stopped answering.
     storage_retry: float = 1.0
+    # Per client (address; see sabacc.apps.server.limits). 0: no limit.
+    #: API calls and sockets opened per second, and the burst allowed.
+    http_rate: float = 5.0
+    http_burst: int = 60
+    #: WebSocket messages per second over all of a client's sockets, and the burst.
+    client_rate: float = 60.0
+    client_burst: int = 200
+    #: Tables one client may create per hour (a burst of as many).
+    tables_per_hour: int = 30
+    #: WebSockets one client may hold open at once.
+    sockets_per_client: int = 40
