@@ -118,3 +118,56 @@ def test_postgresql_stops_mid_game_and_comes_back(tmp_path: Path, cluster: PgClu
         srv.kill()
         if again is not None:
             again.stop()
+
+
+def test_bots_and_turn_timers_wait_for_the_database(tmp_path: Path, cluster: PgCluster) -> None:
+    """Automatic moves (bots, the turn timer of an absent player) do not happen while nothing
+    can be stored, and carry on by themselves when the database is back."""
+    srv = ServerProcess(tmp_path / "auto", extra=["--bot-delay", "0.05"], db_url=cluster.url)
+    srv.start()
+    try:
+        bots = srv.create(seats=["bot:random", "bot:heuristic"], options={"game_end": "hands:3"})[
+            "code"
+        ]
+        timed = srv.create(seats=["human", "bot:random"], player_name="Ann", turn_timer=1)
+        # Ann never connects: the timer plays for her, then her seat counts as away.
+
+        async def main() -> None:
+            async with Client(srv, bots) as w1, Client(srv, timed["code"]) as w2:
+                await w1.wait_for(lambda m: m["type"] == "state" and m["version"] >= 3)
+                cluster.stop()
+                # The first automatic move that cannot be stored pauses every table.
+                await w1.wait_for(
+                    lambda m: m["type"] == "state" and m["table"]["problem"], timeout=20
+                )
+                await w2.wait_for(
+                    lambda m: m["type"] == "state" and m["table"]["problem"], timeout=20
+                )
+                frozen = (w1.state, w2.state)
+                await asyncio.sleep(2.5)  # longer than the turn timer and many bot moves
+                await w1.drain(0.2)
+                await w2.drain(0.2)
+                assert w1.state is not None and w2.state is not None
+                assert frozen[0] is not None and frozen[1] is not None
+                assert w1.state["version"] == frozen[0]["version"]
+                assert w2.state["version"] == frozen[1]["version"]
+                cluster.start()
+                for w, old in ((w1, frozen[0]), (w2, frozen[1])):
+                    await w.wait_for(
+                        lambda m, v=old["version"]: m["type"] == "state" and m["version"] > v,
+                        timeout=30,
+                    )
+                    assert w.state is not None and w.state["table"]["problem"] is None
+                while not finished(w1.state):
+                    await w1.recv(30)
+
+        asyncio.run(main())
+        # What was stored replays to what was played: nothing lost on either table.
+        for code in (bots, timed["code"]):
+            doc = srv.get(f"/api/tables/{code}/games").json()["games"][0]
+            assert doc["actions"] > 0
+        history = srv.get(f"/api/tables/{bots}/games/1/history").json()
+        game = sabacc.replay(history)
+        assert game.is_over and game.total_credits() == 2 * game.options.starting_stack
+    finally:
+        srv.stop()
