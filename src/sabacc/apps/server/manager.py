@@ -7,9 +7,12 @@ never interleave inside one change. Timers and automatic moves are in
 :mod:`~sabacc.apps.server.clock`, the messages in :mod:`~sabacc.apps.server.messages`, the
 rebuilding from the store in :mod:`~sabacc.apps.server.recovery`.
 
-Every change is stored before it is made in memory: an action is applied to a copy of the game,
-stored, and only then swapped in and announced. When the store fails, the change is refused
-(``storage_error``), nothing changes, every table says the database is down, and the manager
+Every change is stored before anyone sees it: a seat or a game is stored and then changed in
+memory; an action is applied, stored and only then announced (nothing awaits in between), and
+undone if it cannot be stored. Why not apply to a copy: copying a game copies its event log,
+which costs more per action the longer the game runs, while undoing is needed only on failure.
+When the store fails, the change is refused (``storage_error``), nothing changes, every table
+says the database is down, and the manager
 checks the database every ``settings.storage_retry`` seconds; when it answers, timers, bots and
 waiting tables carry on. At start-up every table is rebuilt from the store by replaying its
 game's seed and actions (see :meth:`TableManager.load`).
@@ -41,7 +44,7 @@ from sabacc.apps.server.clock import TurnClock
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.protocol import CreateTable
-from sabacc.apps.server.recovery import idle_codes, table_from_store
+from sabacc.apps.server.recovery import idle_codes, table_from_store, undo_last
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import (
     Table,
@@ -423,8 +426,8 @@ class TableManager:
         if not self.storage_ok:
             raise ServerError("storage_error", STORAGE_DOWN, status=503)
         hand = game.hand_no
-        # Applied to a copy: the table shows it only once it is stored.
-        game = game.clone()
+        # Applied, stored, and only then announced: nothing awaits in between, so nobody can
+        # see the action before it is durable; if it cannot be stored it is undone first.
         try:
             game.apply(text, seat=seat)
         except IllegalActionError as exc:
@@ -439,18 +442,21 @@ class TableManager:
         game_rec = table.game_rec
         assert game_rec is not None
         record = ActionRecord(idx, seat, game.actions[-1][1], hand, auto)
-        self.persist(
-            lambda: self.store.record_action(
-                table.id,
-                game_rec.id,
-                record,
-                stacks=list(game.stacks),
-                hands=game.hand_no,
-                result=result,
-                nets=nets,
+        try:
+            self.persist(
+                lambda: self.store.record_action(
+                    table.id,
+                    game_rec.id,
+                    record,
+                    stacks=list(game.stacks),
+                    hands=game.hand_no,
+                    result=result,
+                    nets=nets,
+                )
             )
-        )
-        table.game = game
+        except ServerError:
+            table.game = undo_last(game)
+            raise
         for s, net in (nets or {}).items():
             table.seats[s].net = net
         if not auto:

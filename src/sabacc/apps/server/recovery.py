@@ -1,5 +1,6 @@
 """Tables between memory and the store: rebuilding a live table from its stored record (at
-start-up, after an eviction) and choosing the idle tables to evict.
+start-up, after an eviction), undoing an action the store refused, and choosing the idle tables
+to evict.
 
 The store holds no game state, only ``(variant, options, seed, players)`` and the ordered
 actions; a game is rebuilt by replaying them.
@@ -30,6 +31,12 @@ QUARANTINED = (
     "this table cannot be played: its stored game could not be rebuilt "
     "(its data is kept for the server's operators)"
 )
+
+
+def undo_last(game: Game) -> Game:
+    """``game`` as it was before its last action: replayed from its own history (the seeded
+    replay gives the same state exactly), for an action that could not be stored."""
+    return sabacc.replay(game.history(), upto=len(game.actions) - 1)
 
 
 def table_from_store(rec: TableRecord) -> Table:
