@@ -47,7 +47,7 @@ from sabacc.apps.server.protocol import (
 from sabacc.apps.server.settings import Settings
 from sabacc.services.bots import make_bot
 from sabacc.services.bots.base import BOTS
-from sabacc.services.store import Store
+from sabacc.services.store import Store, StoreBusy
 from sabacc.variants.registry import lookup, variant_names
 
 log = logging.getLogger("sabacc.apps.server")
@@ -132,6 +132,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hide_frames()
         store = Store(settings.db_url)
+        try:
+            store.claim()  # one server per database: a second one stops here
+        except StoreBusy as exc:
+            log.error("%s", exc)
+            store.close()
+            raise
         manager = TableManager(store, settings)
         manager.load()
         manager.resume(asyncio.get_running_loop())
@@ -139,11 +145,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.manager = manager
         sweeper = asyncio.create_task(manager.run_evictions())
         forgetter = asyncio.create_task(sweep_limits())
+        claimer = asyncio.create_task(manager.keep_claim())
         try:
             yield
         finally:
             sweeper.cancel()
             forgetter.cancel()
+            claimer.cancel()
             manager.shutdown()
             store.close()
 

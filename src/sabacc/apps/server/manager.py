@@ -57,7 +57,7 @@ from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.core.events import HandStarted
 from sabacc.services.bots import make_bot
-from sabacc.services.store import ActionRecord, SeatRecord, Store, redact_url
+from sabacc.services.store import ActionRecord, SeatRecord, Store, StoreBusy, redact_url
 from sabacc.variants.registry import lookup
 
 log = logging.getLogger("sabacc.apps.server")
@@ -121,6 +121,11 @@ class TableManager:
                 await asyncio.sleep(self.settings.storage_retry)
                 try:
                     await asyncio.to_thread(self.store.ping)
+                    # A PostgreSQL restart dropped this server's claim: take it again.
+                    await asyncio.to_thread(self.store.claim)
+                except StoreBusy as exc:
+                    log.error("the database answers, but %s", exc)
+                    continue
                 except Exception as exc:
                     log.warning("the database is still unreachable (%s)", type(exc).__name__)
                     continue
@@ -137,6 +142,20 @@ class TableManager:
                     self._back_at_table(table, seat)
             self._maybe_start(table)
             self._changed(table)
+
+    async def keep_claim(self) -> None:
+        """Renew this server's claim on its database now and then (a PostgreSQL restart drops
+        it even when no write fails); losing it to another server stops every change."""
+        while True:
+            await asyncio.sleep(self.settings.claim_renew)
+            if not self.storage_ok:
+                continue  # _wait_for_storage takes the claim again
+            try:
+                await asyncio.to_thread(self.store.claim)
+            except Exception as exc:
+                if isinstance(exc, StoreBusy):
+                    log.error("%s", exc)
+                self._storage_lost(exc)
 
     @staticmethod
     def _usable(table: Table) -> None:
@@ -168,6 +187,8 @@ class TableManager:
     def shutdown(self) -> None:
         for table in self.tables.values():
             self.clock.stop(table)
+        if self._watch is not None:
+            self._watch.cancel()
 
     # ------------------------------------------------------------------ memory
     def evict_idle(self, now: float | None = None) -> list[str]:
@@ -394,7 +415,7 @@ class TableManager:
     def _back_at_table(self, table: Table, seat: int) -> None:
         """A player who was away is connected again: their seat is theirs to play again
         (if the database is down, it stays away until the database is back)."""
-        if table.seats[seat].away and table.status == "playing":
+        if table.seats[seat].away and table.status == "playing" and table.quarantine is None:
             try:
                 self.update_seat(table, seat, away=False)
             except ServerError:

@@ -27,6 +27,8 @@ class Settings:
     idle_evict: float = 3600.0
     #: Seconds between checks of a database that stopped answering.
     storage_retry: float = 1.0
+    #: Seconds between renewals of the server's claim on its database.
+    claim_renew: float = 5.0
     # Per client (address; see sabacc.apps.server.limits). 0: no limit.
     #: API calls and sockets opened per second, and the burst allowed.
     http_rate: float = 5.0

@@ -7,10 +7,16 @@ from the database exactly where it was: see :meth:`Store.load_tables`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no file claim
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import (
     JSON,
@@ -22,6 +28,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -143,6 +150,14 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+class StoreBusy(Exception):
+    """Another server already holds this database (see :meth:`Store.claim`)."""
+
+
+#: The PostgreSQL advisory lock a server holds on its database ("sabacc" in ASCII).
+CLAIM_KEY = 0x736162616363
+
+
 class Store:
     """Tables, seats, games and actions in a relational database."""
 
@@ -152,12 +167,68 @@ class Store:
         Base.metadata.create_all(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         self._writer: Connection | None = None  # kept open for the per-action hot path
+        self._claim_file: IO[str] | None = None
+        self._claim_conn: Connection | None = None
 
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        if self._claim_conn is not None:
+            with contextlib.suppress(Exception):
+                self._claim_conn.close()
+            self._claim_conn = None
+        if self._claim_file is not None:
+            self._claim_file.close()  # releases the lock
+            self._claim_file = None
         self.engine.dispose()
+
+    def claim(self) -> None:
+        """Make this process the one server of this database, or raise :class:`StoreBusy`.
+
+        Two servers on one database would give one seat to two people. SQLite: an exclusive
+        lock on a file beside the database (``<file>.server-lock``); PostgreSQL: a session
+        advisory lock on a connection of its own. The operating system or the database drops
+        the claim when the process dies, so a killed server's successor starts at once. Calling
+        it again renews a PostgreSQL claim lost with its connection (a database restart).
+        """
+        url = self.engine.url
+        backend = url.get_backend_name()
+        if backend == "sqlite":
+            path = url.database
+            if self._claim_file is not None or not path or path == ":memory:" or fcntl is None:
+                return
+            handle = open(f"{path}.server-lock", "a")  # noqa: SIM115 - held until close()
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise StoreBusy(
+                    f"another sabacc server is using the database file {path}: "
+                    "one server per database"
+                ) from None
+            self._claim_file = handle
+            return
+        if backend != "postgresql":
+            return
+        if self._claim_conn is not None:
+            try:
+                self._claim_conn.execute(select(1))
+                self._claim_conn.commit()
+                return  # still held
+            except Exception:
+                self._claim_conn.invalidate()
+                self._claim_conn = None
+        conn = self.engine.connect()
+        got = conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": CLAIM_KEY}).scalar()
+        conn.commit()
+        if not got:
+            conn.close()
+            raise StoreBusy(
+                f"another sabacc server is using the database {redact_url(self.url)}: "
+                "one server per database"
+            )
+        self._claim_conn = conn
 
     def ping(self) -> None:
         """Raise if the database cannot be reached now (the server's check while it is down)."""
