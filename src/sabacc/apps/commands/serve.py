@@ -57,6 +57,9 @@ def serve(
     sockets_per_client: Annotated[
         int, typer.Option(help="WebSockets one client may hold open at once (0: any).")
     ] = 40,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators one table accepts (0: any).")
+    ] = 200,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -80,6 +83,7 @@ def serve(
         client_burst=client_burst,
         tables_per_hour=tables_per_hour,
         sockets_per_client=sockets_per_client,
+        max_spectators=max_spectators,
     )
     from sabacc.services.store import redact_url
 

@@ -45,6 +45,11 @@ class Connection:
     def host(self) -> bool:
         return same_hash(self.token_hash, self.table.host_hash)
 
+    @property
+    def watching(self) -> bool:
+        """A spectator: neither a seat nor the host."""
+        return self.seat is None and not self.host
+
     def push(self, message: dict[str, Any]) -> None:
         if self.closed:
             return

@@ -399,18 +399,54 @@ class TableManager:
         return Connection(self.settings, table, client)
 
     def hello(self, conn: Connection, token: str | None) -> None:
+        """Who ``conn`` is: a seat, the host, or a spectator (at most ``max_spectators``).
+
+        A spectator coming or going changes only the spectator count, so the others are told
+        together a moment later (``announce_delay``): 300 people opening a table cost each
+        connection a few state messages, not 300.
+        """
         table = conn.table
-        conn.token_hash = hash_token(token) if token else None
+        token_hash = hash_token(token) if token else None
+        seat = table.seat_of(token_hash)
+        watching = seat is None and not same_hash(token_hash, table.host_hash)
+        cap = self.settings.max_spectators
+        full = cap > 0 and sum(1 for c in table.conns if c.watching) >= cap
+        if watching and conn not in table.conns and full:
+            raise ServerError(
+                "too_many_spectators",
+                f"{cap} people are watching this table already: try again later",
+                status=429,
+            )
+        conn.token_hash = token_hash
         conn.ready = True
         conn.game_no = -1
         table.conns.add(conn)
-        seat = conn.seat
-        if token and seat is None and not conn.host:
+        if token and watching:
             conn.error("bad_token", "that token holds no seat at this table: you are watching")
         if seat is not None:
             self._back_at_table(table, seat)
         conn.push(messages.welcome(table, seat, conn.host))
-        self._changed(table)
+        if watching:
+            table.touch()
+            conn.mark_dirty()
+            self._announce_soon(table)
+        else:
+            self._changed(table)
+
+    def _announce_soon(self, table: Table) -> None:
+        """Tell every connection of ``table`` about a spectator change, once, shortly."""
+        loop = self.clock.loop
+        if loop is None:
+            self._changed(table)
+        elif table.announce is None:
+            table.announce = loop.call_later(self.settings.announce_delay, self._announce, table)
+
+    @staticmethod
+    def _announce(table: Table) -> None:
+        table.announce = None
+        table.touch()
+        for conn in table.conns:
+            conn.mark_dirty()
 
     def _back_at_table(self, table: Table, seat: int) -> None:
         """A player who was away is connected again: their seat is theirs to play again
@@ -428,7 +464,11 @@ class TableManager:
         table = conn.table
         if conn in table.conns:
             table.conns.discard(conn)
-            self._changed(table)
+            if conn.watching:
+                table.touch()
+                self._announce_soon(table)
+            else:
+                self._changed(table)
 
     # ------------------------------------------------------------------ play
     def act(

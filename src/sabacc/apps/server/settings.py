@@ -27,6 +27,10 @@ class Settings:
     idle_evict: float = 3600.0
     #: Seconds between checks of a database that stopped answering.
     storage_retry: float = 1.0
+    #: Spectators one table accepts (0: any); players and the host are never turned away.
+    max_spectators: int = 200
+    #: Seconds within which spectators coming and going are announced together.
+    announce_delay: float = 0.25
     #: Seconds between renewals of the server's claim on its database.
     claim_renew: float = 5.0
     # Per client (address; see sabacc.apps.server.limits). 0: no limit.

@@ -51,6 +51,8 @@ class Table:
     missed: dict[int, int] = field(default_factory=dict)
     pending: asyncio.Task[None] | None = None  # a bot or away-seat move being prepared
     pending_key: tuple[int, int] | None = None
+    #: A coming push of the spectator count to every connection (see TableManager.hello).
+    announce: asyncio.TimerHandle | None = None
     info_cache: dict[str, Any] | None = None
     info_json_cache: str | None = None
     #: time.monotonic() of the last change: a connection, a departure, an action (eviction)
