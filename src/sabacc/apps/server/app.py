@@ -122,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     holder: dict[str, TableManager] = {}
     limits = ClientLimits(settings)
+    frames = history.FrameCache()
 
     async def sweep_limits() -> None:
         while True:
@@ -242,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{code}/games/{number}/history")
     async def game_history(code: str, number: GameNumber) -> dict[str, Any]:
         m = mgr()
-        return history.history(m.store, m.get(code), number)
+        return await asyncio.to_thread(history.history, m.store, m.get(code), number)
 
     @app.get("/api/tables/{code}/games/{number}/hands/{hand}")
     async def hand_frames(
@@ -252,7 +253,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         x_seat_token: Annotated[str | None, Header(max_length=128)] = None,
     ) -> dict[str, Any]:
         m = mgr()
-        return history.hand_frames(m.store, m.get(code), number, hand, x_seat_token)
+        table = m.get(code)
+        # Off the event loop: replaying a long game takes a while, and the tables play on.
+        return await asyncio.to_thread(
+            history.hand_frames, m.store, table, number, hand, x_seat_token, frames
+        )
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/{code}")

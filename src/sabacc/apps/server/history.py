@@ -1,8 +1,15 @@
 """Hand histories for the web: the games of a table, a finished game's replayable document,
-and a finished hand step by step as one viewer saw it (the history viewer's frames)."""
+and a finished hand step by step as one viewer saw it (the history viewer's frames).
+
+These read the store and replay games, which takes long for a long game: the server calls them
+in a worker thread, never on the event loop. A finished hand never changes, so its frames are
+kept in a small :class:`FrameCache`.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import sabacc
@@ -51,10 +58,52 @@ def history(store: Store, table: Table, number: int) -> dict[str, Any]:
     return rec.history()
 
 
+class FrameCache:
+    """The frames of the last ``size`` finished hands asked for (thread-safe, least recently
+    used first out). Keyed by table, game, hand and the hash of the token given."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[int, int, int, str | None], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int, int, str | None]) -> dict[str, Any] | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[int, int, int, str | None], value: dict[str, Any]) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 def hand_frames(
-    store: Store, table: Table, number: int, hand: int, token: str | None
+    store: Store,
+    table: Table,
+    number: int,
+    hand: int,
+    token: str | None,
+    cache: FrameCache | None = None,
 ) -> dict[str, Any]:
     """A finished hand step by step, as the viewer saw it (their own seat, or a spectator)."""
+    key = (table.id, number, hand, hash_token(token) if token else None)
+    cached = cache.get(key) if cache is not None else None
+    if cached is not None:
+        return cached
+    frames = _hand_frames(store, table, number, hand, token)
+    if cache is not None:
+        cache.put(key, frames)
+    return frames
+
+
+def _hand_frames(
+    store: Store, table: Table, number: int, hand: int, token: str | None
+) -> dict[str, Any]:
     rec = game_record(store, table, number)
     finished = rec.hands if rec.result is not None else rec.hands - 1
     if not 1 <= hand <= finished:
