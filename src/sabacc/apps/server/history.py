@@ -129,7 +129,7 @@ def _hand_frames(
             frames.append(
                 {
                     "action": None,
-                    "events": event_dicts(game.events[first:], viewer),
+                    "events": event_dicts(game, game.events[first:], viewer),
                     "game": game.observation(viewer),
                 }
             )
@@ -138,7 +138,7 @@ def _hand_frames(
             frames.append(
                 {
                     "action": {"seat": a.seat, "auto": a.auto},
-                    "events": event_dicts(game.events[seen:], viewer),
+                    "events": event_dicts(game, game.events[seen:], viewer),
                     "game": game.observation(viewer),
                 }
             )

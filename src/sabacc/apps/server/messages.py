@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.core.events import Event
+from sabacc.engine.game import Game
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
@@ -41,8 +42,9 @@ def welcome(table: Table, seat: int | None, host: bool) -> dict[str, Any]:
     }
 
 
-def event_dicts(events: Sequence[Event], viewer: int | None) -> list[dict[str, Any]]:
-    """Events as ``viewer`` (a seat, or None for a spectator) may see them."""
+def event_dicts(game: Game, events: Sequence[Event], viewer: int | None) -> list[dict[str, Any]]:
+    """Events of ``game`` as ``viewer`` (a seat, or None for a spectator) may see them: the
+    one place that turns events into what the live table and the history viewer send."""
     return [e.visible_to(viewer).to_dict() for e in events]
 
 
@@ -125,7 +127,7 @@ def state(conn: Connection, now: float) -> str:
         if conn.game_no != table.games_played:
             conn.game_no = table.games_played
             conn.events_sent = table.hand_event_start
-        events = event_dicts(game.events[conn.events_sent :], seat)
+        events = event_dicts(game, game.events[conn.events_sent :], seat)
         conn.events_sent = len(game.events)
         obs = game.observation(seat)
     turn: dict[str, Any] | None = None
