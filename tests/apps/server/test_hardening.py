@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -105,3 +107,39 @@ def test_no_database_password_printed(tmp_path: Path, pg_url: str | None) -> Non
     log = srv.log_path.read_text()
     assert "serving on" in log and "***" in log
     assert secret not in log
+
+
+def test_slow_headers_are_cut_off(tmp_path: Path) -> None:
+    """A client trickling its request headers (slowloris) is disconnected after
+    ``--header-timeout``; an ordinary request and a WebSocket are not."""
+    srv = ServerProcess(tmp_path / "slow.db", extra=["--header-timeout", "1.5"]).start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            started = time.monotonic()
+            closed = False
+            while time.monotonic() - started < 8:
+                try:
+                    s.sendall(b"X-Slow: 1\r\n")  # never the blank line that ends headers
+                    s.settimeout(0.4)
+                    if s.recv(1024) == b"":
+                        closed = True
+                        break
+                except TimeoutError:
+                    continue
+                except OSError:
+                    closed = True
+                    break
+            assert closed and time.monotonic() - started < 5
+        code = srv.create(seats=["human", "human"])["code"]
+
+        async def watch() -> None:
+            async with Client(srv, code) as c:
+                await asyncio.sleep(2.5)  # longer than the header deadline
+                await c.send({"type": "ping", "id": 1})
+                await c.wait_for(lambda m: m["type"] == "pong")
+
+        asyncio.run(watch())
+        assert srv.get("/healthz").status_code == 200
+    finally:
+        srv.stop()

@@ -60,6 +60,9 @@ def serve(
     max_spectators: Annotated[
         int, typer.Option(help="Spectators one table accepts (0: any).")
     ] = 200,
+    header_timeout: Annotated[
+        float, typer.Option(help="Seconds a client has to send a request's headers (0: any).")
+    ] = 10.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -88,4 +91,4 @@ def serve(
     from sabacc.services.store import redact_url
 
     typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
-    run(create_app(settings), host, port, log_level=log_level)
+    run(create_app(settings), host, port, log_level=log_level, header_timeout=header_timeout)

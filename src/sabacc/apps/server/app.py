@@ -391,19 +391,31 @@ def handle_message(m: TableManager, conn: Connection, text: str) -> None:
 
 
 def run(
-    app: FastAPI, host: str, port: int, *, log_level: str = "info", access_log: bool = False
+    app: FastAPI,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    access_log: bool = False,
+    header_timeout: float = 10.0,
 ) -> None:
     """Serve ``app`` with uvicorn (incoming WebSocket messages are capped at 64 KiB).
 
     Per-message compression is off: state messages are a few KiB, and deflating each one for
-    every connection costs more CPU than the bandwidth is worth on a small server.
+    every connection costs more CPU than the bandwidth is worth on a small server. A request
+    whose headers are not in after ``header_timeout`` seconds is dropped (see
+    :mod:`sabacc.apps.server.slow`); idle keep-alive connections close after 5 s (uvicorn).
     """
     import uvicorn
 
+    from sabacc.apps.server.slow import with_header_deadline
+
+    protocol = with_header_deadline(header_timeout)
     uvicorn.run(
         app,
         host=host,
         port=port,
+        http=protocol if protocol is not None else "auto",
         log_level=log_level,
         access_log=access_log,
         ws_max_size=64 * 1024,
