@@ -166,6 +166,9 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
         sys.executable, "-m", "sabacc", "serve", "--host", "127.0.0.1", "--port", str(port),
         "--db", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning",
         "--rate", "1000", "--burst", "1000",
+        # every load client comes from 127.0.0.1: no per-client limits
+        "--http-rate", "0", "--client-rate", "0", "--tables-per-hour", "0",
+        "--sockets-per-client", "0",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + 60

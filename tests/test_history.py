@@ -103,6 +103,20 @@ class TestReplay:
         assert snapshot(r) == snapshot(ref)
         assert r.events == ref.events
 
+    def test_on_step_sees_every_intermediate_state(self) -> None:
+        g = played(seed=5)
+        seen: list[tuple[int, int, dict[str, Any]]] = []
+
+        def step(game: Game, applied: int) -> None:
+            seen.append((applied, len(game.actions), snapshot(game)))
+
+        r = sabacc.replay(g.history(), upto=30, on_step=step)
+        assert [n for n, _, _ in seen] == list(range(31))
+        assert all(n == done for n, done, _ in seen)
+        for n in (0, 1, 13, 30):
+            assert seen[n][2] == snapshot(sabacc.replay(g.history(), upto=n))
+        assert seen[-1][2] == snapshot(r)
+
     def test_upto_beyond_the_end_replays_everything(self) -> None:
         g = played(seed=5)
         r = sabacc.replay(g.history(), upto=10**6)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sabacc.core.cards import Card, Deck
@@ -156,6 +156,7 @@ def replay(
     upto: int | None = ...,
     log: bool = ...,
     engine: Literal["python"] = ...,
+    on_step: Callable[[Game, int], None] | None = ...,
 ) -> Game: ...
 
 
@@ -166,6 +167,7 @@ def replay(
     upto: int | None = ...,
     log: bool = ...,
     engine: Literal["compiled"],
+    on_step: Callable[[SpikeCore, int], None] | None = ...,
 ) -> SpikeCore: ...
 
 
@@ -175,15 +177,18 @@ def replay(
     upto: int | None = None,
     log: bool = True,
     engine: str = "python",
+    on_step: Callable[[Any, int], None] | None = None,
 ) -> Game | SpikeCore:
     """Rebuild a game from a hand-history document (see :meth:`Game.history`).
 
     Replays ``upto`` actions (all by default), on the reference engine (``log=False``: without
     building the event log, faster) or (``engine="compiled"``, Corellian Spike) on the compiled
-    core. This is the one replay path: the CLI, the server and
-    the golden-history tests all go through it. Raises :class:`HistoryError` if the document is
-    malformed (a missing or non-integer seed included: a history replays only from its exact
-    seed) or an action does not apply.
+    core. ``on_step(game, n)`` is called with ``n = 0`` before the first action and again after
+    each one with the number applied so far, so a caller can look at every intermediate state
+    (the web server's step-by-step hand viewer) without a replay loop of its own. This is the
+    one replay path: the CLI, the server and the golden-history tests all go through it. Raises
+    :class:`HistoryError` if the document is malformed (a missing or non-integer seed included:
+    a history replays only from its exact seed) or an action does not apply.
     """
     if not isinstance(history, Mapping):
         raise HistoryError("a hand history must be a JSON object")
@@ -208,11 +213,15 @@ def replay(
         actions = list(history.get("actions") or [])
     except (KeyError, TypeError, ValueError) as exc:
         raise HistoryError(f"malformed hand history: {exc}") from None
+    if on_step is not None:
+        on_step(game, 0)
     for i, entry in enumerate(actions[:upto] if upto is not None else actions):
         try:
             game.apply(entry["action"], seat=int(entry["seat"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise HistoryError(f"action {i + 1} ({entry!r}) does not replay: {exc}") from None
+        if on_step is not None:
+            on_step(game, i + 1)
     return game
 
 

@@ -46,8 +46,13 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 
 def _errors(page: Page) -> list[str]:
+    """Uncaught errors, and anything the page's Content-Security-Policy blocked."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     return errors
 
 

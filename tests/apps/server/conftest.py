@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import glob
 import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,24 +11,17 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from tests.apps.server.helpers import ServerProcess, free_port
+from tests.apps.server.helpers import UNLIMITED, PgCluster, ServerProcess
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server for the tests that share it (a generous rate limit: fuzzing sends a lot)."""
+    """One server for the tests that share it (no per-client limits, and a generous rate limit
+    per connection: every test client comes from 127.0.0.1, and fuzzing sends a lot)."""
     db = tmp_path_factory.mktemp("server") / "sabacc.db"
-    srv = ServerProcess(db, extra=["--rate", "100000", "--burst", "100000"]).start()
+    srv = ServerProcess(db, extra=[*UNLIMITED, "--rate", "100000", "--burst", "100000"]).start()
     yield srv
     srv.stop()
-
-
-def _initdb() -> str | None:
-    found = shutil.which("initdb")
-    if found:
-        return found
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return candidates[-1] if candidates else None
 
 
 @pytest.fixture(scope="session")
@@ -42,69 +31,14 @@ def pg_url() -> Iterator[str | None]:
     if url:
         yield url
         return
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        yield None
-        return
-    initdb = _initdb()
-    if initdb is None:
-        yield None
-        return
-    bindir = Path(initdb).parent
-    root = tempfile.mkdtemp(prefix="sabacc-pg-")
-    data = os.path.join(root, "data")
-    sock = os.path.join(root, "sock")
-    os.makedirs(sock)
-    as_root = os.geteuid() == 0
-    prefix: list[str] = []
-    if as_root:
-        if shutil.which("runuser") is None:
-            yield None
-            return
-        shutil.chown(root, "postgres")
-        shutil.chown(sock, "postgres")
-        os.chmod(root, 0o755)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-    log = os.path.join(root, "pg.log")
-    try:
-        subprocess.run(
-            [*prefix, str(bindir / "initdb"), "-D", data, "-A", "trust", "-U", "postgres"],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        subprocess.run(
-            [
-                *prefix,
-                str(bindir / "pg_ctl"),
-                "-D",
-                data,
-                "-l",
-                log,
-                "-w",
-                "-o",
-                f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off",
-                "start",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-    except (subprocess.SubprocessError, OSError):
-        shutil.rmtree(root, ignore_errors=True)
+    cluster = PgCluster.create()
+    if cluster is None:
         yield None
         return
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield cluster.url
     finally:
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import glob
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +20,12 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+#: ``sabacc serve`` flags lifting every per-client limit (all test clients share one address).
+UNLIMITED = (
+    "--http-rate", "0", "--client-rate", "0", "--tables-per-hour", "0",
+    "--sockets-per-client", "0",
+)  # fmt: skip
 
 
 def free_port() -> int:
@@ -281,3 +291,93 @@ async def seat_table(
     for c in clients:
         await c.open()
     return code, clients
+
+
+def _initdb() -> str | None:
+    found = shutil.which("initdb")
+    if found:
+        return found
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return candidates[-1] if candidates else None
+
+
+class PgCluster:
+    """A throwaway PostgreSQL cluster on loopback that a test may stop and start again.
+
+    :meth:`create` returns None where PostgreSQL cannot run (no psycopg, no initdb, root
+    without runuser).
+    """
+
+    def __init__(self, bindir: Path, root: str, prefix: list[str], port: int) -> None:
+        self.bindir = bindir
+        self.root = root
+        self.data = os.path.join(root, "data")
+        self.sock = os.path.join(root, "sock")
+        self.prefix = prefix
+        self.port = port
+        self.log = os.path.join(root, "pg.log")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    @classmethod
+    def create(cls) -> PgCluster | None:
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            return None
+        initdb = _initdb()
+        if initdb is None:
+            return None
+        prefix: list[str] = []
+        if os.geteuid() == 0:
+            if shutil.which("runuser") is None:
+                return None
+            prefix = ["runuser", "-u", "postgres", "--"]
+        root = tempfile.mkdtemp(prefix="sabacc-pg-")
+        cluster = cls(Path(initdb).parent, root, prefix, free_port())
+        os.makedirs(cluster.sock)
+        if prefix:
+            shutil.chown(root, "postgres")
+            shutil.chown(cluster.sock, "postgres")
+            os.chmod(root, 0o755)
+        try:
+            subprocess.run(
+                [
+                    *prefix,
+                    str(cluster.bindir / "initdb"),
+                    *("-D", cluster.data, "-A", "trust"),
+                    "-U",
+                    "postgres",
+                ],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
+            cluster.start()
+        except (subprocess.SubprocessError, OSError):
+            cluster.remove()
+            return None
+        return cluster
+
+    def _ctl(self, *args: str) -> None:
+        subprocess.run(
+            [*self.prefix, str(self.bindir / "pg_ctl"), "-D", self.data, *args],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._ctl("-l", self.log, "-w", "-o", opts, "start")
+
+    def stop(self) -> None:
+        """Stop now (``-m immediate``: connections are cut as in a crash)."""
+        self._ctl("-m", "immediate", "stop")
+
+    def remove(self) -> None:
+        with contextlib.suppress(subprocess.SubprocessError, OSError):
+            self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -41,6 +41,28 @@ def serve(
             "from the database when opened again. 0: never."
         ),
     ] = 3600.0,
+    http_rate: Annotated[
+        float, typer.Option(help="API calls and sockets opened per second per client (0: any).")
+    ] = 5.0,
+    http_burst: Annotated[int, typer.Option(help="Burst of API calls allowed per client.")] = 60,
+    client_rate: Annotated[
+        float, typer.Option(help="Messages per second per client, over its sockets (0: any).")
+    ] = 60.0,
+    client_burst: Annotated[
+        int, typer.Option(help="Burst of messages allowed per client, over its sockets.")
+    ] = 200,
+    tables_per_hour: Annotated[
+        int, typer.Option(help="Tables one client may create per hour (0: any).")
+    ] = 30,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="WebSockets one client may hold open at once (0: any).")
+    ] = 40,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators one table accepts (0: any).")
+    ] = 200,
+    header_timeout: Annotated[
+        float, typer.Option(help="Seconds a client has to send a request's headers (0: any).")
+    ] = 10.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -58,6 +80,15 @@ def serve(
         rate=rate,
         burst=burst,
         idle_evict=idle_evict,
+        http_rate=http_rate,
+        http_burst=http_burst,
+        client_rate=client_rate,
+        client_burst=client_burst,
+        tables_per_hour=tables_per_hour,
+        sockets_per_client=sockets_per_client,
+        max_spectators=max_spectators,
     )
-    typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {db})")
-    run(create_app(settings), host, port, log_level=log_level)
+    from sabacc.services.store import redact_url
+
+    typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
+    run(create_app(settings), host, port, log_level=log_level, header_timeout=header_timeout)

@@ -17,11 +17,19 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
+from sabacc.apps.server import history, messages
+from sabacc.apps.server.connection import Connection
+from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.guard import Guard
+from sabacc.apps.server.limits import ClientLimits, client_key
+from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -37,10 +45,10 @@ from sabacc.apps.server.protocol import (
     Sync,
     TokenBody,
 )
-from sabacc.apps.server.tables import Connection, ServerError, Settings, TableManager
+from sabacc.apps.server.settings import Settings
 from sabacc.services.bots import bot_names
 from sabacc.services.render import vocabulary_json
-from sabacc.services.store import Store
+from sabacc.services.store import Store, StoreBusy
 from sabacc.variants.registry import lookup, variant_names
 
 log = logging.getLogger("sabacc.apps.server")
@@ -80,6 +88,27 @@ def variants_catalogue() -> dict[str, Any]:
     return {"variants": out, "default_variant": default, "bots": bot_names()}
 
 
+#: Path numbers beyond what the database stores are refused (422) before any query.
+GameNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+HandNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+
+
+class HideFrames(logging.Filter):
+    """Drops the WebSocket library's debug dumps of frames: a ``hello`` frame carries a seat
+    token, and no secret may reach a log, whatever the log level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in ("< %s", "> %s")
+
+
+def hide_frames() -> None:
+    """Install :class:`HideFrames` on the loggers uvicorn hands to the WebSocket library."""
+    for name in ("uvicorn.error", "websockets.server", "websockets.protocol"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HideFrames) for f in logger.filters):
+            logger.addFilter(HideFrames())
+
+
 def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -98,20 +127,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. The store is opened and every table reloaded when the app starts."""
     settings = settings or Settings()
     holder: dict[str, TableManager] = {}
+    limits = ClientLimits(settings)
+    frames = history.FrameCache()
+
+    async def sweep_limits() -> None:
+        while True:
+            await asyncio.sleep(60)
+            limits.sweep()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hide_frames()
         store = Store(settings.db_url)
+        try:
+            store.claim()  # one server per database: a second one stops here
+        except StoreBusy as exc:
+            log.error("%s", exc)
+            store.close()
+            raise
         manager = TableManager(store, settings)
         manager.load()
         manager.resume(asyncio.get_running_loop())
         holder["manager"] = manager
         app.state.manager = manager
         sweeper = asyncio.create_task(manager.run_evictions())
+        forgetter = asyncio.create_task(sweep_limits())
+        claimer = asyncio.create_task(manager.keep_claim())
         try:
             yield
         finally:
             sweeper.cancel()
+            forgetter.cancel()
+            claimer.cancel()
             manager.shutdown()
             store.close()
 
@@ -123,12 +170,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
     )
 
+    app.add_middleware(Guard, limits=limits)
+
     def mgr() -> TableManager:
         return holder["manager"]
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
         return _error(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _storage_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("database error on %s: %s", request.url.path, type(exc).__name__)
+        return _error("storage_error", "the server cannot read its database right now", 503)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -148,7 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "tables": len(mgr().tables)}
+        m = mgr()
+        return {"ok": True, "tables": len(m.tables), "storage": "ok" if m.storage_ok else "down"}
 
     # ------------------------------------------------------------------ lobby
     @app.get("/api/variants")
@@ -160,12 +215,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"tables": mgr().listed()}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        client = client_key(request.client.host if request.client else None)
+        if not limits.create(client):
+            raise ServerError(
+                "too_many_tables_created",
+                f"one client may create {settings.tables_per_hour} tables an hour: try again later",
+                status=429,
+            )
         return mgr().create(body)
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
-        return mgr().get(code).info()
+        return messages.table_info(mgr().get(code))
 
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable) -> dict[str, Any]:
@@ -183,37 +245,58 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{code}/games")
     async def list_games(code: str) -> dict[str, Any]:
         m = mgr()
-        return {"games": m.games(m.get(code))}
+        return {"games": history.games(m.store, m.get(code))}
 
     @app.get("/api/tables/{code}/games/{number}/history")
-    async def game_history(code: str, number: int) -> dict[str, Any]:
+    async def game_history(code: str, number: GameNumber) -> dict[str, Any]:
         m = mgr()
-        return m.history(m.get(code), number)
+        return await asyncio.to_thread(history.history, m.store, m.get(code), number)
 
     @app.get("/api/tables/{code}/games/{number}/hands/{hand}")
     async def hand_frames(
         code: str,
-        number: int,
-        hand: int,
+        number: GameNumber,
+        hand: HandNumber,
         x_seat_token: Annotated[str | None, Header(max_length=128)] = None,
     ) -> dict[str, Any]:
         m = mgr()
-        return m.hand_frames(m.get(code), number, hand, x_seat_token)
+        table = m.get(code)
+        # Off the event loop: replaying a long game takes a while, and the tables play on.
+        return await asyncio.to_thread(
+            history.hand_frames, m.store, table, number, hand, x_seat_token, frames
+        )
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         m = mgr()
+        client = client_key(websocket.client.host if websocket.client else None)
+        refusal: ServerError | None = None
+        if not limits.request(client):
+            refusal = ServerError("rate_limited", "too many connections opened: slow down")
+        elif not limits.open_socket(client):
+            refusal = ServerError(
+                "too_many_connections",
+                f"one client may hold {settings.sockets_per_client} connections at once",
+            )
+        if refusal is not None:
+            await websocket.send_text(messages.dumps(messages.error(refusal.code, refusal.message)))
+            await websocket.close(code=1008)
+            return
+        try:
+            await _play(websocket, m, code, client)
+        finally:
+            limits.close_socket(client)
+
+    async def _play(websocket: WebSocket, m: TableManager, code: str, client: str) -> None:
         try:
             table = m.get(code)
         except ServerError as exc:
-            await websocket.send_text(
-                json.dumps({"type": "error", "code": exc.code, "message": exc.message, "ref": None})
-            )
+            await websocket.send_text(messages.dumps(messages.error(exc.code, exc.message)))
             await websocket.close(code=4404)
             return
-        conn = Connection(m, table)
+        conn = m.connect(table, client)
         writer = asyncio.create_task(conn.run_writer(websocket.send_text))
         try:
             while not conn.closed:
@@ -226,7 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         continue
                     conn.error("bad_message", "send JSON text frames, not binary")
                     continue
-                if not conn.bucket.allow():
+                if not conn.bucket.allow() or not limits.message(client):
                     conn.strikes += 1
                     if conn.strikes == 1 or conn.strikes % 50 == 0:
                         conn.error("rate_limited", "too many messages: slow down")
@@ -309,24 +392,37 @@ def handle_message(m: TableManager, conn: Connection, text: str) -> None:
     except ServerError as exc:
         conn.error(exc.code, exc.message, ref)
     except Exception:
-        log.exception("error handling %r", text[:200])
+        # The type only: a hello carries its seat token, which must never reach a log.
+        log.exception("error handling a %r message", ref)
         conn.error("internal", "the server could not handle that message", ref)
 
 
 def run(
-    app: FastAPI, host: str, port: int, *, log_level: str = "info", access_log: bool = False
+    app: FastAPI,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    access_log: bool = False,
+    header_timeout: float = 10.0,
 ) -> None:
     """Serve ``app`` with uvicorn (incoming WebSocket messages are capped at 64 KiB).
 
     Per-message compression is off: state messages are a few KiB, and deflating each one for
-    every connection costs more CPU than the bandwidth is worth on a small server.
+    every connection costs more CPU than the bandwidth is worth on a small server. A request
+    whose headers are not in after ``header_timeout`` seconds is dropped (see
+    :mod:`sabacc.apps.server.slow`); idle keep-alive connections close after 5 s (uvicorn).
     """
     import uvicorn
 
+    from sabacc.apps.server.slow import with_header_deadline
+
+    protocol = with_header_deadline(header_timeout)
     uvicorn.run(
         app,
         host=host,
         port=port,
+        http=protocol if protocol is not None else "auto",
         log_level=log_level,
         access_log=access_log,
         ws_max_size=64 * 1024,

@@ -1,4 +1,4 @@
-"""Seat tokens and table codes.
+"""Seat tokens and table codes (short for listed tables, long for unlisted ones).
 
 A token is a random secret given once to the player who takes a seat; only its SHA-256 is
 stored, so a stolen database does not let anyone act for a seat. Comparisons are constant-time.
@@ -12,6 +12,9 @@ import secrets
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
+#: Unlisted tables are found only by their code: 12 letters of 32 are 60 bits, far beyond
+#: guessing at any rate the server allows.
+UNLISTED_CODE_LENGTH = 12
 
 
 def new_token() -> str:
@@ -26,8 +29,8 @@ def same_hash(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and hmac.compare_digest(a, b)
 
 
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+def new_code(length: int = CODE_LENGTH) -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def normalise_code(code: str) -> str:

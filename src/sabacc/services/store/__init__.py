@@ -8,8 +8,19 @@ from sabacc.services.store.repository import (
     GameRecord,
     SeatRecord,
     Store,
+    StoreBusy,
     TableRecord,
     normalise_url,
+    redact_url,
 )
 
-__all__ = ["ActionRecord", "GameRecord", "SeatRecord", "Store", "TableRecord", "normalise_url"]
+__all__ = [
+    "ActionRecord",
+    "GameRecord",
+    "SeatRecord",
+    "Store",
+    "StoreBusy",
+    "TableRecord",
+    "normalise_url",
+    "redact_url",
+]

@@ -7,10 +7,16 @@ from the database exactly where it was: see :meth:`Store.load_tables`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no file claim
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import (
     JSON,
@@ -22,8 +28,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from sabacc.services.store.models import ActionRow, Base, GameRow, SeatRow, TableRow, utcnow
@@ -98,6 +106,13 @@ class TableRecord:
     created_at: datetime
     seats: list[SeatRecord] = field(default_factory=list)
     game: GameRecord | None = None  # the latest game, with its actions
+    #: Why this table's rows could not be read (then only its plain columns are filled in).
+    damage: str | None = None
+
+
+#: What reading a damaged row raises (bad JSON, a JSON value of the wrong shape); a database
+#: that cannot be reached raises SQLAlchemy's errors instead, and those are not caught.
+DATA_ERRORS = (ValueError, TypeError, LookupError, AttributeError)
 
 
 def normalise_url(url: str) -> str:
@@ -105,6 +120,14 @@ def normalise_url(url: str) -> str:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``: what logs and banners may show."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: show only the scheme
+        return url.split("://", 1)[0] + "://..."
 
 
 def make_engine(url: str) -> Engine:
@@ -127,6 +150,14 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+class StoreBusy(Exception):
+    """Another server already holds this database (see :meth:`Store.claim`)."""
+
+
+#: The PostgreSQL advisory lock a server holds on its database ("sabacc" in ASCII).
+CLAIM_KEY = 0x736162616363
+
+
 class Store:
     """Tables, seats, games and actions in a relational database."""
 
@@ -136,12 +167,73 @@ class Store:
         Base.metadata.create_all(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         self._writer: Connection | None = None  # kept open for the per-action hot path
+        self._claim_file: IO[str] | None = None
+        self._claim_conn: Connection | None = None
 
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        if self._claim_conn is not None:
+            with contextlib.suppress(Exception):
+                self._claim_conn.close()
+            self._claim_conn = None
+        if self._claim_file is not None:
+            self._claim_file.close()  # releases the lock
+            self._claim_file = None
         self.engine.dispose()
+
+    def claim(self) -> None:
+        """Make this process the one server of this database, or raise :class:`StoreBusy`.
+
+        Two servers on one database would give one seat to two people. SQLite: an exclusive
+        lock on a file beside the database (``<file>.server-lock``); PostgreSQL: a session
+        advisory lock on a connection of its own. The operating system or the database drops
+        the claim when the process dies, so a killed server's successor starts at once. Calling
+        it again renews a PostgreSQL claim lost with its connection (a database restart).
+        """
+        url = self.engine.url
+        backend = url.get_backend_name()
+        if backend == "sqlite":
+            path = url.database
+            if self._claim_file is not None or not path or path == ":memory:" or fcntl is None:
+                return
+            handle = open(f"{path}.server-lock", "a")  # noqa: SIM115 - held until close()
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise StoreBusy(
+                    f"another sabacc server is using the database file {path}: "
+                    "one server per database"
+                ) from None
+            self._claim_file = handle
+            return
+        if backend != "postgresql":
+            return
+        if self._claim_conn is not None:
+            try:
+                self._claim_conn.execute(select(1))
+                self._claim_conn.commit()
+                return  # still held
+            except Exception:
+                self._claim_conn.invalidate()
+                self._claim_conn = None
+        conn = self.engine.connect()
+        got = conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": CLAIM_KEY}).scalar()
+        conn.commit()
+        if not got:
+            conn.close()
+            raise StoreBusy(
+                f"another sabacc server is using the database {redact_url(self.url)}: "
+                "one server per database"
+            )
+        self._claim_conn = conn
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached now (the server's check while it is down)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
 
     def _writer_connection(self) -> Connection:
         if self._writer is None or self._writer.closed or self._writer.invalidated:
@@ -363,7 +455,31 @@ class Store:
     # ------------------------------------------------------------------ loading
     def load_tables(self, code: str | None = None) -> list[TableRecord]:
         """Every table (or the one called ``code``) with its seats and its latest game (with
-        all of that game's actions)."""
+        all of that game's actions).
+
+        A table whose rows cannot be read (bad JSON, say) does not stop the others: it comes
+        back with only its plain columns and :attr:`TableRecord.damage` saying what is wrong.
+        """
+        try:
+            return self._load_tables(code=code)
+        except DATA_ERRORS:
+            pass
+        with self.session() as s:  # one at a time, to find the damaged ones
+            query = select(TableRow.id).order_by(TableRow.id)
+            if code is not None:
+                query = query.where(TableRow.code == code)
+            ids = list(s.scalars(query))
+        out: list[TableRecord] = []
+        for table_id in ids:
+            try:
+                out += self._load_tables(table_id=table_id)
+            except DATA_ERRORS as exc:
+                out.append(self._damaged(table_id, exc))
+        return out
+
+    def _load_tables(
+        self, *, code: str | None = None, table_id: int | None = None
+    ) -> list[TableRecord]:
         out: list[TableRecord] = []
         with self.session() as s:
             query = select(TableRow).order_by(TableRow.id)
@@ -373,6 +489,9 @@ class Store:
                 seat_query = seat_query.join(TableRow, SeatRow.table_id == TableRow.id).where(
                     TableRow.code == code
                 )
+            if table_id is not None:
+                query = query.where(TableRow.id == table_id)
+                seat_query = seat_query.where(SeatRow.table_id == table_id)
             tables = s.scalars(query).all()
             seats: dict[int, list[SeatRecord]] = {}
             for seat in s.scalars(seat_query):
@@ -391,6 +510,37 @@ class Store:
                     rec.game.actions = self._actions(s, game.id)
                 out.append(rec)
         return out
+
+    def _damaged(self, table_id: int, exc: Exception) -> TableRecord:
+        """A table whose rows do not read: its plain columns, and what went wrong."""
+        with self.session() as s:
+            row = s.execute(
+                select(
+                    TableRow.code,
+                    TableRow.name,
+                    TableRow.variant,
+                    TableRow.turn_timer,
+                    TableRow.listed,
+                    TableRow.host_hash,
+                    TableRow.status,
+                    TableRow.games_played,
+                    TableRow.created_at,
+                ).where(TableRow.id == table_id)
+            ).one()
+        return TableRecord(
+            id=table_id,
+            code=row.code,
+            name=row.name,
+            variant=row.variant,
+            options={},
+            turn_timer=row.turn_timer,
+            listed=row.listed,
+            host_hash=row.host_hash,
+            status=row.status,
+            games_played=row.games_played,
+            created_at=row.created_at,
+            damage=f"{type(exc).__name__}: {exc}"[:300],
+        )
 
     def list_games(self, table_id: int) -> list[GameRecord]:
         with self.session() as s:

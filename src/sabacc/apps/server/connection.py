@@ -1,0 +1,79 @@
+"""One WebSocket client of a table: who it is, what it was sent, its outgoing queue and its
+own rate limit."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sabacc.apps.server import messages
+from sabacc.apps.server.auth import same_hash
+from sabacc.apps.server.limits import TokenBucket
+from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.table import Table
+
+
+class Connection:
+    """One WebSocket client: who it is, what it was last sent, and its outgoing queue.
+
+    State messages are pulled, not pushed: a change marks every connection dirty and its writer
+    builds the newest state (with every event it has not been sent yet) when it gets to send.
+    A slow client therefore skips intermediate states but never misses an event.
+    """
+
+    def __init__(self, settings: Settings, table: Table, client: str = "?") -> None:
+        self.table = table
+        self.client = client  # who holds it (see sabacc.apps.server.limits.client_key)
+        self.token_hash: str | None = None
+        self.ready = False  # said hello
+        self.outbox: deque[str] = deque()
+        self.dirty = False
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.game_no = -1
+        self.events_sent = 0
+        self.bucket = TokenBucket(settings.rate, settings.burst)
+        self.strikes = 0
+
+    @property
+    def seat(self) -> int | None:
+        return self.table.seat_of(self.token_hash)
+
+    @property
+    def host(self) -> bool:
+        return same_hash(self.token_hash, self.table.host_hash)
+
+    @property
+    def watching(self) -> bool:
+        """A spectator: neither a seat nor the host."""
+        return self.seat is None and not self.host
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        self.outbox.append(messages.dumps(message))
+        self.wake.set()
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.push(messages.error(code, message, ref))
+
+    def mark_dirty(self) -> None:
+        if self.ready and not self.closed:
+            self.dirty = True
+            self.wake.set()
+
+    async def run_writer(self, send: Callable[[str], Awaitable[None]]) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not self.closed:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.outbox:
+                    await send(self.outbox.popleft())
+                if self.dirty:
+                    self.dirty = False
+                    await send(messages.state(self, loop.time()))
+        except Exception:  # the socket went away: the reader notices and cleans up
+            self.closed = True

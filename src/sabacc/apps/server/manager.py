@@ -1,0 +1,582 @@
+"""The table manager: the lifecycle of every web table (create, seat, start, play, leave,
+new game) and the list of tables of one server process.
+
+The server holds the only game state. Everything that changes a table runs on the event loop
+without awaiting in between (validate, apply, store, wake the connections), so two messages can
+never interleave inside one change. Timers and automatic moves are in
+:mod:`~sabacc.apps.server.clock`, the messages in :mod:`~sabacc.apps.server.messages`, the
+rebuilding from the store in :mod:`~sabacc.apps.server.recovery`.
+
+Every change is stored before anyone sees it: a seat or a game is stored and then changed in
+memory; an action is applied, stored and only then announced (nothing awaits in between), and
+undone if it cannot be stored. Why not apply to a copy: copying a game copies its event log,
+which costs more per action the longer the game runs, while undoing is needed only on failure.
+When the store fails, the change is refused (``storage_error``), nothing changes, every table
+says the database is down, and the manager
+checks the database every ``settings.storage_retry`` seconds; when it answers, timers, bots and
+waiting tables carry on. At start-up every table is rebuilt from the store by replaying its
+game's seed and actions (see :meth:`TableManager.load`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from typing import Any, TypeVar
+
+import sabacc
+from sabacc.apps.server import messages
+from sabacc.apps.server.auth import (
+    CODE_LENGTH,
+    UNLISTED_CODE_LENGTH,
+    hash_token,
+    new_code,
+    new_token,
+    normalise_code,
+    same_hash,
+)
+from sabacc.apps.server.clock import TurnClock
+from sabacc.apps.server.connection import Connection
+from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.protocol import CreateTable
+from sabacc.apps.server.recovery import idle_codes, table_from_store, undo_last
+from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.table import (
+    Table,
+    clean_name,
+    last_hand_start,
+    make_bots,
+    table_from_record,
+)
+from sabacc.core.actions import Action
+from sabacc.core.errors import IllegalActionError, SabaccError
+from sabacc.core.events import HandStarted
+from sabacc.services.bots import make_bot
+from sabacc.services.store import ActionRecord, SeatRecord, Store, StoreBusy, redact_url
+from sabacc.variants.registry import lookup
+
+log = logging.getLogger("sabacc.apps.server")
+
+T = TypeVar("T")
+
+STORAGE_DOWN = (
+    "the server cannot save right now (its database is unreachable): nothing was changed; "
+    "play resumes by itself when the database is back"
+)
+
+BOT_NAMES = ("R2-D2", "C-3PO", "BB-8", "K-2SO", "L3-37", "IG-88", "4-LOM", "HK-47")
+
+
+class TableManager:
+    """All the tables of one server process, backed by a :class:`~sabacc.services.store.Store`."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.tables: dict[str, Table] = {}
+        self.clock = TurnClock(self, self.settings)
+        #: False from a failed write until the database answers again (see :meth:`persist`).
+        self.storage_ok = True
+        self._watch: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ storage
+    def persist(self, write: Callable[[], T]) -> T:
+        """Run one store call; on any failure refuse with ``storage_error`` (status 503).
+
+        Callers change memory only after this returns, so a refusal leaves memory as the store
+        has it. While the database is down every write is refused at once.
+        """
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        try:
+            return write()
+        except Exception as exc:
+            self._storage_lost(exc)
+            raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+
+    def _storage_lost(self, exc: Exception) -> None:
+        if not self.storage_ok:
+            return
+        self.storage_ok = False
+        # The exception's class only: a driver message may quote the connection string.
+        log.error(
+            "the database failed (%s): changes are refused until it answers", type(exc).__name__
+        )
+        for table in self.tables.values():
+            table.storage_down = True
+            self._changed(table)
+        loop = self.clock.loop
+        if loop is not None and self._watch is None:
+            self._watch = loop.create_task(self._wait_for_storage())
+
+    async def _wait_for_storage(self) -> None:
+        """Check the database until it answers, then let every table carry on."""
+        try:
+            while True:
+                await asyncio.sleep(self.settings.storage_retry)
+                try:
+                    await asyncio.to_thread(self.store.ping)
+                    # A PostgreSQL restart dropped this server's claim: take it again.
+                    await asyncio.to_thread(self.store.claim)
+                except StoreBusy as exc:
+                    log.error("the database answers, but %s", exc)
+                    continue
+                except Exception as exc:
+                    log.warning("the database is still unreachable (%s)", type(exc).__name__)
+                    continue
+                break
+        finally:
+            self._watch = None
+        self.storage_ok = True
+        log.warning("the database answers again: play resumes")
+        for table in list(self.tables.values()):
+            table.storage_down = False
+            for conn in list(table.conns):
+                seat = conn.seat
+                if seat is not None:
+                    self._back_at_table(table, seat)
+            self._maybe_start(table)
+            self._changed(table)
+
+    async def keep_claim(self) -> None:
+        """Renew this server's claim on its database now and then (a PostgreSQL restart drops
+        it even when no write fails); losing it to another server stops every change."""
+        while True:
+            await asyncio.sleep(self.settings.claim_renew)
+            if not self.storage_ok:
+                continue  # _wait_for_storage takes the claim again
+            try:
+                await asyncio.to_thread(self.store.claim)
+            except Exception as exc:
+                if isinstance(exc, StoreBusy):
+                    log.error("%s", exc)
+                self._storage_lost(exc)
+
+    @staticmethod
+    def _usable(table: Table) -> None:
+        """Refuse any change at a quarantined table (its stored game does not rebuild)."""
+        if table.quarantine is not None:
+            raise ServerError("table_unavailable", table.quarantine, status=503)
+
+    def update_seat(self, table: Table, position: int, **changes: Any) -> SeatRecord:
+        """Store a changed copy of a seat, then put it in place (see :meth:`persist`)."""
+        new = replace(table.seats[position], **changes)
+        self.persist(lambda: self.store.save_seat(table.id, new))
+        table.seats[position] = new
+        return new
+
+    # ------------------------------------------------------------------ start-up
+    def load(self) -> None:
+        """Rebuild every stored table; a game in progress is replayed from seed and actions."""
+        for rec in self.store.load_tables():
+            table = table_from_store(rec)
+            self.tables[table.code] = table
+        log.info("loaded %d table(s) from %s", len(self.tables), redact_url(self.store.url))
+
+    def resume(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Restart timers and bots of the loaded tables (call once the loop runs)."""
+        self.clock.loop = loop
+        for table in self.tables.values():
+            self._changed(table)
+
+    def shutdown(self) -> None:
+        for table in self.tables.values():
+            self.clock.stop(table)
+        if self._watch is not None:
+            self._watch.cancel()
+
+    # ------------------------------------------------------------------ memory
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop the tables idle for ``settings.idle_evict`` seconds from memory (nobody
+        connected, no turn timer or move pending); :meth:`get` reloads them from the store.
+        Returns the codes dropped."""
+        limit = self.settings.idle_evict
+        if limit <= 0:
+            return []
+        idle = idle_codes(self.tables, limit, time.monotonic() if now is None else now)
+        for code in idle:
+            del self.tables[code]
+        if idle:
+            log.info("evicted %d idle table(s); %d in memory", len(idle), len(self.tables))
+        return idle
+
+    async def run_evictions(self) -> None:
+        """Evict idle tables now and then, for as long as the server runs."""
+        limit = self.settings.idle_evict
+        if limit <= 0:
+            return
+        while True:
+            await asyncio.sleep(max(1.0, min(60.0, limit / 4)))
+            self.evict_idle()
+
+    # ------------------------------------------------------------------ lobby
+    def get(self, code: str) -> Table:
+        """The table called ``code``: in memory, or reloaded from the store if it was evicted."""
+        norm = normalise_code(code)
+        table = self.tables.get(norm)
+        if table is None:
+            records = self.persist(lambda: self.store.load_tables(norm)) if norm else []
+            if not records:
+                raise ServerError("no_table", f"there is no table {code!r}", status=404)
+            table = table_from_store(records[0])
+            self.tables[table.code] = table
+            self.clock.schedule(table)
+        return table
+
+    def listed(self) -> list[dict[str, Any]]:
+        tables = [t for t in self.tables.values() if t.listed]
+        tables.sort(key=lambda t: t.created_at, reverse=True)
+        return [messages.table_summary(t) for t in tables[:100]]
+
+    def create(self, req: CreateTable) -> dict[str, Any]:
+        if len(self.tables) >= self.settings.max_tables:
+            raise ServerError("too_many_tables", "this server has as many tables as it can hold")
+        try:
+            info = lookup(req.variant)
+        except SabaccError as exc:
+            raise ServerError("bad_variant", str(exc)) from None
+        n = len(req.seats)
+        if not info.min_players <= n <= info.max_players:
+            raise ServerError(
+                "bad_seats",
+                f"{info.title} is played by {info.min_players}-{info.max_players} players, not {n}",
+            )
+        raw = {k: v for k, v in req.options.items() if v is not None and v != ""}
+        if req.buy_in is not None:
+            raw["buy_in"] = req.buy_in
+        try:
+            options = info.options_type.from_mapping(raw).changed()
+        except SabaccError as exc:
+            raise ServerError("bad_options", str(exc)) from None
+        seats: list[SeatRecord] = []
+        for i, kind in enumerate(req.seats):
+            if kind == "human":
+                seats.append(SeatRecord(position=i, kind="human"))
+                continue
+            bot = kind.split(":", 1)[1]
+            try:
+                make_bot(bot, 0)
+            except SabaccError as exc:
+                raise ServerError("bad_bot", str(exc)) from None
+            seats.append(SeatRecord(position=i, kind="bot", bot=bot, name=BOT_NAMES[i % 8]))
+        length = CODE_LENGTH if req.listed else UNLISTED_CODE_LENGTH
+        code = new_code(length)
+        while code in self.tables or self.persist(partial(self.store.code_taken, code)):
+            code = new_code(length)  # pragma: no cover - rare
+        host_token = new_token()
+        host_hash = hash_token(host_token)
+        seat_no: int | None = None
+        if req.player_name is not None and clean_name(req.player_name):
+            first = next((s for s in seats if s.kind == "human"), None)
+            if first is not None:
+                first.name = clean_name(req.player_name)
+                first.token_hash = host_hash
+                seat_no = first.position
+        name = clean_name(req.name, 60) or f"{info.title} table"
+        rec = self.persist(
+            lambda: self.store.create_table(
+                code=code,
+                name=name,
+                variant=info.name,
+                options=options,
+                turn_timer=float(req.turn_timer),
+                listed=req.listed,
+                host_hash=host_hash,
+                seats=seats,
+            )
+        )
+        table = table_from_record(rec)
+        self.tables[code] = table
+        self._maybe_start(table)
+        self._changed(table)
+        return {
+            "code": code,
+            "url": f"/t/{code}",
+            "host_token": host_token,
+            "seat": seat_no,
+            "token": host_token if seat_no is not None else None,
+        }
+
+    def join(
+        self, code: str, name: str, seat: int | None = None, host_token: str | None = None
+    ) -> dict[str, Any]:
+        table = self.get(code)
+        self._usable(table)
+        display = clean_name(name)
+        if not display:
+            raise ServerError("bad_name", "please give a name")
+        if table.status == "playing":
+            raise ServerError(
+                "game_running",
+                "a game is being played at this table: watch it, and take a seat when it ends",
+                status=409,
+            )
+        if seat is not None:
+            if seat >= len(table.seats):
+                raise ServerError("bad_seat", f"this table has seats 0-{len(table.seats) - 1}")
+            chosen = table.seats[seat]
+            if chosen.kind != "human":
+                raise ServerError("bad_seat", "that seat is played by a bot", status=409)
+            if chosen.token_hash is not None:
+                raise ServerError("seat_taken", "that seat is taken", status=409)
+        else:
+            open_seats = [s for s in table.seats if s.kind == "human" and s.token_hash is None]
+            if not open_seats:
+                raise ServerError("table_full", "every seat at this table is taken", status=409)
+            chosen = open_seats[0]
+        token = new_token()
+        if (
+            host_token
+            and same_hash(hash_token(host_token), table.host_hash)
+            and table.seat_of(table.host_hash) is None
+        ):
+            token = host_token  # the host sits down and stays host
+        self.update_seat(
+            table, chosen.position, name=display, token_hash=hash_token(token), away=False, net=0
+        )
+        self._maybe_start(table)
+        self._changed(table)
+        return {"code": table.code, "seat": chosen.position, "token": token}
+
+    def seat_for_token(self, table: Table, token: str) -> int:
+        seat = table.seat_of(hash_token(token))
+        if seat is None:
+            raise ServerError("bad_token", "that token holds no seat at this table", status=403)
+        return seat
+
+    def leave(self, table: Table, seat: int) -> None:
+        self._usable(table)
+        if table.status == "playing" and table.game is not None and not table.game.is_over:
+            # played automatically; the seat is freed when the game ends
+            self.update_seat(table, seat, away=True)
+        else:
+            self.update_seat(table, seat, name=None, token_hash=None, away=False, net=0)
+        self._changed(table)
+
+    def start(self, table: Table, conn_host: bool) -> None:
+        """The host starts now: empty human seats are removed, the others play."""
+        self._usable(table)
+        if not conn_host:
+            raise ServerError("not_host", "only the player who created the table can start it")
+        if table.status == "playing":
+            raise ServerError("game_running", "the game has already started")
+        taken = [s for s in table.seats if s.kind == "bot" or s.token_hash is not None]
+        info = lookup(table.variant)
+        if len(taken) < info.min_players:
+            raise ServerError(
+                "not_enough_players",
+                f"{info.title} needs at least {info.min_players} players seated",
+            )
+        if len(taken) != len(table.seats):
+            renumbered = [replace(s, position=i) for i, s in enumerate(taken)]
+            self.persist(lambda: self.store.replace_seats(table.id, renumbered))
+            table.seats = renumbered
+        self._start_game(table)
+        self._changed(table)
+
+    def new_game(self, table: Table, seat: int | None, host: bool) -> None:
+        self._usable(table)
+        if table.status != "finished":
+            raise ServerError("game_running", "the game is not over yet")
+        if seat is None and not host:
+            raise ServerError("not_seated", "only a seated player can start a new game")
+        for rec in list(table.seats):
+            if rec.away and rec.kind == "human":  # they left during the game: free the seat
+                self.update_seat(table, rec.position, name=None, token_hash=None, away=False, net=0)
+        self.persist(lambda: self.store.set_status(table.id, "waiting"))
+        table.status = "waiting"
+        self._maybe_start(table)
+        self._changed(table)
+
+    # ------------------------------------------------------------------ connections
+    def connect(self, table: Table, client: str = "?") -> Connection:
+        """A new WebSocket client of ``table`` (it joins the table when it says hello)."""
+        return Connection(self.settings, table, client)
+
+    def hello(self, conn: Connection, token: str | None) -> None:
+        """Who ``conn`` is: a seat, the host, or a spectator (at most ``max_spectators``).
+
+        A spectator coming or going changes only the spectator count, so the others are told
+        together a moment later (``announce_delay``): 300 people opening a table cost each
+        connection a few state messages, not 300.
+        """
+        table = conn.table
+        token_hash = hash_token(token) if token else None
+        seat = table.seat_of(token_hash)
+        watching = seat is None and not same_hash(token_hash, table.host_hash)
+        cap = self.settings.max_spectators
+        full = cap > 0 and sum(1 for c in table.conns if c.watching) >= cap
+        if watching and conn not in table.conns and full:
+            raise ServerError(
+                "too_many_spectators",
+                f"{cap} people are watching this table already: try again later",
+                status=429,
+            )
+        conn.token_hash = token_hash
+        conn.ready = True
+        conn.game_no = -1
+        table.conns.add(conn)
+        if token and watching:
+            conn.error("bad_token", "that token holds no seat at this table: you are watching")
+        if seat is not None:
+            self._back_at_table(table, seat)
+        conn.push(messages.welcome(table, seat, conn.host))
+        if watching:
+            table.touch()
+            conn.mark_dirty()
+            self._announce_soon(table)
+        else:
+            self._changed(table)
+
+    def _announce_soon(self, table: Table) -> None:
+        """Tell every connection of ``table`` about a spectator change, once, shortly."""
+        loop = self.clock.loop
+        if loop is None:
+            self._changed(table)
+        elif table.announce is None:
+            table.announce = loop.call_later(self.settings.announce_delay, self._announce, table)
+
+    @staticmethod
+    def _announce(table: Table) -> None:
+        table.announce = None
+        table.touch()
+        for conn in table.conns:
+            conn.mark_dirty()
+
+    def _back_at_table(self, table: Table, seat: int) -> None:
+        """A player who was away is connected again: their seat is theirs to play again
+        (if the database is down, it stays away until the database is back)."""
+        if table.seats[seat].away and table.status == "playing" and table.quarantine is None:
+            try:
+                self.update_seat(table, seat, away=False)
+            except ServerError:
+                return
+            table.missed.pop(seat, None)
+
+    def disconnect(self, conn: Connection) -> None:
+        conn.closed = True
+        conn.wake.set()
+        table = conn.table
+        if conn in table.conns:
+            table.conns.discard(conn)
+            if conn.watching:
+                table.touch()
+                self._announce_soon(table)
+            else:
+                self._changed(table)
+
+    # ------------------------------------------------------------------ play
+    def act(
+        self, table: Table, seat: int | None, text: str | Action, *, auto: bool = False
+    ) -> None:
+        """Apply ``seat``'s action: validated, stored, then announced. Refusals change nothing."""
+        game = table.game
+        if game is None or table.status != "playing" or game.is_over:
+            raise ServerError("no_game", "no game is being played at this table")
+        if seat is None:
+            raise ServerError("not_seated", "you are watching this table, not seated at it")
+        actor = game.current_player
+        if actor != seat:
+            who = game.names[actor] if actor is not None else "nobody"
+            raise ServerError("not_your_turn", f"it is not your turn: {who} is to act")
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        hand = game.hand_no
+        # Applied, stored, and only then announced: nothing awaits in between, so nobody can
+        # see the action before it is durable; if it cannot be stored it is undone first.
+        try:
+            game.apply(text, seat=seat)
+        except IllegalActionError as exc:
+            raise ServerError("illegal_action", str(exc)) from None
+        idx = len(game.actions) - 1
+        result: dict[str, Any] | None = None
+        nets: dict[int, int] | None = None
+        if game.is_over:
+            outcome = game.outcome
+            result = outcome.to_dict() if outcome else {}
+            nets = {s: table.seats[s].net + pay for s, pay in enumerate(game.payoffs)}
+        game_rec = table.game_rec
+        assert game_rec is not None
+        record = ActionRecord(idx, seat, game.actions[-1][1], hand, auto)
+        try:
+            self.persist(
+                lambda: self.store.record_action(
+                    table.id,
+                    game_rec.id,
+                    record,
+                    stacks=list(game.stacks),
+                    hands=game.hand_no,
+                    result=result,
+                    nets=nets,
+                )
+            )
+        except ServerError:
+            table.game = undo_last(game)
+            raise
+        for s, net in (nets or {}).items():
+            table.seats[s].net = net
+        if not auto:
+            table.missed.pop(seat, None)
+        for i in range(len(game.events) - 1, table.hand_event_start, -1):
+            if isinstance(game.events[i], HandStarted):
+                table.hand_event_start = i
+                break
+        if game.is_over:
+            table.status = "finished"
+        self._changed(table)
+
+    # ------------------------------------------------------------------ game lifecycle
+    def _maybe_start(self, table: Table) -> None:
+        """Start the game once every human seat is taken (retried when the database is back,
+        if it could not be stored)."""
+        if table.status == "waiting" and table.human_seats_filled() and not table.quarantine:
+            try:
+                self._start_game(table)
+            except ServerError as exc:
+                log.warning("table %s could not start its game: %s", table.code, exc.code)
+
+    def _start_game(self, table: Table) -> None:
+        seed = random.SystemRandom().randrange(2**63)
+        names: list[str] = []
+        for s in table.seats:
+            base = s.name or f"Player {s.position + 1}"
+            name, k = base, 2
+            while name in names:
+                name = f"{base} {k}"
+                k += 1
+            names.append(name)
+        game = sabacc.new_game(table.variant, players=names, seed=seed, **table.options)
+        number = table.games_played + 1
+        rec = self.persist(
+            lambda: self.store.start_game(
+                table.id,
+                number=number,
+                variant=table.variant,
+                options=dict(table.options),
+                seed=seed,
+                players=names,
+                seat_tokens=[s.token_hash for s in table.seats],
+                bots=[s.bot for s in table.seats],
+                stacks=list(game.stacks),
+                hands=game.hand_no,
+            )
+        )
+        table.game = game
+        table.game_rec = rec
+        table.bots = make_bots(rec)
+        table.games_played = number
+        table.status = "playing"
+        table.missed.clear()
+        table.hand_event_start = last_hand_start(game)
+
+    # ------------------------------------------------------------------ after every change
+    def _changed(self, table: Table) -> None:
+        table.touch()
+        for conn in table.conns:
+            conn.mark_dirty()
+        self.clock.schedule(table)

@@ -1,0 +1,46 @@
+"""Server tuning: the ``sabacc serve`` flags, in one record every server module reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Settings:
+    """Server tuning (``sabacc serve`` flags)."""
+
+    db_url: str = "sqlite:///sabacc.db"
+    #: Seconds a bot waits before acting, so people can follow the play.
+    bot_delay: float = 0.8
+    #: Seconds before the seat of a player who left is played automatically.
+    away_delay: float = 1.0
+    #: Turns in a row a player may let the timer play before the seat counts as away.
+    missed_turns_away: int = 2
+    #: Per-connection rate limit: messages per second, and the burst allowed.
+    rate: float = 20.0
+    burst: int = 40
+    #: Rate-limited messages in a row after which the connection is closed.
+    abuse_limit: int = 400
+    max_tables: int = 10_000
+    #: Seconds a table may sit idle (nobody connected, no timer or move pending) before it is
+    #: dropped from memory; it is reloaded from the store when somebody opens it. 0: never.
+    idle_evict: float = 3600.0
+    #: Seconds between checks of a database that stopped answering.
+    storage_retry: float = 1.0
+    #: Spectators one table accepts (0: any); players and the host are never turned away.
+    max_spectators: int = 200
+    #: Seconds within which spectators coming and going are announced together.
+    announce_delay: float = 0.25
+    #: Seconds between renewals of the server's claim on its database.
+    claim_renew: float = 5.0
+    # Per client (address; see sabacc.apps.server.limits). 0: no limit.
+    #: API calls and sockets opened per second, and the burst allowed.
+    http_rate: float = 5.0
+    http_burst: int = 60
+    #: WebSocket messages per second over all of a client's sockets, and the burst.
+    client_rate: float = 60.0
+    client_burst: int = 200
+    #: Tables one client may create per hour (a burst of as many).
+    tables_per_hour: int = 30
+    #: WebSockets one client may hold open at once.
+    sockets_per_client: int = 40
