@@ -41,6 +41,9 @@ class Options:
         "max_hands": "safety cap on the number of hands (none = no cap)",
         "final_pot": "what happens to pots left at game end: split (among players left) | house",
     }
+    #: Fields of this base class a variant does not have (a game without antes or buy-in):
+    #: they keep their defaults, are not listed by :meth:`names` and are refused as options.
+    unused: ClassVar[tuple[str, ...]] = ()
 
     buy_in: int | None = None
     ante: int = 1
@@ -83,7 +86,7 @@ class Options:
 
     @classmethod
     def names(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]
+        return [f.name for f in dataclasses.fields(cls) if f.name not in cls.unused]
 
     @classmethod
     def from_mapping(cls: type[OptionsT], values: Mapping[str, Any]) -> OptionsT:
@@ -94,7 +97,7 @@ class Options:
                 default = _DEFAULTS[cls] = cls()
             return default  # type: ignore[return-value]
         hints = _hints(cls)  # type: ignore[arg-type]
-        known = set(hints)
+        known = set(cls.names())
         kwargs: dict[str, Any] = {}
         for raw_name, value in values.items():
             name = raw_name.replace("-", "_")
@@ -110,7 +113,8 @@ class Options:
             raise OptionError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        unused = self.unused
+        return {k: v for k, v in dataclasses.asdict(self).items() if k not in unused}
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from their defaults (for compact histories)."""
