@@ -118,7 +118,9 @@ class TestVariant:
         g = sabacc.new_game("kessel", players=6, seed=9)
         assert all(len(set(t)) == len(t) == 3 for t in g.tokens_left)
         assert sabacc.new_game("kessel", players=6, seed=9).tokens_left == g.tokens_left
-        deals = {tuple(sabacc.new_game("kessel", players=2, seed=s).tokens_left[0]) for s in range(9)}
+        deals = {
+            tuple(sabacc.new_game("kessel", players=2, seed=s).tokens_left[0]) for s in range(9)
+        }
         assert len(deals) > 1
         assert sabacc.new_game("kessel", players=2, shift_tokens="none").tokens_left == [[], []]
 
