@@ -5,7 +5,9 @@ Shift tokens are in test_kessel_tokens.py; random-play properties in test_kessel
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
+from typing import ClassVar
 
 import pytest
 
@@ -176,7 +178,7 @@ class TestNotation:
 
 # ---------------------------------------------------------------------------- ranking
 class TestRanking:
-    BEST_FIRST = [
+    BEST_FIRST: ClassVar[list[str]] = [
         "0s 0b",  # Pure Sabacc
         "1s 1b",
         "2s 2b",
@@ -192,7 +194,7 @@ class TestRanking:
 
     def test_order(self) -> None:
         values = [V.evaluate(h) for h in self.BEST_FIRST]
-        for better, worse in zip(values, values[1:], strict=False):
+        for better, worse in itertools.pairwise(values):
             assert better > worse, (better, worse)
         assert values[0].name == "Pure Sabacc" and values[1].name == "Sabacc 1/1"
         assert values[-1].name == "difference 5" and values[-1].total == 5
@@ -280,7 +282,7 @@ class TestOdds:
 
 # ---------------------------------------------------------------------------- actions
 class TestActions:
-    TEXTS = [
+    TEXTS: ClassVar[list[str]] = [
         "stand",
         "draw sand",
         "draw blood",
@@ -330,7 +332,7 @@ class TestActions:
         ]:
             with pytest.raises(sabacc.IllegalActionError, match=match):
                 g.apply(bad)
-        with pytest.raises(sabacc.IllegalActionError, match="not .*'s turn"):
+        with pytest.raises(sabacc.IllegalActionError, match=r"not .*'s turn"):
             g.apply("stand", seat=(g.order[0] + 1) % g.n)
         assert snapshot(g) == before
 
@@ -408,7 +410,7 @@ class TestRound:
         g = kessel()
         a = g.order[0]
         top = g.sand_discard[-1]
-        g.sand_discard = list(reversed(g.sand_draw)) + [top]
+        g.sand_discard = [*list(reversed(g.sand_draw)), top]
         g.sand_draw = []
         g._legal = None
         size = len(g.sand_discard)

@@ -43,7 +43,7 @@ def winners(g: KesselGame) -> list[int]:
 def test_sixteen_tokens_each_with_a_one_line_effect() -> None:
     assert len(TOKENS) == len(set(TOKENS)) == 16
     assert all(TOKEN_HELP[t] and "\n" not in TOKEN_HELP[t] for t in TOKENS)
-    assert TARGETED == {"target_tariff", "target_audit", "exhaustion", "direct_transaction"}
+    assert {"target_tariff", "target_audit", "exhaustion", "direct_transaction"} == TARGETED
 
 
 # ---------------------------------------------------------------------------- timing
@@ -64,7 +64,7 @@ class TestTiming:
         assert seats[a]["tokens_left"] == 0
 
     def test_only_at_the_start_of_the_own_turn(self) -> None:
-        g, a, b, c = setup(a=["markdown"], b=["markdown"])
+        g, a, b, _c = setup(a=["markdown"], b=["markdown"])
         play(g, f"{a} draw sand")
         assert legal(g) == ["keep", "discard"]
         with pytest.raises(sabacc.IllegalActionError, match="not allowed"):
@@ -73,7 +73,7 @@ class TestTiming:
         assert "token markdown" in legal(g) and g.current_player == b
 
     def test_a_token_not_held_is_refused_and_nothing_changes(self) -> None:
-        g, a, b, c = setup(a=["free_draw"])
+        g, _a, b, _c = setup(a=["free_draw"])
         before = snapshot(g)
         for bad in ("token embargo", f"token target_tariff {b}", "token free_draw 2"):
             with pytest.raises(sabacc.IllegalActionError):
@@ -89,7 +89,7 @@ class TestTiming:
             g.apply(f"token target_tariff {a}")
 
     def test_effects_last_until_the_end_of_the_round(self) -> None:
-        g, a, b, c = setup(a=["markdown"])
+        g, a, _b, _c = setup(a=["markdown"])
         play(g, f"{a} token markdown")
         assert g.observation(None)["rules"]["markdown"]
         finish_round(g)
@@ -105,7 +105,7 @@ class TestTiming:
 # ---------------------------------------------------------------------------- effects
 class TestChipTokens:
     def test_free_draw(self) -> None:
-        g, a, b, c = setup(a=["free_draw"])
+        g, a, _b, _c = setup(a=["free_draw"])
         g.stacks[a] = 0
         g.house = 8
         g._legal = None
@@ -126,7 +126,7 @@ class TestChipTokens:
                              ("extra_refund", 5, 3), ("extra_refund", 2, 2),
                              ("extra_refund", 0, 0)])  # fmt: skip
     def test_refunds(self, token: str, pot: int, back: int) -> None:
-        g, a, b, c = setup(a=[token])
+        g, a, _b, _c = setup(a=[token])
         put_in_pot(g, a, pot)
         play(g, f"{a} token {token}")
         assert g.committed[a] == pot - back and g.stacks[a] == 8 - pot + back
@@ -199,24 +199,24 @@ class TestRankingTokens:
         assert winners(g) == [a]
 
     def test_without_markdown_the_lone_sylop_pairs(self) -> None:
-        g, a, b, c = setup(("0s 4b", "1s 4b", "2s 6b"))
+        g, a, _b, _c = setup(("0s 4b", "1s 4b", "2s 6b"))
         stand_all(g)
         assert winners(g) == [a]
 
     def test_cook_the_books(self) -> None:
-        g, a, b, c = setup(("6s 6b", "1s 1b", "2s 3b"), a=["cook_the_books"])
+        g, a, b, _c = setup(("6s 6b", "1s 1b", "2s 3b"), a=["cook_the_books"])
         play(g, f"{a} token cook_the_books")
         stand_all(g)
         assert winners(g) == [a] and g.stacks[b] == 7
 
     def test_cook_the_books_keeps_pure_sabacc_best(self) -> None:
-        g, a, b, c = setup(("6s 6b", "0s 0b", "2s 3b"), a=["cook_the_books"])
+        g, a, b, _c = setup(("6s 6b", "0s 0b", "2s 3b"), a=["cook_the_books"])
         play(g, f"{a} token cook_the_books")
         stand_all(g)
         assert winners(g) == [b]
 
     def test_prime_sabacc_dice_choice_and_rank(self) -> None:
-        g, a, b, c = setup(("5s 5b", "1s 1b", "2s 3b"), a=["prime_sabacc"])
+        g, a, b, _c = setup(("5s 5b", "1s 1b", "2s 3b"), a=["prime_sabacc"])
         force_dice(g, 3, 5)
         play(g, f"{a} token prime_sabacc")
         assert g.phase == "prime" and g.current_player == a
@@ -242,7 +242,7 @@ class TestRankingTokens:
         assert winners(g) == [c]
 
     def test_prime_sabacc_stays_below_pure(self) -> None:
-        g, a, b, c = setup(("5s 5b", "0s 0b", "2s 2b"), a=["prime_sabacc"])
+        g, a, b, _c = setup(("5s 5b", "0s 0b", "2s 2b"), a=["prime_sabacc"])
         force_dice(g, 5, 1)
         play(g, f"{a} token prime_sabacc", f"{a} prime 5")
         stand_all(g)
@@ -265,20 +265,20 @@ class TestTableTokens:
         assert g.observation(a)["seats"][b]["immune"]
 
     def test_immunity_lifts_an_embargo_on_the_same_turn(self) -> None:
-        g, a, b, c = setup(a=["embargo"], b=["immunity"])
+        g, a, b, _c = setup(a=["embargo"], b=["immunity"])
         play(g, f"{a} token embargo", f"{a} stand")
         assert legal(g) == ["stand", "token immunity"]
         play(g, f"{b} token immunity")
         assert "draw sand" in legal(g)
 
     def test_embargo_on_an_immune_player_does_nothing(self) -> None:
-        g, a, b, c = setup(b=["immunity"], a=["embargo"])
+        g, a, b, _c = setup(b=["immunity"], a=["embargo"])
         g.immune[b] = True
         play(g, f"{a} token embargo", f"{a} stand")
         assert "draw sand" in legal(g)
 
     def test_exhaustion(self) -> None:
-        g, a, b, c = setup(a=["exhaustion"])
+        g, a, b, _c = setup(a=["exhaustion"])
         play(g, f"{a} token exhaustion {b}")
         assert [x.code for x in g.hands[b]] == ["5s", "6b"]
         assert g.sand_discard[-1].code == "2s" and g.blood_discard[-1].code == "2b"
