@@ -111,7 +111,7 @@ class TestChipTokens:
         g._legal = None
         assert legal(g) == ["stand", "token free_draw"]
         play(g, f"{a} token free_draw")
-        assert "draw sand" in legal(g) and g.observation(a)["free_draw"]
+        assert "draw sand" in legal(g) and g.observation(a)["draw_is_free"]
         play(g, f"{a} draw sand", f"{a} keep")
         assert g.stacks[a] == 0 and g.committed[a] == 0
         assert [x.code for x in g.hands[a]] == ["5s", "5b"]

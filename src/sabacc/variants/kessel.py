@@ -776,7 +776,7 @@ class KesselGame(Game):
             "discard_sizes": [len(self.sand_discard), len(self.blood_discard)],
             "draw_sizes": [len(self.sand_draw), len(self.blood_draw)],
             "drawn": drawn,
-            "free_draw": self.free_draw,
+            "draw_is_free": self.free_draw,
             "rules": dataclasses.asdict(self.rules),
             "dice": list(self.dice) if self.dice else None,
             "impostors": [
