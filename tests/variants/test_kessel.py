@@ -94,7 +94,7 @@ class TestVariant:
             {"turns": 0},
             {"game_end": "orbit"},
             {"game_end": "rounds:0"},
-            {"game_end": "hands:2"},
+            {"game_end": "hands:0"},
             {"shift_tokens": "lucky_dice"},
             {"shift_tokens": "refund,refund"},
             {"impostors": 4},
@@ -107,6 +107,9 @@ class TestVariant:
     def test_bad_options(self, options: dict[str, object]) -> None:
         with pytest.raises(sabacc.OptionError):
             sabacc.new_game("kessel", players=2, **options)
+
+    def test_hands_n_is_rounds_n(self) -> None:
+        assert sabacc.variant("kessel", game_end="hands:3").options.game_end == "rounds:3"
 
     def test_shift_tokens_as_a_list(self) -> None:
         g = sabacc.new_game("kessel", players=3, seed=4, shift_tokens=["free_draw", "Embargo"])

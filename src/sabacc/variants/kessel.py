@@ -239,7 +239,8 @@ class KesselOptions(Options):
         "chips": "starting chips per player (4-10)",
         "turns": "turns per round (each player acts once per turn)",
         "early_end": "the round ends at once when every player stands in the same turn",
-        "game_end": "last_standing (the last player with chips wins) | rounds:N (most chips)",
+        "game_end": "last_standing (the last player with chips wins) | rounds:N (most chips; "
+        "hands:N is the same)",
         "shift_tokens": "draft (3 tokens each, dealt by the seed) | none | a comma list of tokens "
         "every player holds (" + ", ".join(TOKENS) + ")",
         "impostors": "Impostors per family (0-3; some tables play 2)",
@@ -264,6 +265,9 @@ class KesselOptions(Options):
         if not isinstance(self.early_end, bool):
             raise OptionError(f"option early_end={self.early_end!r}: must be true or false")
         end = self.game_end
+        if isinstance(end, str) and end.startswith("hands:"):  # the other variants' spelling
+            end = "rounds:" + end[6:]
+            object.__setattr__(self, "game_end", end)
         if end != "last_standing" and not (
             end.startswith("rounds:") and end[7:].isdigit() and int(end[7:]) >= 1
         ):
@@ -773,7 +777,9 @@ class KesselGame(Game):
             "starting_player": self.dealer,
             "sand_discard": self.sand_discard[-1].code if self.sand_discard else None,
             "blood_discard": self.blood_discard[-1].code if self.blood_discard else None,
-            "discard_sizes": [len(self.sand_discard), len(self.blood_discard)],
+            # Every card on the discard piles went there face up: all of them are public.
+            "sand_discard_pile": [c.code for c in self.sand_discard],
+            "blood_discard_pile": [c.code for c in self.blood_discard],
             "draw_sizes": [len(self.sand_draw), len(self.blood_draw)],
             "drawn": drawn,
             "draw_is_free": self.free_draw,
@@ -823,15 +829,27 @@ class KesselGame(Game):
             slots.append((self.drawn, 0))
         return slots
 
+    def _place_family(self, pile: list[Card], i: int) -> str:
+        """The family of the card a place holds, as everyone knows it."""
+        if pile is self.sand_draw:
+            return "s"
+        if pile is self.blood_draw:
+            return "b"
+        if pile is self.drawn:
+            return str(self.drawn_from)[0]
+        return "s" if i == 0 else "b"  # a hand: [sand, blood]
+
     def determinize(self, viewer: int, rng: random.Random) -> Game:
         """As :meth:`Game.determinize`, shuffling each family within itself, and dealing the
         other players' unplayed tokens anew (under ``draft``, where they are secret)."""
         new = self.clone(log=False, reseed=rng.getrandbits(64))
         assert isinstance(new, KesselGame)
         slots = new._hidden_slots(viewer)
+        pool = [p[i] for p, i in slots]
         for fam in FAMILIES:
-            places = [(p, i) for p, i in slots if p[i].suit == fam]
-            cards = sorted((p[i] for p, i in places), key=lambda c: c.id)
+            # A place's family is public (hand position, pile, the pile drawn from).
+            places = [(p, i) for p, i in slots if new._place_family(p, i) == fam]
+            cards = sorted((c for c in pool if c.suit == fam), key=lambda c: c.id)
             rng.shuffle(cards)
             for (pile, i), card in zip(places, cards, strict=True):
                 pile[i] = card
