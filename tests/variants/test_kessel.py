@@ -13,7 +13,8 @@ import pytest
 
 import sabacc
 from sabacc.core import events as ev
-from sabacc.variants.kessel import ChipsLost, DiceChoice, KesselOptions, parse_kessel_action
+from sabacc.variants.kessel import KesselOptions
+from sabacc.variants.kessel_actions import ChipsLost, DiceChoice, parse_kessel_action
 from sabacc.variants.kessel_hands import (
     IMPOSTOR,
     Rules,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import sabacc
-from sabacc.variants.kessel import ChipsMoved, DiceChoice, KesselGame, TokenPlayed
+from sabacc.variants.kessel import KesselGame
+from sabacc.variants.kessel_actions import ChipsMoved, DiceChoice, TokenPlayed
 from sabacc.variants.kessel_tokens import TARGETED, TOKEN_HELP, TOKENS
 from tests.support import check_cards, snapshot
 from tests.variants.kessel_support import (
