@@ -6,6 +6,7 @@ Shift tokens are in test_kessel_tokens.py; random-play properties in test_kessel
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from typing import ClassVar
 
@@ -13,7 +14,7 @@ import pytest
 
 import sabacc
 from sabacc.core import events as ev
-from sabacc.variants.kessel import KesselOptions
+from sabacc.variants.kessel import KesselGame, KesselOptions
 from sabacc.variants.kessel_actions import ChipsLost, DiceChoice, parse_kessel_action
 from sabacc.variants.kessel_hands import (
     IMPOSTOR,
@@ -599,3 +600,32 @@ class TestPayout:
             g.apply(g.legal_actions()[-1])
             assert sum(g.stacks) + sum(g.committed) + g.house == 32
         assert sum(g.payoffs) == -g.house and g.house > 0
+
+
+# ---------------------------------------------------------------------------- observation
+class TestObservation:
+    def test_contents(self) -> None:
+        g = sabacc.new_game("kessel", players=3, seed=21)
+        assert isinstance(g, KesselGame)
+        a, b, _c = g.order
+        g.apply("stand" if "stand" in legal(g) else legal(g)[0])
+        obs = g.observation(b)
+        assert json.loads(json.dumps(obs)) == obs
+        assert obs["you"]["cards"] == [c.code for c in g.hands[b]]
+        assert obs["you"]["tokens"] == g.tokens_left[b]
+        assert obs["sand_discard"] == g.sand_discard[-1].code
+        assert obs["blood_discard_pile"] == [c.code for c in g.blood_discard]
+        assert obs["draw_sizes"] == [len(g.sand_draw), len(g.blood_draw)]
+        assert obs["pots"]["round"] == g.committed and obs["chips_lost"] == 0
+        seat_a = obs["seats"][a]
+        assert seat_a["stood"] and seat_a["tokens_left"] == 3 and seat_a["tokens_used"] == []
+        assert seat_a["known_cards"] == [] and seat_a["cards"] == 2
+        assert "betting" not in obs and obs["turn"] == 1 and obs["starting_player"] == a
+        assert obs["legal"]["actions"] == legal(g)
+        spectator = g.observation(None)
+        assert "you" not in spectator and spectator["legal"]["actions"] == []
+        for viewer in (None, 0, 1, 2):
+            text = json.dumps(g.observation(viewer))
+            for other in range(3):
+                if other != viewer:
+                    assert json.dumps(g.tokens_left[other]) not in text
