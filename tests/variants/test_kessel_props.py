@@ -9,6 +9,7 @@ that seat cannot see dealt anew) look the same to that seat.
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
@@ -21,7 +22,8 @@ from sabacc.variants.kessel import KesselGame
 from sabacc.variants.kessel_tokens import TOKENS
 from tests.support import check_cards, check_private, snapshot
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = int(os.environ.get("SABACC_PROP_EXAMPLES", "25"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROBES = [
     "stand",
     "draw sand",
@@ -146,7 +148,7 @@ def same_for(g: KesselGame, viewer: int, twin: KesselGame) -> None:
     assert a == b, viewer
 
 
-@settings(SETTINGS, max_examples=15)
+@settings(SETTINGS, max_examples=max(1, EXAMPLES * 3 // 5))
 @given(case=games(), twin_seed=st.integers(0, 2**16))
 def test_no_observation_leaks(case: tuple[KesselGame, random.Random], twin_seed: int) -> None:
     g, rng = case

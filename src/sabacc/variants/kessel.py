@@ -50,7 +50,6 @@ from sabacc.engine.game import Game, PotResult
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.kessel_actions import (
     DISCARD_DRAWN,
-    DRAW_SOURCES,
     DRAWS,
     IMPOSTOR_CHOICES,
     KEEP,
@@ -306,18 +305,24 @@ class KesselGame(Game):
             return self.order[self.pos + 1]
         return self.order[0] if self.turn < self.options.turns else None
 
-    def _can_draw_from(self, source: str) -> bool:
-        fam = source.split(" ")[0]
-        discard: list[Card] = getattr(self, f"{fam}_discard")
-        if source.endswith("discard"):
-            return bool(discard)
-        draw: list[Card] = getattr(self, f"{fam}_draw")
-        return bool(draw) or len(discard) >= 2
+    def _drawable(self) -> list[Action]:
+        """The draw actions possible now (a pile to draw from), in ``DRAW_SOURCES`` order."""
+        sand, blood = self.sand_discard, self.blood_discard
+        out: list[Action] = []
+        if self.sand_draw or len(sand) >= 2:
+            out.append(DRAWS["sand"])
+        if self.blood_draw or len(blood) >= 2:
+            out.append(DRAWS["blood"])
+        if sand:
+            out.append(DRAWS["sand discard"])
+        if blood:
+            out.append(DRAWS["blood discard"])
+        return out
 
     def _turn_legal(self, seat: int) -> Legal:
         fixed: list[Action] = [STAND]
         if not self.must_stand and (self.stacks[seat] >= 1 or self.free_draw):
-            fixed.extend(DRAWS[s] for s in DRAW_SOURCES if self._can_draw_from(s))
+            fixed.extend(self._drawable())
         if not self.token_now:
             for token in self.tokens_left[seat]:
                 if token not in TARGETED:
@@ -378,9 +383,10 @@ class KesselGame(Game):
 
     # ------------------------------------------------------------------ cards
     def _family_piles(self, fam: str) -> tuple[list[Card], list[Card]]:
-        return getattr(self, f"{FAMILIES[fam].lower()}_draw"), getattr(
-            self, f"{FAMILIES[fam].lower()}_discard"
-        )
+        """(draw pile, discard pile) of a family (``"s"`` or ``"b"``)."""
+        if fam == "s":
+            return self.sand_draw, self.sand_discard
+        return self.blood_draw, self.blood_discard
 
     def _take_from_draw(self, fam: str) -> Card:
         """The top of a family's draw pile, refilled first if empty (discards but the top)."""
@@ -393,16 +399,13 @@ class KesselGame(Game):
             self._emit(Reshuffled(len(pool)))
         return draw.pop()
 
-    def _forget(self, card: Card) -> None:
+    def _discard_card(self, seat: int, card: Card) -> None:
+        sand = card.suit == "s"
+        (self.sand_discard if sand else self.blood_discard).append(card)
         for known in self.seen:
             known.discard(card.id)
-
-    def _discard_card(self, seat: int, card: Card) -> None:
-        fam = FAMILIES[str(card.suit)].lower()
-        getattr(self, f"{fam}_discard").append(card)
-        self._forget(card)
         if self.log:
-            self._emit(CardDiscarded(seat, card.code, f"{fam}_discard"))
+            self._emit(CardDiscarded(seat, card.code, "sand_discard" if sand else "blood_discard"))
 
     def _draw(self, seat: int, action: Draw) -> None:
         self._acted(seat, action)
