@@ -23,7 +23,9 @@ from sabacc.variants.kessel_tokens import TOKENS
 from tests.support import check_cards, check_private, snapshot
 
 EXAMPLES = int(os.environ.get("SABACC_PROP_EXAMPLES", "25"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 PROBES = [
     "stand",
     "draw sand",

@@ -68,7 +68,7 @@ class TestTiming:
         g, a, b, _c = setup(a=["markdown"], b=["markdown"])
         play(g, f"{a} draw sand")
         assert legal(g) == ["keep", "discard"]
-        with pytest.raises(sabacc.IllegalActionError, match="not allowed"):
+        with pytest.raises(sabacc.IllegalActionError, match="at the start of your turn"):
             g.apply("token markdown")
         play(g, f"{a} keep")
         assert "token markdown" in legal(g) and g.current_player == b
@@ -323,3 +323,41 @@ class TestTableTokens:
         play(g, f"{a} draw sand", f"{a} discard", f"{b} token embargo", f"{b} stand")
         assert g.hand_no == 2 and not any(g.embargoed)
         assert "draw sand" in legal(g)
+
+
+@pytest.mark.parametrize(
+    ("setup_moves", "action", "reason"),
+    [
+        ([], "token embargo", "you do not hold embargo"),
+        (["{a} token refund"], "token extra_refund", "one per turn"),
+        (["{a} token refund", "{a} stand", "{b} stand", "{c} stand"], "token refund", "once per"),
+        ([], "token target_tariff", "needs a target seat"),
+        ([], "token refund 1", "refund takes no target"),
+        ([], "token target_tariff {a}", "not another player"),
+        ([], "token target_tariff 7", "not another player"),
+        ([], "token target_audit {b}", "has not stood this round"),
+        (["{a} draw sand"], "token refund", "at the start of your turn"),
+    ],
+)
+def test_refused_tokens_say_why(setup_moves: list[str], action: str, reason: str) -> None:
+    g, a, b, c = setup(a=["refund", "extra_refund", "target_tariff", "target_audit"])
+    seats = {"a": a, "b": b, "c": c}
+    play(g, *(m.format(**seats) for m in setup_moves))
+    if g.current_player != a:  # a new round: a's turn comes again
+        while g.current_player != a:
+            g.apply("stand")
+    before = snapshot(g)
+    with pytest.raises(sabacc.IllegalActionError, match=reason):
+        g.apply(action.format(**seats))
+    assert snapshot(g) == before
+
+
+def test_refused_draws_say_why() -> None:
+    g, a, b, _c = setup(a=["embargo"])
+    play(g, f"{a} token embargo", f"{a} stand")
+    with pytest.raises(sabacc.IllegalActionError, match="an Embargo is on you"):
+        g.apply("draw sand")
+    play(g, f"{b} stand")
+    g.stacks[g.order[2]] = 0
+    with pytest.raises(sabacc.IllegalActionError, match="no chips left"):
+        g.apply("draw blood")

@@ -581,6 +581,46 @@ class KesselGame(Game):
         self.dice = None
         self._finish_hand(self.end_reason, results, hands)
 
+    # ------------------------------------------------------------------ messages
+    def _illegal_message(self, action: Action, legal: Legal) -> str:
+        """The engine's message, with the Kessel reason first where there is a specific one."""
+        message = super()._illegal_message(action, legal)
+        seat = self.to_act
+        reason = None
+        if seat is not None and type(action) is PlayToken:
+            assert isinstance(action, PlayToken)
+            reason = self._token_refusal(seat, action)
+        elif seat is not None and type(action) is Draw and self.phase == "turn":
+            if self.must_stand:
+                reason = "an Embargo is on you: you must stand this turn"
+            elif self.stacks[seat] == 0 and not self.free_draw:
+                reason = "you have no chips left: you must stand"
+        if reason is None:
+            return message
+        return f"{reason}; " + message.split("; ", 1)[1]
+
+    def _token_refusal(self, seat: int, action: PlayToken) -> str | None:
+        name, target = action.token, action.target
+        if self.phase != "turn":
+            return "a token is played at the start of your turn, before you stand or draw"
+        if name in self.tokens_used[seat] and name not in self.tokens_left[seat]:
+            return f"you have already played {name} (each token is played once per game)"
+        if name not in self.tokens_left[seat]:
+            return f"you do not hold {name}"
+        if self.token_now:
+            return "you have played a token this turn already (one per turn)"
+        if name not in TARGETED:
+            return f"{name} takes no target" if target is not None else None
+        if target is None:
+            return f"{name} needs a target seat, e.g. 'token {name} {self.order[-1]}'"
+        if target == seat or target not in self.order:
+            return f"seat {target} is not another player in this round"
+        if self.immune[target]:
+            return f"{self.names[target]} is immune to other players' tokens this round"
+        if name == "target_audit" and not self.stood[target]:
+            return f"{self.names[target]} has not stood this round (Target Audit needs that)"
+        return None
+
     # ------------------------------------------------------------------ protocol hooks
     def evaluate(self, cards: Sequence[Card]) -> HandValue:
         """The value of a hand under this round's token rules and Impostor choices."""
