@@ -331,7 +331,7 @@ class TestActions:
         for bad, match in [
             ("keep", r"keep is not allowed now \(turn phase\).*can: stand, draw sand"),
             ("impostor 3", "not allowed"),
-            ("token free_draw", "not allowed"),
+            ("token free_draw", "you do not hold free_draw"),
             ("bet 2", "not allowed"),
             ("draw sideways", "draw from where"),
         ]:
