@@ -620,7 +620,9 @@ class TestObservation:
         seat_a = obs["seats"][a]
         assert seat_a["stood"] and seat_a["tokens_left"] == 3 and seat_a["tokens_used"] == []
         assert seat_a["known_cards"] == [] and seat_a["cards"] == 2
-        assert "betting" not in obs and obs["turn"] == 1 and obs["starting_player"] == a
+        assert obs["sand_draw"] == len(g.sand_draw) and obs["blood_draw"] == len(g.blood_draw)
+        assert obs["betting"]["structure"] == "none"  # no betting in Kessel
+        assert obs["turn"] == 1 and obs["starting_player"] == a
         assert obs["legal"]["actions"] == legal(g)
         spectator = g.observation(None)
         assert "you" not in spectator and spectator["legal"]["actions"] == []

@@ -654,7 +654,6 @@ class KesselGame(Game):
         """The base observation plus Kessel's: pots, piles, tokens, stands (see the docs)."""
         obs = super().observation(seat)
         viewer: int | None = obs["seat"]
-        obs.pop("betting", None)
         obs["pots"] = {"round": list(self.committed), "total": sum(self.committed)}
         obs["chips_lost"] = self.house
         for entry in obs["seats"]:
@@ -685,6 +684,8 @@ class KesselGame(Game):
             "sand_discard_pile": [c.code for c in self.sand_discard],
             "blood_discard_pile": [c.code for c in self.blood_discard],
             "draw_sizes": [len(self.sand_draw), len(self.blood_draw)],
+            "sand_draw": len(self.sand_draw),  # face down: only the count
+            "blood_draw": len(self.blood_draw),
             "drawn": drawn,
             "draw_is_free": self.free_draw,
             "rules": dataclasses.asdict(self.rules),
