@@ -105,6 +105,13 @@ class KesselOptions(Options):
         "sylops": "Sylops per family (0-3; some tables play 2)",
     }
     unused: ClassVar[tuple[str, ...]] = ("buy_in", "ante", "sabacc_ante", "max_hands", "final_pot")
+    #: Whole-number options: (smallest, largest) allowed value.
+    bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
+        "chips": (4, 10),
+        "turns": (1, 20),
+        "impostors": (0, 3),
+        "sylops": (0, 3),
+    }
 
     ante: int = 0
     sabacc_ante: int = 0
@@ -117,9 +124,9 @@ class KesselOptions(Options):
     sylops: int = 1
 
     def __post_init__(self) -> None:
-        for name, low, high in (("chips", 4, 10), ("turns", 1, 20), ("impostors", 0, 3)):
+        for name, (low, high) in self.bounds.items():
+            assert high is not None
             _in_range(name, getattr(self, name), low, high)
-        _in_range("sylops", self.sylops, 0, 3)
         if not isinstance(self.early_end, bool):
             raise OptionError(f"option early_end={self.early_end!r}: must be true or false")
         end = self.game_end
@@ -155,7 +162,9 @@ class KesselOptions(Options):
 
 def _in_range(name: str, value: object, low: int, high: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise OptionError(f"option {name}={value!r}: must be a whole number from {low} to {high}")
+        raise OptionError(
+            f"option {name}={value!r}: must be a whole number, at least {low} and {high} or less"
+        )
 
 
 @functools.cache
