@@ -10,7 +10,7 @@ compiled core if there is one, and the web card art.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,70 @@ class Pile:
     key: str
     known_key: str | None = None
     spread: bool = False
+
+
+@dataclass(frozen=True)
+class SeatFact:
+    """A per-seat observation field the tables show on each seat (``obs["seats"][s][key]``).
+
+    ``label`` per language: a template with ``{value}`` (``"pot {value}"``) for a number, or a
+    word for a flag (``flag=True``: shown only while the field is true).
+    """
+
+    key: str
+    label: Mapping[str, str]
+    flag: bool = False
+
+
+@dataclass(frozen=True)
+class SideHand:
+    """Things a player holds besides cards and plays by an action (Kessel's shift tokens).
+
+    ``key``: the field of ``obs["you"]`` listing the seat's unplayed items; ``action``: the
+    action kind playing one (``"<action> <item>"`` or ``"<action> <item> <target seat>"``);
+    ``used_key``: the per-seat field listing played items (public). ``title``, ``names`` and
+    ``help`` (a one-line effect) per language; ``help`` is what a button's tooltip says.
+    """
+
+    key: str
+    action: str
+    used_key: str = ""
+    title: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    help: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableDisplay:
+    """How the tables (terminal and web) lay out what is the variant's own.
+
+    * ``seat_facts``: per-seat fields shown at each seat (a round pot, a flag such as stood);
+    * ``side_hand``: a hand of playable items besides the cards (:class:`SideHand`);
+    * ``suit_colours``: suit letter -> colour name (``"gold"``, ``"red"``): the suit colours the
+      cards instead of their sign;
+    * ``declared_piles``: draw :attr:`VariantInfo.piles` as they are declared (face-down piles as
+      a card back with their count, face-up piles by their top card);
+    * ``pile_actions``: pile ``key`` -> the action taking from it (a click on the pile);
+    * ``keys``: action text -> keyboard key; ``labels``: language -> action text -> label;
+    * ``dice_shift``: whether doubles in ``obs["dice"]`` are a Sabacc Shift (Spike) or only
+      dice to choose from.
+    """
+
+    seat_facts: tuple[SeatFact, ...] = ()
+    side_hand: SideHand | None = None
+    suit_colours: Mapping[str, str] = field(default_factory=dict)
+    declared_piles: bool = False
+    pile_actions: Mapping[str, str] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
+    labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    dice_shift: bool = True
+
+    def label(self, action: str, lang: str) -> str | None:
+        """The declared label of an action text in ``lang`` (English if untranslated)."""
+        for table in (self.labels.get(lang, {}), self.labels.get("en", {})):
+            if action in table:
+                return table[action]
+        return None
 
 
 @dataclass(frozen=True)
@@ -179,6 +243,8 @@ class VariantInfo:
     text: VariantText = field(default_factory=VariantText, repr=False)
     #: The RL feature spec (:mod:`sabacc.engine.features`): None, no RL observation layout.
     rl_spec: FeatureSpec | None = field(default=None, repr=False)
+    #: How the tables lay out the variant's own things (:class:`TableDisplay`).
+    display: TableDisplay = field(default_factory=TableDisplay, repr=False)
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""

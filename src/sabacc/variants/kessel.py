@@ -77,6 +77,7 @@ from sabacc.variants.kessel_hands import (
     kessel_deck,
     penalty,
 )
+from sabacc.variants.kessel_table import KESSEL_DISPLAY
 from sabacc.variants.kessel_tokens import (
     TARGETED,
     TOKENS,
@@ -641,7 +642,12 @@ class KesselGame(Game):
 
     def _describe_own(self, cards: list[Card]) -> dict[str, Any]:
         value = self.evaluate(cards) if len(cards) == 2 else None
-        return {"total": value.total if value else 0, "hand": value.to_dict() if value else None}
+        return {
+            "cards": [c.code for c in cards],
+            "values": [c.value for c in cards],
+            "total": value.total if value else 0,
+            "hand": value.to_dict() if value else None,
+        }
 
     def _status(self, s: int) -> str:
         if self.out[s]:
@@ -823,5 +829,6 @@ KesselGame.info = register(
         ),
         bet_unit=lambda options: 1,
         card_art="kessel.js",
+        display=KESSEL_DISPLAY,
     )
 )
