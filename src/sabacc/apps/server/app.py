@@ -82,6 +82,7 @@ def variants_catalogue() -> dict[str, Any]:
                 "piles": [dataclasses.asdict(pile) for pile in info.piles],
                 "pots": [{"pot": rule.pot, "rule": rule.rule} for rule in info.pots],
                 "text": vocabulary_json(info),
+                "display": dataclasses.asdict(info.display),
             }
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name

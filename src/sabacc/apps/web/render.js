@@ -3,7 +3,7 @@
 import { variantInfo } from "./api.js";
 import { backHTML, cardHTML, dieHTML, formatTotal } from "./cards.js";
 import { esc } from "./dom.js";
-import { handName, has, t } from "./i18n.js";
+import { getLang, handName, has, t } from "./i18n.js";
 import { actionText, displayCode } from "./text.js";
 
 const KNOWN_KEYS = new Set([
@@ -20,6 +20,10 @@ const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", 
 function pileLabel(name) {
   const key = PILE_LABELS[name] || `pile_${name}`;
   return has(key) ? t(key) : name.replace(/_/g, " ");
+}
+
+function key_label(key) {
+  return has(`k_${key}`) ? t(`k_${key}`) : key.replace(/_/g, " ");
 }
 
 function seatPosition(k, n, phone) {
@@ -90,6 +94,17 @@ function seatHTML(view, s, pos) {
     const key = `status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`;
     if (t(key)) tags.push(`<span class="tag st">${t(key)}</span>`);
   }
+  // The variant's per-seat facts (TableDisplay.seat_facts): a round pot, stood, tokens left.
+  const lang = getLang();
+  for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
+    const value = seat?.[fact.key];
+    const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
+    if (fact.flag) {
+      if (value) tags.push(`<span class="tag fact" data-fact="${esc(fact.key)}">${esc(label)}</span>`);
+    } else if (value != null) {
+      tags.push(`<span class="tag fact" data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
+    }
+  }
   let cards = "";
   if (seat) {
     const reveal = view.reveal?.[s];
@@ -133,32 +148,45 @@ function centerHTML(obs, style) {
   const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : obs.phase;
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
+  else if (obs.turns != null && obs.turn != null) round = `${key_label("turn")} ${obs.turn}/${obs.turns}`;
   else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
   if (round) lines.push(`<div class="center-sub">${round}</div>`);
   // piles, as the variant declares them (face up: their cards; face down: a count)
   const piles = [];
   const rows = [];
+  const display = variantInfo(obs.variant)?.display || {};
+  const legal = new Set(obs.legal?.actions || []);
   for (const pile of variantInfo(obs.variant)?.piles || []) {
     const value = obs[pile.key];
     if (value == null) continue;
+    const take = display.pile_actions?.[pile.key];
+    // A pile the player may take from now is a button (TableDisplay.pile_actions).
+    const act = take && legal.has(take) ? ` data-action="${esc(take)}" role="button" tabindex="0"` : "";
     const label = pileLabel(pile.name);
     if (pile.face_up && pile.spread) {
       if (value.length) rows.push(`<div class="sun-row"><label>${label}</label>${value.map((c) => cardHTML(c, style, "sm")).join("")}</div>`);
     } else if (pile.face_up) {
       const top = value.length ? cardHTML(value[value.length - 1], style, "", "pile-card") : `<div class="card empty-slot"></div>`;
-      piles.push(`<div class="pile">${top}<label>${label}${value.length > 1 ? ` · ${value.length}` : ""}</label></div>`);
+      piles.push(`<div class="pile ${act ? "takes" : ""}"${act}>${top}<label>${label}${value.length > 1 ? ` · ${value.length}` : ""}</label></div>`);
     } else {
       const known = pile.known_key ? (obs[pile.known_key] || []).filter(Boolean) : [];
       const back = value ? backHTML("", `pile-card ${pile.name}`) : `<div class="card empty-slot"></div>`;
-      piles.push(`<div class="pile"><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
+      piles.push(`<div class="pile ${act ? "takes" : ""}"${act}><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
     }
     KNOWN_KEYS.add(pile.key);
+    // A declared pile's top and size under shorter keys are the same fact: not listed again.
+    for (const key of Object.keys(obs)) if (pile.key.startsWith(key)) KNOWN_KEYS.add(key);
   }
+  if (display.declared_piles) ["turns", "draw_sizes", "drawn", "chips_lost"].forEach((k) => KNOWN_KEYS.add(k));
   if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
   lines.push(...rows);
   // pots
-  const pots = [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
+  // Per-player pots (no main pot): their total here, each seat's own at the seat.
+  const pots = obs.pots.main == null && obs.pots.round
+    ? [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.total ?? 0}</b></span>`]
+    : [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
+  if (obs.chips_lost) pots.push(`<span class="pot side">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
   const sides = (obs.pots.side || []).slice(1);
   for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
@@ -181,9 +209,11 @@ function centerHTML(obs, style) {
 export function handHTML(obs, style, previous) {
   if (!obs || !obs.you) return "";
   const you = obs.you;
-  const cards = you.cards
+  let cards = you.cards
     .map((c) => cardHTML(c, style, "lg", previous && !previous.includes(c) ? "deal-in" : ""))
     .join("");
+  // A card drawn and not yet kept or discarded (obs.drawn), beside the hand.
+  if (obs.drawn?.card) cards += `<span class="drawn">${cardHTML(obs.drawn.card, style, "lg", "drawn-card")}</span>`;
   let name = you.hand ? handName(you.hand.name) : "";
   if (you.hand && String(you.hand.name) === String(you.total)) name = "";
   const total = you.total != null ? t("total", { n: formatTotal(you.total, style) }) : "";
@@ -209,9 +239,10 @@ export function resultHTML(result, names, style, animate = false) {
     .join("");
   const potName = (p) => (has(`pot_${p}`) ? t(`pot_${p}`) : p);
   const pots = result.pots
-    .map(
-      (p) =>
-        `<li>${t("wins_pot", { names: p.winners.map((w) => esc(names[w])).join(", "), pot: potName(p.pot), amount: p.amount })} <small class="muted">${esc(p.reason)}</small></li>`,
+    .map((p) =>
+      !p.winners.length
+        ? `<li class="lost">${esc(potName(p.pot))} (${p.amount}) <small class="muted">${esc(p.reason)}</small></li>`
+        : `<li>${t("wins_pot", { names: p.winners.map((w) => esc(names[w])).join(", "), pot: potName(p.pot), amount: p.amount })} <small class="muted">${esc(p.reason)}</small></li>`,
     )
     .join("");
   const carried = Object.entries(result.carried || {})
