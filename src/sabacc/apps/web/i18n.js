@@ -152,6 +152,7 @@ export const STRINGS = {
     name_needed: "Please enter your name first.",
     k_turn: "Turn",
     k_chips_lost: "Chips lost",
+    k_draw_is_free: "Your draw is free",
   },
   ja: {
     tagline: "銀河の酒場のカードゲーム。テーブルを作ってリンクを送れば、すぐ遊べます。",
@@ -305,6 +306,7 @@ export const STRINGS = {
     name_needed: "先に名前を入力してください。",
     k_turn: "ターン",
     k_chips_lost: "失ったチップ",
+    k_draw_is_free: "ドロー無料",
   },
 };
 

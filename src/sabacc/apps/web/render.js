@@ -199,7 +199,11 @@ function centerHTML(obs, style) {
   const extra = [];
   if (obs.calls_open) extra.push(`<span class="chip">${t("calls_open")}</span>`);
   for (const [key, value] of Object.entries(obs)) {
-    if (KNOWN_KEYS.has(key) || value == null || typeof value === "object") continue;
+    if (KNOWN_KEYS.has(key) || value == null || value === false || typeof value === "object") continue;
+    if (value === true) {
+      extra.push(`<span class="chip">${esc(key_label(key))}</span>`);
+      continue;
+    }
     extra.push(`<span class="chip">${esc(key.replace(/_/g, " "))}: ${esc(value)}</span>`);
   }
   if (extra.length) lines.push(`<div class="extras">${extra.join("")}</div>`);

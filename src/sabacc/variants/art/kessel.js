@@ -1,7 +1,7 @@
 // Card art of the Kessel deck: "3s" is a Sand 3, "5b" a Blood 5, "Is"/"Ib" an Impostor, "0s"/"0b"
 // a Sylop. A variant's card-art module exports cardHTML, displayCode and formatTotal; the client
-// loads it from the variant's `card_art` (/api/variants). Sand cards reuse the positive tone and
-// Blood cards the negative one, so the felt colours them apart with the shared style sheet.
+// loads it from the variant's `card_art` (/api/variants). Sand cards take the shared style
+// sheet's gold tone and Blood cards its red one.
 import { SYLOP, svg } from "/static/cards.js";
 import { getLang } from "/static/i18n.js";
 
@@ -44,7 +44,8 @@ export function cardHTML(code, size = "", extra = "") {
   const card = parse(code);
   const family = card.family || "s";
   const symbol = card.rank === "0" ? SYLOP : card.rank === "I" ? IMPOSTOR : FAMILY[family];
-  const tone = family === "s" ? "pos sand" : "neg blood";
+  // Sand is gold and Blood red (the shared style sheet's tone-gold / tone-red).
+  const tone = family === "s" ? "tone-gold sand" : "tone-red blood";
   const label = card.rank === "0" ? "0" : card.rank;
   return `<div class="card kessel ${tone} ${size} ${extra}" data-code="${code}" title="${title(card)}">
     <span class="corner tl">${label}${svg(symbol)}</span>
