@@ -14,6 +14,7 @@ from tests.apps.server.helpers import ServerProcess
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = os.environ.get("SABACC_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -245,6 +246,16 @@ def _overlaps(page: Page, selectors: tuple[str, ...], others: str) -> list[str]:
     return found
 
 
+def _click(page: Page, selector: str) -> bool:
+    """Click what ``selector`` finds now; False if the table was redrawn under the pointer (a
+    bot acted meanwhile: the caller looks again)."""
+    try:
+        page.click(selector, timeout=1500)
+    except PlaywrightError:
+        return False
+    return True
+
+
 def _kessel_side_hand(catalogue: dict[str, object]) -> tuple[str, str]:
     """A variant with a side hand (shift tokens), found by its declaration: (name, action)."""
     for v in catalogue["variants"]:  # type: ignore[attr-defined]
@@ -301,17 +312,21 @@ def test_a_token_game_is_played_to_its_end_against_bots(
                 time.sleep(0.15)
                 continue
             actions = [b.get_attribute("data-action") or "" for b in buttons]
-            tokens = [b for b, a in zip(buttons, actions, strict=True) if a.startswith(token_action + " ")]
+            tokens = [
+                b for b, a in zip(buttons, actions, strict=True) if a.startswith(token_action + " ")
+            ]
             if tokens and not used_token:
                 tip = tokens[0].get_attribute("title") or ""
                 assert tip and tokens[0].inner_text().strip()  # the effect, on hover and shown
                 assert tip in tokens[0].inner_text().replace("\n", " ")
-                page.screenshot(path=str(ARTIFACTS / f"kessel-tokens-{width}.png"))
+                page.screenshot(path=str(ARTIFACTS / f"kessel-tokens-{width}.png"), full_page=True)
                 assert not _overlaps(page, (".center .pots", ".my-hand .card"), ".seat-box"), (
                     _overlaps(page, (".center .pots", ".my-hand .card"), ".seat-box")
                 )
-                tokens[0].click()
-                used_token = True
+                if _click(
+                    page, f'#actions button[data-action="{tokens[0].get_attribute("data-action")}"]'
+                ):
+                    used_token = True
             else:
                 pick = next(
                     (b for b, a in zip(buttons, actions, strict=True) if a in ("stand", "keep")),
@@ -319,13 +334,19 @@ def test_a_token_game_is_played_to_its_end_against_bots(
                 )
                 pile = page.query_selector(".pile.takes")
                 if pick is None:
-                    pick = next(b for b, a in zip(buttons, actions, strict=True) if not a.startswith(token_action))
+                    pick = next(
+                        b
+                        for b, a in zip(buttons, actions, strict=True)
+                        if not a.startswith(token_action)
+                    )
                 if pile is not None and "keep" not in actions and used_token and shots == 1:
-                    pile.click()  # a click on a pile draws from it
-                    page.wait_for_selector(".my-hand .drawn .card")
-                    shots += 1
+                    if _click(page, ".pile.takes"):  # a click on a pile draws from it
+                        page.wait_for_selector(".my-hand .drawn .card")
+                        shots += 1
                 else:
-                    pick.click()
+                    _click(
+                        page, f'#actions button[data-action="{pick.get_attribute("data-action")}"]'
+                    )
             time.sleep(0.1)
         assert page.query_selector(".game-over"), "the game did not end"
         assert used_token

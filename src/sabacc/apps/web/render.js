@@ -96,15 +96,17 @@ function seatHTML(view, s, pos) {
   }
   // The variant's per-seat facts (TableDisplay.seat_facts): a round pot, stood, tokens left.
   const lang = getLang();
+  const facts = [];
   for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
     const value = seat?.[fact.key];
     const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
     if (fact.flag) {
-      if (value) tags.push(`<span class="tag fact" data-fact="${esc(fact.key)}">${esc(label)}</span>`);
+      if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
     } else if (value != null) {
-      tags.push(`<span class="tag fact" data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
+      facts.push(`<span data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
     }
   }
+  const factsHTML = facts.length ? `<div class="seat-facts">${facts.join(" · ")}</div>` : "";
   let cards = "";
   if (seat) {
     const reveal = view.reveal?.[s];
@@ -135,6 +137,7 @@ function seatHTML(view, s, pos) {
       <div class="seat-meta">
         <div class="seat-name">${esc(name || t("empty"))}${s === me ? ` <span class="you">(${t("you")})</span>` : ""}</div>
         <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span>` : ""}${tags.join("")}</div>
+        ${factsHTML}
       </div>
       ${seat && seat.dealer ? `<div class="dealer-btn" title="${t("dealer")}">D</div>` : ""}
       ${timer}
@@ -186,7 +189,7 @@ function centerHTML(obs, style) {
   const pots = obs.pots.main == null && obs.pots.round
     ? [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.total ?? 0}</b></span>`]
     : [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
-  if (obs.chips_lost) pots.push(`<span class="pot side">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
+  if (obs.chips_lost) pots.push(`<span class="chip lost">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
   const sides = (obs.pots.side || []).slice(1);
   for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
