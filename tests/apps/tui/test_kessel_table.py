@@ -99,7 +99,7 @@ async def test_a_kessel_game_by_keys_and_clicks_to_its_end() -> None:
         seed=4,
         options={"chips": 4, "game_end": "rounds:3", "shift_tokens": "free_draw,refund"},
     )
-    used_token = drew_by_click = chose_die = reviewed = False
+    used_token = drew_by_click = chose_die = reviewed = penalty_shown = False
     async with app.run_test(size=(80, 24)) as pilot:
         game = app.game
         assert game is not None
@@ -111,6 +111,7 @@ async def test_a_kessel_game_by_keys_and_clicks_to_its_end() -> None:
                 reviewed = True
                 text = screen_text(app)
                 assert "over" in text and "You" in text
+                penalty_shown = penalty_shown or "penalty" in text  # a loser's pot and penalty
                 await pilot.press("enter")
             else:
                 keys = [c.key for c in app.table.choices]
@@ -138,5 +139,5 @@ async def test_a_kessel_game_by_keys_and_clicks_to_its_end() -> None:
             state = await settle(pilot)
         assert state == "over"
         assert game.is_over
-    assert used_token and drew_by_click and reviewed
+    assert used_token and drew_by_click and reviewed and penalty_shown
     del chose_die  # an Impostor at the reveal depends on the deal; see the random-play test

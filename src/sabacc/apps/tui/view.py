@@ -607,6 +607,8 @@ REASONS = {
     "all_junked": "everyone else junked",
     "called": "the hand was called",
     "forced_call": "forced call (orbit limit)",
+    "all_stood": "everyone stood",
+    "turns": "the last turn was played",
 }
 
 
@@ -621,10 +623,16 @@ def result_lines(result: Mapping[str, Any], names: Sequence[str], human: int | N
     for pot in result.get("pots") or []:
         winners = list(pot.get("winners") or [])
         shares = list(pot.get("shares") or [])
+        name = str(pot.get("pot"))
+        if not winners:  # a pot nobody takes (Kessel: a loser's own pot, with the penalty)
+            line = Text(f"{name} ({pot.get('amount')}): ", style="bold")
+            line.append(str(pot.get("reason") or "lost"), style="red")
+            out.append(line)
+            continue
         verb = "wins" if len(winners) == 1 and winners[0] != human else "win"
         line = Text()
         line.append(_who(names, winners, human), style="bold green")
-        line.append(f" {verb} the {pot.get('pot')} pot ")
+        line.append(f" {verb} {name} " if name.startswith("pot") else f" {verb} the {name} pot ")
         line.append(str(pot.get("amount")), style="bold")
         if len(winners) > 1:
             line.append(f" (split {', '.join(str(x) for x in shares)})")
