@@ -368,3 +368,32 @@ def test_a_token_game_is_played_to_its_end_against_bots(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: ServerProcess) -> None:
+    # The lobby offers the variant's own options (chips, turns... and no buy-in when it has
+    # none); the table it creates plays with bots through the server's bot machinery.
+    catalogue = web_server.get("/api/variants").json()
+    variant, _ = _kessel_side_hand(catalogue)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors = _errors(page)
+    try:
+        page.goto(web_server.base + "/")
+        page.wait_for_selector("#create-form")
+        page.select_option("select[name=variant]", variant)
+        page.wait_for_selector("input[name=opt-chips]")
+        assert page.query_selector("input[name=buy_in]") is None
+        page.fill("input[name=player_name]", "Lando")
+        page.fill("input[name=opt-chips]", "5")
+        page.select_option("select[name=seat-1]", "bot:random")
+        page.select_option("select[name=seat-2]", "bot:heuristic")
+        page.click("#create")
+        page.wait_for_selector(".my-hand .card")
+        page.wait_for_selector(".felt .pile")
+        stacks = page.eval_on_selector_all(".seat .stack", "(es) => es.map((e) => e.textContent)")
+        assert stacks and all(int(s) <= 5 for s in stacks)
+        page.screenshot(path=str(ARTIFACTS / "kessel-created.png"))
+        assert not errors, errors
+    finally:
+        ctx.close()
