@@ -382,12 +382,13 @@ def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: Ser
         page.goto(web_server.base + "/")
         page.wait_for_selector("#create-form")
         page.select_option("select[name=variant]", variant)
-        page.wait_for_selector("input[name=opt-chips]")
+        page.wait_for_selector("input[name=opt-chips]", state="attached")
+        page.click("details.house summary")  # the house rules
         assert page.query_selector("input[name=buy_in]") is None
         page.fill("input[name=player_name]", "Lando")
         page.fill("input[name=opt-chips]", "5")
         page.select_option("select[name=seat-1]", "bot:random")
-        page.select_option("select[name=seat-2]", "bot:heuristic")
+        page.select_option("select[name=seat-2]", "bot:random")
         page.click("#create")
         page.wait_for_selector(".my-hand .card")
         page.wait_for_selector(".felt .pile")
