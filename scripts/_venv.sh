@@ -90,8 +90,6 @@ sabacc_venv() {
   _say "installing sabacc[$extra] into .venv ($note)"
   # Progress: pip's own lines, minus the noise of requirements already satisfied.
   local status=0
-  "$VENV_PY" -m pip install --disable-pip-version-check -q --upgrade pip >&2 || status=$?
-  [ "$status" -eq 0 ] || _die "could not upgrade pip in .venv"
   "$VENV_PY" -m pip install --disable-pip-version-check --progress-bar off \
       -e "$SABACC_ROOT[$extra]" 2>&1 \
     | { grep --line-buffered -v '^Requirement already satisfied' >&2 || true; } || status=$?
