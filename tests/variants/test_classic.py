@@ -1,4 +1,4 @@
-"""Classic sabacc (RULES.md §1): rules, options and scripted hands.
+"""Classic sabacc (docs/rules.md §1): rules, options and scripted hands.
 
 Scripted hands use :func:`rig` to stack the deck: it moves named cards into the seats' hands
 and onto the top of the deck (cards are moved, never created, so the 76 cards stay conserved).

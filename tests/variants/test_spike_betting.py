@@ -1,4 +1,4 @@
-"""Corellian Spike betting phase (RULES.md §2): actions, structures, all-ins and side pots.
+"""Corellian Spike betting phase (docs/rules.md §2): actions, structures, all-ins and side pots.
 
 Three players unless said otherwise: seat 0 deals, so the betting order is 1, 2, 0.
 """

@@ -1,4 +1,4 @@
-"""Corellian Spike: every rule of RULES.md §2 except betting and side pots (test_spike_betting).
+"""Corellian Spike: every rule of docs/rules.md §2 but betting and side pots (test_spike_betting).
 
 Hands are scripted with :func:`tests.support.arrange` (cards) and
 :func:`tests.support.force_dice` (shift or not); seat 0 deals the first hand, so with three

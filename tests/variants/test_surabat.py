@@ -1,4 +1,4 @@
-"""Surabat Cycle rules (RULES.md §3, seed 001): scripted hands on a stacked deck.
+"""Surabat Cycle rules (docs/rules.md §3, seed 001): scripted hands on a stacked deck.
 
 The helpers here stack the deck by setting the game's piles directly (``arrange``) and fix the
 spike dice (``fix_dice``); they are reused by ``test_surabat_props.py``.
