@@ -96,7 +96,10 @@ sabacc_venv() {
   [ "$status" -eq 0 ] || _die "installing sabacc[$extra] into .venv failed (see above)"
   "$VENV_PY" -c 'import sabacc' || _die "sabacc does not import from .venv after installing"
   echo "$want" >"$VENV/.sabacc-$extra.stamp"
-  # [test] holds everything [tui] does: play.sh need not install again after test.sh.
-  [ "$extra" != test ] || echo "$want" >"$VENV/.sabacc-tui.stamp"
+  # [test] holds everything [tui] and [docs] do: no second install after test.sh.
+  if [ "$extra" = test ]; then
+    echo "$want" >"$VENV/.sabacc-tui.stamp"
+    echo "$want" >"$VENV/.sabacc-docs.stamp"
+  fi
   _say "sabacc[$extra] is installed in .venv"
 }
