@@ -398,7 +398,8 @@ def test_moon_swap_and_what_each_seat_observes() -> None:
     for v in (0, 1, None):
         assert game.observation(v)["moon_known"] == [None, None, None]
     cycle = [e for e in game.events if isinstance(e, MoonPlaced) and e.reason == "cycle"]
-    assert len(cycle) == 1 and all(cycle[0].visible_to(v).card is None for v in (0, 1, 2, None))
+    views = [cycle[0].visible_to(v) for v in (0, 1, 2, None)]
+    assert len(cycle) == 1 and all(isinstance(e, MoonPlaced) and e.card is None for e in views)
     assert known(game, 1, 2) == ["+4c"]  # knowledge survives the round end
 
     # Round 2 starts with seat 2 (B): B puts another card on the Moon, so A loses track of +4c.
