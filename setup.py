@@ -1,8 +1,8 @@
-"""Build the compiled Corellian Spike core (``sabacc._spike_core``) with Cython.
+"""Build the compiled Corellian Spike core (``sabacc.variants._spike_core``) with Cython.
 
 Everything else is configured in pyproject.toml. The extension is optional: when Cython or a
 working C compiler is missing, the build still succeeds, prints one line saying so, and sabacc
-runs on its pure-Python engine (``sabacc.compiled.available()`` is then False and
+runs on its pure-Python engine (``sabacc.variants.compiled.available()`` is then False and
 ``engine="compiled"`` says the core is not built). ``pip install -v`` shows that line.
 """
 

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sabacc.bots import decide, make_bot
-from sabacc.sim import ProcessBackend, SimSpec, simulate, timing_summary
+from sabacc.services.bots import decide, make_bot
+from sabacc.services.sim import ProcessBackend, SimSpec, simulate, timing_summary
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

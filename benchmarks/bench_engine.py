@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 import sabacc
-from sabacc import compiled
-from sabacc.hands import (
+from sabacc.variants import compiled
+from sabacc.variants.spike_hands import (
     SPIKE_PAD,
     evaluate_spike,
     evaluate_spike_batch,

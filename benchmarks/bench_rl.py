@@ -20,7 +20,7 @@ Corellian Spike is measured on both engines (``engine="python"``, the reference,
 ``engine="compiled"``, the compiled core, when it is built); the other variants on the
 reference engine, the only one they have.
 
-"engine only" is the same random play through :class:`sabacc.rl.TableCore` without the
+"engine only" is the same random play through :class:`sabacc.apps.rl.TableCore` without the
 PettingZoo layer and without observations (the game engine plus the action table): what the
 environment costs on top of the engine is the difference.
 """
@@ -71,9 +71,9 @@ def run_engine(
     variant: str, players: int, steps: int, seed: int = 0, engine: str = "auto"
 ) -> tuple[int, float, int]:
     """The same random play without PettingZoo and observations (decisions, 0, hands)."""
-    import sabacc.rl
+    import sabacc.apps.rl
 
-    core = sabacc.rl.TableCore(variant, players, engine=engine)
+    core = sabacc.apps.rl.TableCore(variant, players, engine=engine)
     rng = random.Random(seed)
     flatnonzero = np.flatnonzero
     hands = 0
@@ -135,24 +135,24 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args()
 
-    import sabacc.compiled
-    import sabacc.rl
+    import sabacc.apps.rl
+    import sabacc.variants.compiled
 
     steps = args.steps
-    engines = ["python"] + (["compiled"] if sabacc.compiled.available() else [])
+    engines = ["python"] + (["compiled"] if sabacc.variants.compiled.available() else [])
     # (variant, engine) pairs: Corellian Spike on both engines, the others on the reference.
     plays = [
         (v, e) for v in args.variants for e in (engines if v == "corellian_spike" else ["python"])
     ]
     for variant, engine in plays:  # warm up: the Spike hand table is built on first use
-        run_aec(lambda v=variant, e=engine: sabacc.rl.env(v, 2, engine=e), 500)
+        run_aec(lambda v=variant, e=engine: sabacc.apps.rl.env(v, 2, engine=e), 500)
     runs: dict[str, Run] = {}
     labels: dict[str, str] = {}
     for variant, engine in plays:
         for players in args.players:
             key = f"{variant}_{players}p_{engine}"
             runs[key] = lambda seed, v=variant, p=players, e=engine: run_aec(
-                lambda: sabacc.rl.env(v, p, engine=e), steps, seed
+                lambda: sabacc.apps.rl.env(v, p, engine=e), steps, seed
             )
             labels[key] = f"{variant} {players}p env ({engine})"
             runs[f"{key}_engine_only"] = lambda seed, v=variant, p=players, e=engine: run_engine(

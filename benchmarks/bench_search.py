@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 import sabacc
-from sabacc.bots import make_bot, sampler_for
+from sabacc.services.bots import make_bot, sampler_for
 
 
 def positions(count: int, players: int, seed: int) -> list[Any]:

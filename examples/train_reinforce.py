@@ -1,12 +1,13 @@
 """Train a small Corellian Spike agent with REINFORCE, then evaluate it with ``sabacc simulate``.
 
 The agent is a softmax-linear policy over the masked action table
-(:class:`sabacc.rl.LinearPolicy`, plain NumPy). It learns heads-up, one hand per episode, in
-the single-agent Gymnasium environment (:class:`sabacc.rl.SabaccGymEnv`), against the
+(:class:`sabacc.apps.rl.LinearPolicy`, plain NumPy). It learns heads-up, one hand per episode, in
+the single-agent Gymnasium environment (:class:`sabacc.apps.rl.SabaccGymEnv`), against the
 ``random`` and ``heuristic`` bots in turn. Its reward is the credits it won or lost in the hand.
 
 Then the trained policy is registered as the bot ``reinforce`` and evaluated with the
-tournament machinery of ``sabacc simulate`` (:mod:`sabacc.sim`: duplicate deals, seeded, on a
+tournament machinery of ``sabacc simulate`` (:mod:`sabacc.services.sim`: duplicate deals, seeded,
+on a
 process pool) against ``random`` and ``heuristic``, next to the untrained policy (which picks
 uniformly among the legal indices).
 
@@ -25,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from sabacc.rl import LinearPolicy, SabaccGymEnv
-from sabacc.rl.policy import PolicyBots, policy_backend
-from sabacc.sim import SimResult, SimSpec, simulate
+from sabacc.apps.rl import LinearPolicy, SabaccGymEnv
+from sabacc.apps.rl.policy import PolicyBots, policy_backend
+from sabacc.services.sim import SimResult, SimSpec, simulate
 
 OPPONENTS = ("random", "heuristic")
 

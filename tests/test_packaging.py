@@ -31,7 +31,7 @@ NOTICE = "installing the pure-Python engine only"
 PLAY = """
 import json, sys
 import sabacc
-from sabacc import compiled
+from sabacc.variants import compiled
 assert sabacc.__file__.startswith(sys.prefix), sabacc.__file__   # the installed copy
 engines = ["python", "compiled"] if compiled.available() else ["python"]
 payoffs = {}

@@ -6,7 +6,8 @@
 1
 """
 
-from sabacc.actions import (
+from sabacc.api import Variant, new_game, replay, variant, variant_names
+from sabacc.core.actions import (
     Action,
     Bet,
     Call,
@@ -20,10 +21,8 @@ from sabacc.actions import (
     Swap,
     parse_action,
 )
-from sabacc.api import Variant, new_game, replay, variant, variant_names
-from sabacc.cards import Card, Deck
-from sabacc.engine.game import Game, GameOutcome, HandResult, PotResult
-from sabacc.errors import (
+from sabacc.core.cards import Card, Deck
+from sabacc.core.errors import (
     CardParseError,
     HistoryError,
     IllegalActionError,
@@ -31,8 +30,9 @@ from sabacc.errors import (
     SabaccError,
     UnknownVariantError,
 )
-from sabacc.events import Event
-from sabacc.hands import HandValue
+from sabacc.core.events import Event
+from sabacc.core.hands import HandValue
+from sabacc.engine.game import Game, GameOutcome, HandResult, PotResult
 
 __version__ = "0.1.0"
 

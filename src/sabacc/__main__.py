@@ -1,5 +1,5 @@
 """``python -m sabacc``: the command line."""
 
-from sabacc.cli import main
+from sabacc.apps.cli import main
 
 main()

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from sabacc import compiled as _compiled
-from sabacc.cards import Card, Deck
+from sabacc.core.cards import Card, Deck
+from sabacc.core.errors import CardParseError, HistoryError
+from sabacc.core.hands import HandValue
+from sabacc.core.options import Options
 from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
-from sabacc.errors import CardParseError, HistoryError
-from sabacc.hands import HandValue
-from sabacc.rules import Options, VariantInfo, lookup, variant_names
+from sabacc.engine.variant import VariantInfo
+from sabacc.variants import compiled as _compiled
+from sabacc.variants.registry import lookup, variant_names
 
 if TYPE_CHECKING:
-    from sabacc._spike_core import SpikeCore
+    from sabacc.variants._spike_core import SpikeCore
 
 
 class Variant:
@@ -85,7 +87,7 @@ class Variant:
         engine: str = "python",
     ) -> Game | SpikeCore:
         """A new game. ``engine="compiled"``: Corellian Spike on the compiled core
-        (:mod:`sabacc.compiled`), same rules and states, no per-event log, much faster."""
+        (:mod:`sabacc.variants.compiled`), same rules and states, no per-event log, much faster."""
         if engine != "python":
             return _compiled.new_compiled_game(self.options, players, seed, engine, self.name)
         return self.info.game_type(self.options, seed=seed, players=players, log=log)
@@ -132,7 +134,8 @@ def new_game(
 ) -> Game | SpikeCore:
     """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``.
 
-    ``engine="compiled"`` plays Corellian Spike on the compiled core (see :mod:`sabacc.compiled`).
+    ``engine="compiled"`` plays Corellian Spike on the compiled core (see
+    :mod:`sabacc.variants.compiled`).
     """
     info = lookup(name)
     opts = info.options_type.from_mapping(options)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.helpers import ServerProcess
+from tests.apps.server.helpers import ServerProcess
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, sync_playwright

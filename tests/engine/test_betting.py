@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sabacc.actions import CALL, CHECK, JUNK, STAND, Bet, Raise
+from sabacc.core.actions import CALL, CHECK, JUNK, STAND, Bet, Raise
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
 
 

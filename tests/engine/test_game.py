@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import sabacc
-from sabacc import events as ev
+from sabacc.core import events as ev
 from sabacc.engine.game import Game
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
 from tests.support import (
@@ -379,7 +379,7 @@ class TestObservation:
         g = spike()
         arrange(g, hands={1: "+3c +4c"}, draw="+7c +8c")
         g.apply("gain")
-        g.apply("swap draw " + sabacc.cards.signed(g.hands[2][0].value))
+        g.apply("swap draw " + sabacc.core.cards.signed(g.hands[2][0].value))
         dealt = [e for e in g.events if isinstance(e, ev.Dealt)]
         for e in g.events_for(0):
             if isinstance(e, ev.Dealt):

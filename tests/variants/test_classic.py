@@ -17,8 +17,8 @@ import pytest
 
 import sabacc
 from sabacc import IllegalActionError, OptionError
-from sabacc.cards import CLASSIC_DECK, Card
-from sabacc.events import Event
+from sabacc.core.cards import CLASSIC_DECK, Card
+from sabacc.core.events import Event
 from sabacc.variants.classic import (
     BOMB_OUT,
     IDIOTS_ARRAY,

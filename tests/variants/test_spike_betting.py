@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import pytest
 
 import sabacc
-from sabacc import events as ev
+from sabacc.core import events as ev
 from sabacc.engine.game import Game
 from sabacc.variants.corellian_spike import SpikeGame
 from tests.support import (

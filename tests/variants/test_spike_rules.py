@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import sabacc
-from sabacc import events as ev
+from sabacc.core import events as ev
 from sabacc.engine.game import Game
 from sabacc.variants.corellian_spike import SpikeGame
 from tests.support import (
@@ -360,12 +360,12 @@ class TestCardPhase:
     def test_swap_fee_paid_into_the_main_pot(self) -> None:
         g = spike(gain_fee=1, swap_fee=2)
         value = g.hands[1][0].value
-        events = do(g, "1 swap draw " + sabacc.cards.signed(value))
+        events = do(g, "1 swap draw " + sabacc.core.cards.signed(value))
         assert g.stacks[1] == 96
         assert g.pot_total() == 5
         assert [e for e in events if isinstance(e, ev.Paid)] == [ev.Paid(1, 2, "main", "swap fee")]
         value = g.hands[2][0].value
-        do(g, "2 swap discard " + sabacc.cards.signed(value))
+        do(g, "2 swap discard " + sabacc.core.cards.signed(value))
         assert g.stacks[2] == 96 and g.pot_total() == 7
         do(g, "0 stand")
         assert g.stacks[0] == 98

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import sabacc
-from sabacc.cards import SPIKE_DECK, Card, signed
-from sabacc.events import (
+from sabacc.core.cards import SPIKE_DECK, Card, signed
+from sabacc.core.events import (
     Acted,
     BlindDraw,
     CardDiscarded,

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.cards import SPIKE_DECK
-from sabacc.events import (
+from sabacc.core.cards import SPIKE_DECK
+from sabacc.core.events import (
     Acted,
     BlindDraw,
     CardDiscarded,

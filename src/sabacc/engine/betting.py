@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sabacc.actions import Action, Bet, Raise
+from sabacc.core.actions import Action, Bet, Raise
 
 # Interned sized actions, so enumerating every legal bet size costs a list slice.
 _BETS: list[Bet] = [Bet(i) for i in range(1025)]

@@ -13,7 +13,7 @@ logging and the seeded RNG (the only source of randomness: ``(variant, options, 
 replays a game exactly).
 
 ``apply`` validates first and mutates after: an illegal action raises
-:class:`~sabacc.errors.IllegalActionError` and leaves the state exactly as it was.
+:class:`~sabacc.core.errors.IllegalActionError` and leaves the state exactly as it was.
 """
 
 from __future__ import annotations
@@ -25,11 +25,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sabacc.actions import CALL, CHECK, JUNK, Action, Bet, Call, Check, Junk, Raise, parse_action
-from sabacc.cards import Card
-from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
-from sabacc.errors import IllegalActionError
-from sabacc.events import (
+from sabacc.core.actions import (
+    CALL,
+    CHECK,
+    JUNK,
+    Action,
+    Bet,
+    Call,
+    Check,
+    Junk,
+    Raise,
+    parse_action,
+)
+from sabacc.core.cards import Card
+from sabacc.core.errors import IllegalActionError
+from sabacc.core.events import (
     Acted,
     Anted,
     BetReturned,
@@ -42,11 +52,12 @@ from sabacc.events import (
     PotAwarded,
     PotCarried,
 )
-from sabacc.rules import Options
+from sabacc.core.options import Options
+from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
 
 if TYPE_CHECKING:
-    from sabacc.hands import HandValue
-    from sabacc.rules import VariantInfo
+    from sabacc.core.hands import HandValue
+    from sabacc.engine.variant import VariantInfo
 
 HISTORY_FORMAT = "sabacc-history"
 HISTORY_VERSION = 1
@@ -149,7 +160,7 @@ class Game(ABC):
             names = [str(p) for p in players]
         info = type(self).info
         if not info.min_players <= len(names) <= info.max_players:
-            from sabacc.errors import OptionError
+            from sabacc.core.errors import OptionError
 
             raise OptionError(
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
@@ -181,7 +192,7 @@ class Game(ABC):
         self._reset_hand_state()
         self._pending: list[Event] = []
         if not any(self._can_ante(s) for s in range(self.n)):
-            from sabacc.errors import OptionError
+            from sabacc.core.errors import OptionError
 
             main, sab = self._ante_due(0)
             raise OptionError(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from sabacc.actions import (
+from sabacc.core.actions import (
     CALL,
     CALL_HAND,
     CHECK,
@@ -40,13 +40,15 @@ from sabacc.actions import (
     Stand,
     Swap,
 )
-from sabacc.cards import CLASSIC_DECK, Card
+from sabacc.core.cards import CLASSIC_DECK, Card
+from sabacc.core.errors import OptionError
+from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, Revealed
+from sabacc.core.hands import HandValue
+from sabacc.core.options import Options, _at_least, _choice
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game, PotResult
-from sabacc.errors import OptionError
-from sabacc.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, Revealed
-from sabacc.hands import HandValue
-from sabacc.rules import Options, VariantInfo, _at_least, _choice, register
+from sabacc.engine.variant import VariantInfo
+from sabacc.variants.registry import register
 
 # --------------------------------------------------------------------------------------------
 # Hand evaluation

@@ -19,12 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sabacc.actions import GAIN, STAND, Action, Gain, Stand, Swap
-from sabacc.cards import SPIKE_DECK, Card
-from sabacc.engine.betting import Legal
-from sabacc.engine.game import Game, PotResult
-from sabacc.errors import OptionError
-from sabacc.events import (
+from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
+from sabacc.core.cards import SPIKE_DECK, Card
+from sabacc.core.errors import OptionError
+from sabacc.core.events import (
     BlindDraw,
     CardDiscarded,
     CardTaken,
@@ -35,8 +33,13 @@ from sabacc.events import (
     Reshuffled,
     Revealed,
 )
-from sabacc.hands import HandValue, evaluate_spike
-from sabacc.rules import Options, VariantInfo, _at_least, _choice, register
+from sabacc.core.hands import HandValue
+from sabacc.core.options import Options, _at_least, _choice
+from sabacc.engine.betting import Legal
+from sabacc.engine.game import Game, PotResult
+from sabacc.engine.variant import VariantInfo
+from sabacc.variants.registry import register
+from sabacc.variants.spike_hands import evaluate_spike
 
 _SWAPS: dict[tuple[str, int], Swap] = {}
 

@@ -27,12 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sabacc.actions import STAND, Action, Discard, Gain, Stand, Swap
-from sabacc.cards import SPIKE_DECK, Card
+from sabacc.core.actions import STAND, Action, Discard, Gain, Stand, Swap
+from sabacc.core.cards import SPIKE_DECK, Card
+from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.engine.betting import Legal
-from sabacc.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
-from sabacc.rules import VariantInfo, register
+from sabacc.engine.variant import VariantInfo
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, evaluate, swap_action
+from sabacc.variants.registry import register
 
 #: Cards put face up on an empty Sun pile (at the start of a hand and on every restock).
 SUN_SIZE = 3

@@ -1,0 +1,1 @@
+"""Applications: command line, terminal UI, web server and client, RL environments."""

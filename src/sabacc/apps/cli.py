@@ -1,0 +1,307 @@
+"""The ``sabacc`` command line (Typer + Rich).
+
+Every command drives the public API only. Bad input (unknown card, impossible card count,
+unknown option or variant) prints one clear line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+
+import sabacc
+from sabacc.core.errors import SabaccError
+
+app = typer.Typer(
+    name="sabacc",
+    help="Sabacc, the Star Wars card game: play, evaluate hands, replay hand histories.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+VariantOpt = Annotated[
+    str,
+    typer.Option("--variant", "-v", help="classic, corellian_spike (spike), surabat_cycle..."),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option", "-o", help="A house rule as name=value (repeatable); see `sabacc options`."
+    ),
+]
+# Card arguments start with '-' ("-4"): let them through as arguments, not options.
+CARD_ARGS = {"ignore_unknown_options": True, "allow_extra_args": False}
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, exit status 2."""
+    err.print(f"sabacc: error: {message}", highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            fail(f"option {pair!r} must look like name=value")
+        name, value = pair.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def get_variant(name: str, options: Sequence[str] | None = None) -> sabacc.Variant:
+    try:
+        return sabacc.variant(name, **parse_options(options))
+    except SabaccError as exc:
+        fail(str(exc))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except SabaccError as exc:  # anything the commands did not catch themselves
+        err.print(f"sabacc: error: {exc}", markup=False, soft_wrap=True)
+        sys.exit(2)
+
+
+# ---------------------------------------------------------------------- hand, showdown
+@app.command(context_settings=CARD_ARGS)
+def hand(
+    cards: Annotated[list[str], typer.Argument(help="Cards, e.g. +4 -4 0 (Spike) or 0 2 3.")],
+    variant: VariantOpt = "corellian_spike",
+    option: OptionOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Name and rank one hand: `sabacc hand --variant spike +4 -4 0`."""
+    v = get_variant(variant, option)
+    tokens = [t for c in cards for t in c.replace(",", " ").split()]
+    try:
+        parsed = v.parse_cards(tokens)
+        value = v.evaluate(parsed)
+    except SabaccError as exc:
+        fail(str(exc))
+    if json_out:
+        out = {"cards": [c.code for c in parsed], **value.to_dict()}
+        console.print_json(json.dumps(out))
+        return
+    labels = " ".join(c.label for c in parsed)
+    console.print(f"[bold]{value.name}[/bold]  total {value.total:+d}  rank {value.rank}")
+    console.print(f"cards: {labels}", highlight=False)
+
+
+@app.command(context_settings=CARD_ARGS)
+def showdown(
+    hands: Annotated[list[str], typer.Argument(help='Hands, each quoted: "+4 -4 0" "+2 -2".')],
+    variant: VariantOpt = "corellian_spike",
+    option: OptionOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Order hands best first, showing ties: `sabacc showdown -v spike "+4 -4 0" "+1 -1"`."""
+    v = get_variant(variant, option)
+    if len(hands) < 2:
+        fail("showdown needs at least two hands (quote each hand)")
+    parsed = []
+    for i, text in enumerate(hands):
+        try:
+            cards = v.parse_cards(text)
+            parsed.append((i, cards, v.evaluate(cards)))
+        except SabaccError as exc:
+            fail(f"hand {i + 1} ({text!r}): {exc}")
+    # All hands come from one deck: parse them together so copies are counted across hands.
+    try:
+        joint = v.parse_cards(" ".join(hands))
+    except SabaccError as exc:
+        fail(f"these hands cannot come from one deck: {exc}")
+    at = 0
+    for k, (i, cards, value) in enumerate(parsed):
+        parsed[k] = (i, joint[at : at + len(cards)], value)
+        at += len(cards)
+    ordered = sorted(parsed, key=lambda t: t[2], reverse=True)
+    place = 0
+    rows = []
+    for k, (i, cards, value) in enumerate(ordered):
+        if k == 0 or value != ordered[k - 1][2]:
+            place = k + 1
+        rows.append((place, i, cards, value))
+    if json_out:
+        out = [
+            {"place": p, "hand": i + 1, "cards": [c.code for c in cs], **val.to_dict()}
+            for p, i, cs, val in rows
+        ]
+        console.print_json(json.dumps(out))
+        return
+    places = [r[0] for r in rows]
+    for place, i, cards, value in rows:
+        tie = " (tie)" if places.count(place) > 1 else ""
+        console.print(
+            f"{place}. hand {i + 1}: {' '.join(c.code for c in cards):<22} "
+            f"[bold]{value.name}[/bold] (total {value.total:+d}){tie}",
+            highlight=False,
+        )
+
+
+# ---------------------------------------------------------------------- rules, options
+@app.command()
+def rules(variant: VariantOpt = "corellian_spike") -> None:
+    """Show a variant's rules summary."""
+    v = get_variant(variant)
+    console.print(f"[bold]{v.title}[/bold]")
+    console.print(v.rules_text, highlight=False, markup=False)
+
+
+@app.command()
+def options(variant: VariantOpt = "corellian_spike") -> None:
+    """List a variant's options (house rules) with their defaults."""
+    v = get_variant(variant)
+    opts = v.options
+    for name in opts.names():
+        default = getattr(opts, name)
+        console.print(
+            f"[bold]{name}[/bold] = {default!r}  [dim]{opts.help.get(name, '')}[/dim]",
+            highlight=False,
+        )
+
+
+@app.command()
+def variants() -> None:
+    """List the variants and their aliases."""
+    for name in sabacc.variant_names():
+        info = sabacc.variant(name).info
+        console.print(
+            f"[bold]{name}[/bold] ({', '.join(info.aliases)}): {info.summary}", highlight=False
+        )
+
+
+# ---------------------------------------------------------------------- replay
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A hand-history JSON file.", exists=False)],
+    seat: Annotated[
+        int | None, typer.Option(help="Tell it as this seat saw it (default: everything).")
+    ] = None,
+) -> None:
+    """Tell a saved game move by move: `sabacc replay game.json`."""
+    from sabacc.services.render import describe_event
+
+    try:
+        history = json.loads(file.read_text())
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror}")
+    except json.JSONDecodeError as exc:
+        fail(f"{file} is not JSON: {exc}")
+    try:
+        game = sabacc.replay(history)
+    except SabaccError as exc:
+        fail(str(exc))
+    console.print(
+        f"[bold]{game.info.title}[/bold], seed {game.seed}, players: {', '.join(game.names)}"
+    )
+    for event in game.events:
+        shown = event if seat is None else event.visible_to(seat)
+        line = describe_event(shown, game.names)
+        if line:
+            console.print(line, highlight=False)
+
+
+# ---------------------------------------------------------------------- play
+@app.command()
+def play(
+    variant: VariantOpt = "corellian_spike",
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats, you included.")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bot names for the other seats (cycled): ismcts, heuristic, "
+            "random; ismcts:N sets its playouts per decision."
+        ),
+    ] = "ismcts",
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    option: OptionOpt = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the hand history JSON here at the end.")
+    ] = None,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="The plain prompt table (scripts, screen readers).")
+    ] = False,
+    setup: Annotated[
+        bool, typer.Option("--setup", help="Open the settings screen before the game.")
+    ] = False,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds each bot waits before acting (full-screen table).")
+    ] = 0.6,
+    hints: Annotated[
+        bool, typer.Option("--hints", help="Show the exact odds of your options (key h).")
+    ] = False,
+) -> None:
+    """Play a game against bots in the terminal (you are seat 1).
+
+    Full-screen (Textual) when stdin and stdout are a terminal; the plain prompt otherwise,
+    or with --plain.
+    """
+    from sabacc.apps.play import PlainTable
+    from sabacc.services.bots import make_bot
+
+    v = get_variant(variant, option)
+    bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["ismcts"]
+    try:
+        game = v.new_game([name, *[f"Bot {i}" for i in range(1, players)]], seed)
+        seats = {
+            s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s)
+            for s in range(1, players)
+        }
+    except SabaccError as exc:
+        fail(str(exc))
+    if not plain and _full_screen_possible():
+        from sabacc.apps.tui import SabaccApp, TableConfig
+
+        config = TableConfig(
+            v.name, players, tuple(bot_names), name, seed, parse_options(option), bot_delay
+        )
+        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints)
+        tui.run()
+        game = tui.game or game
+    else:
+        table = PlainTable(game, human=0, bots=seats, console=console, hints=hints)
+        try:
+            table.run()
+        except (KeyboardInterrupt, EOFError):
+            console.print("\n[dim]Game abandoned.[/dim]")
+    if save is not None:
+        save.write_text(json.dumps(game.history(), indent=1))
+        console.print(f"Hand history saved to {save}")
+
+
+def _full_screen_possible() -> bool:
+    """A terminal on both ends and Textual installed (the ``tui`` extra)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _register_commands() -> None:
+    from sabacc.apps.commands import register_all
+
+    register_all(app)
+
+
+_register_commands()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,302 @@
+"""The fixed discrete action space of a variant: index <-> :class:`~sabacc.core.actions.Action`.
+
+Every variant gets one table, the same for every seat and every decision. Its first entries are
+the "fixed" actions (no size), then one entry per bet size and one per raise size:
+
+=========================  ===================================================================
+``corellian_spike``        stand, check, call, junk, gain, swap discard <v> (v = -10..+10),
+                           swap draw <v>, bet <size>..., raise <size>...
+``surabat_cycle``          stand, check, call, junk, gain <v> (a Sun card), swap moon <v>,
+                           discard <v>, bet <size>..., raise <size>...
+``classic``                stand, check, call, junk, call hand, gain, swap draw <v> (v = each of
+                           the 23 card values), bet <size>..., raise <size>...
+=========================  ===================================================================
+
+``stand``, ``check``, ``call`` come first on purpose: the lowest legal index is always the
+passive choice (stand, check, call), which is what the environments play for an illegal index
+(``illegal_action="fallback"``) and for a seat whose agent hit ``max_cycles``.
+
+**Bet sizes.** Bets and raises are discretised. A size is
+
+* ``"min"``: the smallest legal amount; ``"max"``: the largest (all-in under no-limit);
+* a float ``f``: ``f`` times the pot, rounded, then clipped into the legal range. The pot is
+  the main pot (every stake of the hand so far); for a raise it is the main pot after the call
+  (the poker "pot-sized raise"), and a raise amount is the increment over the current bet;
+* an int ``k``: exactly ``k`` credits, legal only when ``k`` is inside the legal range.
+
+Defaults: Spike and Surabat ``("min", 0.5, 1.0, 2.0, "max")``; classic, whose bets are 1 to
+``bet_limit`` credits, every exact amount ``1..bet_limit`` (when ``bet_limit`` <= 10).
+
+An index is legal (mask 1) exactly when the action it decodes to is legal. Two bet indices may
+decode to the same action (half pot and pot, when the pot is small): both are legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sabacc.core.actions import (
+    CALL,
+    CALL_HAND,
+    CHECK,
+    GAIN,
+    JUNK,
+    STAND,
+    Action,
+    Bet,
+    Discard,
+    Gain,
+    Raise,
+    Swap,
+)
+from sabacc.core.cards import signed
+from sabacc.core.errors import OptionError
+from sabacc.core.options import Options
+from sabacc.engine.betting import Legal
+from sabacc.engine.variant import VariantInfo
+
+BetSize = str | float | int
+Mask = npt.NDArray[np.int8]
+
+#: Default bet/raise sizes of the no-limit Spike family.
+DEFAULT_SIZES: tuple[BetSize, ...] = ("min", 0.5, 1.0, 2.0, "max")
+
+#: Action kinds, in table order, of each built-in variant. An unknown variant gets them all.
+VARIANT_KINDS: dict[str, tuple[str, ...]] = {
+    "corellian_spike": ("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
+    "surabat_cycle": ("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
+    "classic": ("stand", "check", "call", "junk", "call hand", "gain", "swap draw"),
+}
+ALL_KINDS = (
+    "stand",
+    "check",
+    "call",
+    "junk",
+    "call hand",
+    "gain",
+    "gain value",
+    "swap discard",
+    "swap draw",
+    "swap moon",
+    "discard",
+)
+_SIMPLE: dict[str, Action] = {
+    "stand": STAND,
+    "check": CHECK,
+    "call": CALL,
+    "junk": JUNK,
+    "call hand": CALL_HAND,
+    "gain": GAIN,
+}
+
+
+def default_bet_sizes(variant: str, options: Options) -> tuple[BetSize, ...]:
+    """The default sizes for a variant (see the module docstring)."""
+    if variant == "classic":
+        limit = int(getattr(options, "bet_limit", 3))
+        if limit <= 10:
+            return tuple(range(1, limit + 1))
+    return DEFAULT_SIZES
+
+
+def _check_size(size: object) -> BetSize:
+    if isinstance(size, bool):
+        raise OptionError(f"bet size {size!r}: use 'min', 'max', a pot fraction or credits")
+    if isinstance(size, str):
+        text = size.strip().lower()
+        if text in ("min", "max"):
+            return text
+        if text in ("all_in", "allin", "all-in"):
+            return "max"
+        try:
+            return _check_size(float(text) if "." in text else int(text))
+        except ValueError:
+            raise OptionError(
+                f"bet size {size!r}: use 'min', 'max', a pot fraction (0.5) or credits (3)"
+            ) from None
+    if isinstance(size, int):
+        if size < 1:
+            raise OptionError(f"bet size {size}: an exact amount must be at least 1 credit")
+        return size
+    if isinstance(size, float):
+        if not size > 0:
+            raise OptionError(f"bet size {size}: a pot fraction must be positive")
+        return size
+    raise OptionError(f"bet size {size!r}: use 'min', 'max', a pot fraction or credits")
+
+
+def _size_label(size: BetSize) -> str:
+    if isinstance(size, str):
+        return size
+    if isinstance(size, float):
+        return f"{size:g}pot"
+    return str(size)
+
+
+class ActionTable:
+    """The index <-> action mapping of one variant (see the module docstring).
+
+    ``labels[i]`` names index ``i`` (``"swap draw -3"``, ``"bet 0.5pot"``, ``"raise max"``).
+    """
+
+    def __init__(self, info: VariantInfo, options: Options, bet_sizes: Sequence[Any] | None = None):
+        self.variant = info.name
+        values = sorted(set(info.deck.values))
+        self.values: tuple[int, ...] = tuple(values)
+        kinds = VARIANT_KINDS.get(info.name, ALL_KINDS)
+        fixed: list[Action] = []
+        for kind in kinds:
+            if kind in _SIMPLE:
+                fixed.append(_SIMPLE[kind])
+            elif kind == "gain value":
+                fixed.extend(Gain(v) for v in values)
+            elif kind == "discard":
+                fixed.extend(Discard(v) for v in values)
+            else:
+                source = kind.split()[1]
+                fixed.extend(Swap(source, v) for v in values)
+        self.fixed: tuple[Action, ...] = tuple(fixed)
+        self.fixed_index: dict[Action, int] = {a: i for i, a in enumerate(fixed)}
+        raw = default_bet_sizes(info.name, options) if bet_sizes is None else bet_sizes
+        sizes = tuple(_check_size(s) for s in raw)
+        if not sizes:
+            raise OptionError("bet_sizes: give at least one size")
+        self.sizes: tuple[BetSize, ...] = sizes
+        self.bet_base = len(fixed)
+        self.raise_base = self.bet_base + len(sizes)
+        self.n = self.raise_base + len(sizes)
+        self.labels: tuple[str, ...] = tuple(
+            [self._fixed_label(a) for a in fixed]
+            + [f"bet {_size_label(s)}" for s in sizes]
+            + [f"raise {_size_label(s)}" for s in sizes]
+        )
+        # Per size: (kind, number) with kind 0 = min, 1 = max, 2 = pot fraction, 3 = exact.
+        self._size_code: tuple[tuple[int, float], ...] = tuple(
+            (0, 0.0)
+            if s == "min"
+            else (1, 0.0)
+            if s == "max"
+            else (2, float(s))
+            if isinstance(s, float)
+            else (3, float(s))
+            for s in sizes
+        )
+        self._clipped = tuple(j for j, (kind, _) in enumerate(self._size_code) if kind != 3)
+        self._exact = tuple((j, int(x)) for j, (kind, x) in enumerate(self._size_code) if kind == 3)
+        self._zero = bytearray(self.n)
+        self._by_id: dict[int, tuple[Action, int]] = {}
+
+    @staticmethod
+    def _fixed_label(action: Action) -> str:
+        if isinstance(action, Gain) and action.value is not None:
+            return f"gain {signed(action.value)}"
+        return str(action)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def describe(self) -> list[str]:
+        """``"<index>: <label>"`` for every index (for docs and debugging)."""
+        return [f"{i}: {label}" for i, label in enumerate(self.labels)]
+
+    # ------------------------------------------------------------------ sizes
+    def amount(self, j: int, lo: int, hi: int, pot: int) -> int | None:
+        """The amount of size ``j`` for legal range ``[lo, hi]`` and pot ``pot`` (None: illegal)."""
+        kind, x = self._size_code[j]
+        if kind == 0:
+            return lo
+        if kind == 1:
+            return hi
+        if kind == 2:
+            amt = int(x * pot + 0.5)
+            return lo if amt < lo else hi if amt > hi else amt
+        k = int(x)
+        return k if lo <= k <= hi else None
+
+    # ------------------------------------------------------------------ masks
+    def scan(self, legal: Legal) -> tuple[bytearray, dict[int, Action]]:
+        """The mask of ``legal`` as a bytearray of 0/1, and its fixed actions by index (the
+        very objects of ``legal.fixed``, which the engine then recognises by identity)."""
+        m = self._zero[:]
+        found: dict[int, Action] = {}
+        by_id = self._by_id
+        for action in legal.fixed:
+            hit = by_id.get(id(action))
+            if hit is not None and hit[0] is action:
+                i = hit[1]
+            else:  # hashing a dataclass is slow: remember interned actions by identity
+                j = self.fixed_index.get(action)
+                if j is None:
+                    raise KeyError(f"{action} is missing from the {self.variant} action table")
+                if len(by_id) > 4096:  # only non-interned actions can fill it
+                    by_id.clear()
+                by_id[id(action)] = (action, j)  # holding the action keeps its id unique
+                i = j
+            m[i] = 1
+            found[i] = action
+        # min, max and pot fractions are clipped into the range: only exact sizes can miss it.
+        for rng, base in ((legal.bet, self.bet_base), (legal.raise_, self.raise_base)):
+            if rng is None:
+                continue
+            lo, hi = rng
+            for j in self._clipped:
+                m[base + j] = 1
+            for j, k in self._exact:
+                if lo <= k <= hi:
+                    m[base + j] = 1
+        return m, found
+
+    def mask(self, legal: Legal) -> Mask:
+        """The action mask (int8, 1 = legal) of a decision whose legal actions are ``legal``.
+
+        Whether a sized index is legal depends only on the legal range, never on the pot: a
+        pot fraction is clipped into the range, so it is legal whenever betting is.
+        """
+        return np.frombuffer(self.scan(legal)[0], dtype=np.int8)
+
+    def decode(self, index: int, legal: Legal, pot: int, to_call: int) -> Action | None:
+        """The action of ``index`` at this decision, or ``None`` if it is not legal."""
+        if 0 <= index < self.bet_base:
+            action = self.fixed[index]
+            return action if action in legal.fixed else None
+        if self.bet_base <= index < self.raise_base:
+            if legal.bet is None:
+                return None
+            lo, hi = legal.bet
+            amt = self.amount(index - self.bet_base, lo, hi, pot)
+            return None if amt is None else Bet(amt)
+        if self.raise_base <= index < self.n:
+            if legal.raise_ is None:
+                return None
+            lo, hi = legal.raise_
+            amt = self.amount(index - self.raise_base, lo, hi, pot + to_call)
+            return None if amt is None else Raise(amt)
+        return None
+
+    def encode(self, action: Action, legal: Legal, pot: int, to_call: int) -> list[int]:
+        """Every index that decodes to ``action`` at this decision (empty: not representable)."""
+        return [i for i in range(self.n) if self.decode(i, legal, pot, to_call) == action]
+
+    # ------------------------------------------------------------------ from an observation
+    @staticmethod
+    def situation(observation: Mapping[str, Any]) -> tuple[Legal, int, int]:
+        """``(legal, pot, to_call)`` from a JSON observation (what a bot is given)."""
+        from sabacc.core.actions import parse_action
+
+        spec = observation["legal"]
+        bet = spec.get("bet")
+        raise_ = spec.get("raise")
+        legal = Legal(
+            tuple(parse_action(a) for a in spec["actions"]),
+            (int(bet[0]), int(bet[1])) if bet else None,
+            (int(raise_[0]), int(raise_[1])) if raise_ else None,
+        )
+        return legal, int(observation["pots"]["main"]), int(observation["betting"]["to_call"])
+
+    def mask_from_observation(self, observation: Mapping[str, Any]) -> Mask:
+        """The mask of the seat's decision in a JSON observation (all zeros: not its turn)."""
+        return self.mask(self.situation(observation)[0])

@@ -1,0 +1,172 @@
+"""A single-agent Gymnasium environment: one seat learns, sabacc bots play the others.
+
+>>> from sabacc.apps.rl import SabaccGymEnv
+>>> env = SabaccGymEnv("corellian_spike", opponents=["heuristic", "random"])
+>>> obs, info = env.reset(seed=1)
+>>> sorted(obs)
+['action_mask', 'observation']
+
+Spaces, action table, observation vector, episodes and rewards are those of the PettingZoo
+environment (:mod:`sabacc.apps.rl.pz`): an episode is a hand (or a game, ``episode="game"``), the
+reward is the learner's credits won or lost, given when each hand ends. The learner is agent
+``player_0``; seats rotate from episode to episode. Opponents are bot names for
+:func:`sabacc.services.bots.make_bot` (re-seeded from the episode seed at every reset) or bot
+objects;
+``num_players`` defaults to one more than the opponents, and the opponent list is cycled to
+fill the table. ``info["action_mask"]`` repeats the mask, and ``info["seat"]`` is the learner's
+seat this episode.
+
+``engine=`` is that of the PettingZoo environment: ``"auto"`` (default) plays Corellian Spike on
+the compiled core when it is built (:func:`sabacc.variants.compiled.resolve_engine`), ``"python"``
+on the
+reference engine, ``"compiled"`` insists on the core. The bots read the game through
+``observation()`` and ``legal_actions()`` (search bots also sample worlds through
+``determinize()``), which both engines give alike: for the same seeds the episodes
+(observations, rewards, terminations, the bots' moves) are identical on both engines.
+
+Importing :mod:`sabacc.apps.rl` registers ``sabacc/CorellianSpike-v0``, ``sabacc/SurabatCycle-v0``
+and ``sabacc/Classic-v0`` with Gymnasium: ``gymnasium.make("sabacc/CorellianSpike-v0",
+opponents=["heuristic"])``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from sabacc.apps.rl.actions import BetSize
+from sabacc.apps.rl.core import TableCore
+from sabacc.apps.rl.pz import RENDER_MODES, _spaces, render
+from sabacc.core.errors import OptionError
+from sabacc.services.bots import Bot, decide, make_bot
+
+
+class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One learning seat against bots. See the module docstring."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        variant: str = "corellian_spike",
+        opponents: Sequence[str | Bot] = ("heuristic",),
+        num_players: int | None = None,
+        *,
+        episode: str = "hand",
+        bet_sizes: Sequence[BetSize] | None = None,
+        illegal_action: str = "fallback",
+        rotate_seats: bool = True,
+        render_mode: str | None = None,
+        engine: str = "auto",
+        **options: Any,
+    ) -> None:
+        if not opponents:
+            raise OptionError("opponents: give at least one bot")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise OptionError(f"render_mode={render_mode!r}: must be one of {RENDER_MODES}")
+        n = num_players if num_players is not None else 1 + len(opponents)
+        self.core = TableCore(
+            variant,
+            n,
+            episode=episode,
+            bet_sizes=bet_sizes,
+            illegal_action=illegal_action,
+            rotate_seats=rotate_seats,
+            engine=engine,
+            **options,
+        )
+        self.opponent_specs: list[str | Bot] = [opponents[i % len(opponents)] for i in range(n - 1)]
+        for spec in self.opponent_specs:
+            if isinstance(spec, str):
+                make_bot(spec, 0)  # fail early on an unknown name
+        self.observation_space, self.action_space = _spaces(self.core)
+        self.render_mode = render_mode
+        self.bots: list[Bot] = []
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat this episode."""
+        return self.core.seat_of(0)
+
+    @property
+    def action_table(self) -> list[str]:
+        return list(self.core.table.labels)
+
+    def _obs(self) -> dict[str, Any]:
+        seat = self.seat
+        return {"observation": self.core.observe(seat), "action_mask": self.core.mask(seat)}
+
+    def _info(self, obs: dict[str, Any]) -> dict[str, Any]:
+        return {"action_mask": obs["action_mask"], "seat": self.seat}
+
+    def _done(self) -> bool:
+        core = self.core
+        return core.over or (core.episode == "game" and core.out(self.seat))
+
+    def _play_opponents(self) -> float:
+        """Let the bots act until the learner must act or the episode ends; its reward."""
+        core = self.core
+        me = self.seat
+        reward = 0.0
+        while not self._done():
+            seat = core.current_seat()
+            assert seat is not None
+            if seat == me:
+                break
+            bot = self.bots[core.agent_of(seat) - 1]
+            reward += core.apply(decide(bot, core.game, seat))[me]
+        return reward
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.core.reset(int(rng.integers(2**62)))
+        self.bots = [
+            make_bot(spec, int(rng.integers(2**62))) if isinstance(spec, str) else spec
+            for spec in self.opponent_specs
+        ]
+        self._play_opponents()
+        obs = self._obs()
+        return obs, self._info(obs)
+
+    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._done():
+            raise RuntimeError("the episode is over: call reset()")
+        core = self.core
+        me = self.seat
+        reward = core.apply_index(int(action))[me]
+        reward += self._play_opponents()
+        obs = self._obs()
+        if self.render_mode == "human":
+            self.render()
+        return obs, float(reward), self._done(), False, self._info(obs)
+
+    def render(self) -> str | None:
+        return render(self.core, self.render_mode)
+
+
+#: Gymnasium ids registered by :func:`register_envs`, by variant.
+ENV_IDS = {
+    "corellian_spike": "sabacc/CorellianSpike-v0",
+    "surabat_cycle": "sabacc/SurabatCycle-v0",
+    "classic": "sabacc/Classic-v0",
+}
+
+
+def register_envs() -> None:
+    """Register :data:`ENV_IDS` with Gymnasium (idempotent)."""
+    for variant, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id,
+                entry_point="sabacc.apps.rl.gym_env:SabaccGymEnv",
+                kwargs={"variant": variant},
+            )
+
+
+register_envs()

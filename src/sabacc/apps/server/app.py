@@ -1,0 +1,329 @@
+"""The FastAPI application: HTTP lobby and history, the WebSocket play endpoint, the web page.
+
+``create_app(Settings(db_url=...))`` builds an app; ``sabacc serve`` runs it with uvicorn.
+The protocol is documented in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from sabacc.apps.server.protocol import (
+    CLIENT_MESSAGE,
+    CLIENT_TYPES,
+    MAX_MESSAGE_CHARS,
+    ActionMsg,
+    CreateTable,
+    Hello,
+    JoinTable,
+    Leave,
+    NewGame,
+    Ping,
+    Start,
+    Sync,
+    TokenBody,
+)
+from sabacc.apps.server.tables import Connection, ServerError, Settings, TableManager
+from sabacc.services.bots import make_bot
+from sabacc.services.bots.base import BOTS
+from sabacc.services.store import Store
+from sabacc.variants.registry import lookup, variant_names
+
+log = logging.getLogger("sabacc.apps.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+def variants_catalogue() -> dict[str, Any]:
+    """Variants with their options (name, default, help) and the bots, for the create form."""
+    make_bot("random")  # loads the bot registry
+    out = []
+    for name in variant_names():
+        info = lookup(name)
+        defaults = info.options_type()
+        help_texts = info.options_type.help
+        out.append(
+            {
+                "name": info.name,
+                "title": info.title,
+                "summary": info.summary,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "deck": info.deck.style,
+                "rules": info.rules_text,
+                "options": [
+                    {"name": f, "default": getattr(defaults, f), "help": help_texts.get(f, "")}
+                    for f in info.options_type.names()
+                ],
+            }
+        )
+    return {"variants": out, "bots": sorted(BOTS)}
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(exc: ValidationError | RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "invalid message"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
+    text = str(first.get("msg", "invalid"))
+    return f"{where}: {text}" if where else text
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. The store is opened and every table reloaded when the app starts."""
+    settings = settings or Settings()
+    holder: dict[str, TableManager] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.db_url)
+        manager = TableManager(store, settings)
+        manager.load()
+        manager.resume(asyncio.get_running_loop())
+        holder["manager"] = manager
+        app.state.manager = manager
+        sweeper = asyncio.create_task(manager.run_evictions())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            manager.shutdown()
+            store.close()
+
+    app = FastAPI(
+        title="Sabacc",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+
+    def mgr() -> TableManager:
+        return holder["manager"]
+
+    @app.exception_handler(ServerError)
+    async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
+        return _error(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error("bad_request", _validation_message(exc), 422)
+
+    # ------------------------------------------------------------------ the page
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers=NO_CACHE)
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers=NO_CACHE)
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "tables": len(mgr().tables)}
+
+    # ------------------------------------------------------------------ lobby
+    @app.get("/api/variants")
+    async def variants() -> dict[str, Any]:
+        return variants_catalogue()
+
+    @app.get("/api/tables")
+    async def list_tables() -> dict[str, Any]:
+        return {"tables": mgr().listed()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        return mgr().create(body)
+
+    @app.get("/api/tables/{code}")
+    async def get_table(code: str) -> dict[str, Any]:
+        return mgr().get(code).info()
+
+    @app.post("/api/tables/{code}/join")
+    async def join_table(code: str, body: JoinTable) -> dict[str, Any]:
+        return mgr().join(code, body.name, body.seat, body.host_token)
+
+    @app.post("/api/tables/{code}/leave")
+    async def leave_table(code: str, body: TokenBody) -> dict[str, Any]:
+        m = mgr()
+        table = m.get(code)
+        seat = m.seat_for_token(table, body.token)
+        m.leave(table, seat)
+        return {"ok": True, "seat": seat}
+
+    # ------------------------------------------------------------------ history
+    @app.get("/api/tables/{code}/games")
+    async def list_games(code: str) -> dict[str, Any]:
+        m = mgr()
+        return {"games": m.games(m.get(code))}
+
+    @app.get("/api/tables/{code}/games/{number}/history")
+    async def game_history(code: str, number: int) -> dict[str, Any]:
+        m = mgr()
+        return m.history(m.get(code), number)
+
+    @app.get("/api/tables/{code}/games/{number}/hands/{hand}")
+    async def hand_frames(
+        code: str,
+        number: int,
+        hand: int,
+        x_seat_token: Annotated[str | None, Header(max_length=128)] = None,
+    ) -> dict[str, Any]:
+        m = mgr()
+        return m.hand_frames(m.get(code), number, hand, x_seat_token)
+
+    # ------------------------------------------------------------------ play
+    @app.websocket("/ws/{code}")
+    async def play(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        m = mgr()
+        try:
+            table = m.get(code)
+        except ServerError as exc:
+            await websocket.send_text(
+                json.dumps({"type": "error", "code": exc.code, "message": exc.message, "ref": None})
+            )
+            await websocket.close(code=4404)
+            return
+        conn = Connection(m, table)
+        writer = asyncio.create_task(conn.run_writer(websocket.send_text))
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    if not conn.bucket.allow():
+                        continue
+                    conn.error("bad_message", "send JSON text frames, not binary")
+                    continue
+                if not conn.bucket.allow():
+                    conn.strikes += 1
+                    if conn.strikes == 1 or conn.strikes % 50 == 0:
+                        conn.error("rate_limited", "too many messages: slow down")
+                    if conn.strikes >= settings.abuse_limit:
+                        await asyncio.sleep(0)
+                        await websocket.close(code=1008)
+                        break
+                    continue
+                conn.strikes = 0
+                handle_message(m, conn, text)
+        except Exception:  # a broken socket: clean up below
+            log.debug("websocket closed abruptly", exc_info=True)
+        finally:
+            m.disconnect(conn)
+            writer.cancel()
+            with contextlib.suppress(BaseException):  # cancelled or failed: gone either way
+                await writer
+
+    return app
+
+
+def handle_message(m: TableManager, conn: Connection, text: str) -> None:
+    """Validate and carry out one client message; every refusal is an ``error`` message."""
+    if len(text) > MAX_MESSAGE_CHARS:
+        conn.error("too_large", f"messages are at most {MAX_MESSAGE_CHARS} characters")
+        return
+    ref: str | None = None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        conn.error("bad_json", "that is not valid JSON")
+        return
+    if not isinstance(data, dict):
+        conn.error("bad_message", 'a message is a JSON object with a "type"')
+        return
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        conn.error("unknown_type", f"unknown message type; known: {', '.join(CLIENT_TYPES)}")
+        return
+    ref = kind
+    try:
+        msg = CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        conn.error("bad_message", _validation_message(exc), ref)
+        return
+    try:
+        if isinstance(msg, Hello):
+            m.hello(conn, msg.token)
+            return
+        if not conn.ready:
+            conn.error("hello_first", 'say {"type": "hello"} first (with your token to play)', ref)
+            return
+        table = conn.table
+        if isinstance(msg, ActionMsg):
+            seat = conn.seat
+            if seat is None:
+                raise ServerError("not_seated", "you are watching this table, not seated at it")
+            if msg.seat is not None and msg.seat != seat:
+                raise ServerError("not_your_seat", f"you hold seat {seat}, not seat {msg.seat}")
+            if msg.version is not None and msg.version != table.version:
+                conn.mark_dirty()
+                raise ServerError(
+                    "stale", "the table moved on before your action arrived: look again"
+                )
+            m.act(table, seat, msg.action)
+        elif isinstance(msg, Ping):
+            conn.push({"type": "pong", "id": msg.id})
+        elif isinstance(msg, Sync):
+            conn.game_no = -1
+            conn.mark_dirty()
+        elif isinstance(msg, Start):
+            m.start(table, conn.host)
+        elif isinstance(msg, NewGame):
+            m.new_game(table, conn.seat, conn.host)
+        elif isinstance(msg, Leave):
+            seat = conn.seat
+            if seat is None:
+                raise ServerError("not_seated", "you are not seated at this table")
+            m.leave(table, seat)
+    except ServerError as exc:
+        conn.error(exc.code, exc.message, ref)
+    except Exception:
+        log.exception("error handling %r", text[:200])
+        conn.error("internal", "the server could not handle that message", ref)
+
+
+def run(
+    app: FastAPI, host: str, port: int, *, log_level: str = "info", access_log: bool = False
+) -> None:
+    """Serve ``app`` with uvicorn (incoming WebSocket messages are capped at 64 KiB).
+
+    Per-message compression is off: state messages are a few KiB, and deflating each one for
+    every connection costs more CPU than the bandwidth is worth on a small server.
+    """
+    import uvicorn
+
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20,
+        ws_ping_timeout=30,
+    )

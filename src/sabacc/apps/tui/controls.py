@@ -1,0 +1,266 @@
+"""What the human can do now, as key-bound choices: a pure function of the observation.
+
+Every legal action of the observation's compact ``legal`` form becomes reachable from one
+:class:`Choice` with a key shown on screen:
+
+* a *direct* choice applies one action (``s`` stand, ``c`` check/call, ``j`` junk...);
+* a *pick* choice asks which card (``d`` swap with the discard: then ``1``-``5`` picks the card
+  you give away; ``g`` in Surabat: which Sun card to take);
+* a *size* choice opens the bet sizer (``b`` bet, ``r`` raise), clamped to the legal range.
+
+Only legal actions are ever offered, so an illegal choice cannot be made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
+
+from sabacc.apps.tui.view import card_value
+from sabacc.core.actions import (
+    Action,
+    Bet,
+    Call,
+    CallHand,
+    Check,
+    Discard,
+    Gain,
+    Junk,
+    Raise,
+    Stand,
+    Swap,
+    parse_action,
+)
+from sabacc.core.errors import IllegalActionError
+
+#: Keys free for action kinds nobody planned for (a future variant's new action).
+SPARE_KEYS = "fiklouvyz"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One pickable card: ``key`` (a digit), the card ``code`` and the ``action`` it makes."""
+
+    key: str
+    code: str
+    action: Action
+    where: str  # "hand" or "sun": which row of cards the digit refers to
+    index: int  # position in that row
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An entry of the action bar."""
+
+    key: str
+    label: str
+    kind: str  # "direct" | "pick" | "size"
+    action: Action | None = None
+    options: tuple[Option, ...] = ()
+    prompt: str = ""
+    size_kind: str = ""  # "bet" or "raise"
+    low: int = 0
+    high: int = 0
+
+
+def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
+    """The choices for the observing seat (empty when it is not its turn)."""
+    legal = obs.get("legal") or {}
+    actions: list[Action] = []
+    for text in legal.get("actions") or []:
+        try:
+            actions.append(parse_action(str(text)))
+        except IllegalActionError:  # pragma: no cover - the engine only lists valid actions
+            continue
+    classic = obs.get("variant") == "classic"
+    phase = str(obs.get("phase", ""))
+    you = obs.get("you") or {}
+    hand: list[str] = list(you.get("cards") or [])
+    hand_values: list[int] = list(you.get("values") or [card_value(c) for c in hand])
+    sun: list[str] = list(obs.get("sun") or [])
+    to_call = int((obs.get("betting") or {}).get("to_call") or 0)
+    legal_set = set(actions)
+    choices: list[Choice] = []
+    used: set[str] = set()
+
+    def add(choice: Choice) -> None:
+        key = choice.key
+        if key in used:
+            key = next(k for k in SPARE_KEYS if k not in used)
+            choice = replace(choice, key=key)
+        used.add(key)
+        choices.append(choice)
+
+    def hand_pick(make: Callable[[int], Action]) -> tuple[Option, ...]:
+        opts = []
+        for i, (code, value) in enumerate(zip(hand, hand_values, strict=False)):
+            act = make(value)
+            if act in legal_set:
+                opts.append(Option(str(i + 1), code, act, "hand", i))
+        return tuple(opts)
+
+    def pick_or_direct(
+        key: str, label: str, prompt: str, options: tuple[Option, ...], verb: str
+    ) -> None:
+        if not options:
+            return
+        distinct = {o.action for o in options}
+        if len(distinct) == 1:
+            only = options[0]
+            add(Choice(key, f"{verb} {only.code}", "direct", action=only.action))
+        else:
+            add(Choice(key, label, "pick", options=options, prompt=prompt))
+
+    for a in actions:
+        if isinstance(a, Stand):
+            label = "pass" if phase in ("calling", "drawing") or classic else "stand"
+            add(Choice("s", label, "direct", action=a))
+            break
+    if any(isinstance(a, Gain) and a.value is None for a in actions):
+        label = "draw a card" if classic else "gain (draw)"
+        add(Choice("g", label, "direct", action=next(a for a in actions if a == Gain())))
+    sun_gains = [a for a in actions if isinstance(a, Gain) and a.value is not None]
+    if sun_gains:
+        opts = tuple(
+            Option(str(i + 1), code, Gain(card_value(code)), "sun", i)
+            for i, code in enumerate(sun)
+            if Gain(card_value(code)) in legal_set
+        )
+        pick_or_direct("g", "gain a Sun card", "Take which Sun card?", opts, "gain")
+    for source, key, label, prompt in (
+        ("discard", "d", "swap with discard", "Give which card for the discard top?"),
+        ("draw", "e", "exchange" if classic else "swap with draw", "Give which card?"),
+        ("moon", "m", "swap with Moon", "Put which card face down on the Moon pile?"),
+    ):
+        if any(isinstance(a, Swap) and a.source == source for a in actions):
+            verb = "exchange" if classic and source == "draw" else f"swap {source}"
+            opts = hand_pick(partial(Swap, source))
+            pick_or_direct(key, label, prompt, opts, verb)
+    if any(isinstance(a, Discard) for a in actions):
+        pick_or_direct("x", "discard", "Discard which card?", hand_pick(Discard), "discard")
+    for a in actions:
+        if isinstance(a, Check):
+            add(Choice("c", "check", "direct", action=a))
+        elif isinstance(a, Call):
+            add(Choice("c", f"call {to_call}" if to_call else "call", "direct", action=a))
+        elif isinstance(a, CallHand):
+            add(Choice("c", "call the hand", "direct", action=a))
+    for kind, key in (("bet", "b"), ("raise", "r")):
+        rng = legal.get(kind)
+        if rng:
+            lo, hi = int(rng[0]), int(rng[1])
+            if lo == hi:
+                act: Action = Bet(lo) if kind == "bet" else Raise(lo)
+                add(Choice(key, f"{kind} {lo}", "direct", action=act))
+            else:
+                add(Choice(key, f"{kind} {lo}-{hi}", "size", size_kind=kind, low=lo, high=hi))
+    for a in actions:
+        if isinstance(a, Junk):
+            add(Choice("j", "fold" if classic else "junk", "direct", action=a))
+    # Anything not covered above (a variant's new action): one spare key each.
+    covered = {
+        a
+        for c in choices
+        for a in ([c.action] if c.action is not None else [o.action for o in c.options])
+    }
+    for a in actions:
+        if a in covered:
+            continue
+        add(Choice(SPARE_KEYS[0], str(a), "direct", action=a))
+    return choices
+
+
+# ---------------------------------------------------------------------- bet sizing
+@dataclass
+class Sizer:
+    """The bet sizer: an amount kept inside ``[low, high]`` (typed digits may leave it there).
+
+    ``typed`` holds digits being typed; while it is out of range the bet cannot be confirmed.
+    """
+
+    kind: str  # "bet" or "raise"
+    low: int
+    high: int
+    unit: int = 1
+    pot: int = 0
+    to_call: int = 0
+    amount: int = 0
+    typed: str = ""
+    presets: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.unit = max(1, self.unit)
+        if not self.amount:
+            self.amount = self.low
+        self.amount = self.clamp(self.amount)
+        pot_after = self.pot + self.to_call
+        self.presets = {
+            "min": self.low,
+            "half": self.clamp(pot_after // 2),
+            "pot": self.clamp(pot_after),
+            "max": self.high,
+        }
+
+    def clamp(self, n: int) -> int:
+        return max(self.low, min(self.high, n))
+
+    @property
+    def valid(self) -> bool:
+        return not self.typed or self.low <= int(self.typed) <= self.high
+
+    @property
+    def value(self) -> int:
+        """The amount shown: what is typed, else the stepped amount."""
+        return int(self.typed) if self.typed else self.amount
+
+    def step(self, units: int) -> None:
+        base = self.clamp(self.value)
+        self.typed = ""
+        self.amount = self.clamp(base + units * self.unit)
+
+    def preset(self, name: str) -> None:
+        self.typed = ""
+        self.amount = self.presets[name]
+
+    def type_digit(self, digit: str) -> None:
+        typed = (self.typed + digit).lstrip("0")
+        if len(typed) > len(str(self.high)):
+            typed = digit.lstrip("0")
+        self.typed = typed
+
+    def backspace(self) -> None:
+        self.typed = self.typed[:-1]
+
+    def action(self) -> Action | None:
+        """The sized action, or None while the typed amount is out of range."""
+        if not self.valid:
+            return None
+        n = self.value
+        return Bet(n) if self.kind == "bet" else Raise(n)
+
+
+def sizer_for(choice: Choice, obs: Mapping[str, Any]) -> Sizer:
+    betting = obs.get("betting") or {}
+    return Sizer(
+        kind=choice.size_kind,
+        low=choice.low,
+        high=choice.high,
+        unit=int(betting.get("unit") or 1),
+        pot=int((obs.get("pots") or {}).get("main") or 0),
+        to_call=int(betting.get("to_call") or 0),
+    )
+
+
+def legal_texts(choices: Sequence[Choice]) -> list[str]:
+    """Every action the choices can make, as text (sizes as ranges): for tests and help."""
+    out: list[str] = []
+    for c in choices:
+        if c.kind == "direct" and c.action is not None:
+            out.append(str(c.action))
+        elif c.kind == "pick":
+            out.extend(sorted({str(o.action) for o in c.options}))
+        else:
+            out.append(f"{c.size_kind} {c.low}-{c.high}")
+    return out

@@ -1,0 +1,594 @@
+"""Pure rendering helpers for the terminal table: observation (and event) in, Rich text out.
+
+Nothing here touches a game or a widget, so every function can be tested on a plain dict. Cards
+are drawn from their notation (``+7c``, ``-3``, ``0``, ``11f``, ``-17``); the deck of the variant
+(``sabacc.variant(name).deck``) supplies the face names.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+
+import sabacc
+from sabacc.core.cards import Deck
+from sabacc.core.errors import SabaccError
+from sabacc.core.events import Event
+from sabacc.services.render import describe_event
+
+#: Spike staves and classic suits as single-cell symbols.
+SPIKE_SYMBOLS = {"c": "●", "s": "■", "t": "▲"}
+CLASSIC_SYMBOLS = {"s": "♠", "t": "♣", "f": "♥", "c": "♦"}  # Sabres, Staves, Flasks, Coins
+#: Short names for the middle of a drawn card (five cells at most).
+SHORT_NAMES = {
+    "Commander": "Cmdr",
+    "Mistress": "Mistr",
+    "Master": "Mastr",
+    "Endurance": "Endur",
+    "Balance": "Balnc",
+    "Moderation": "Moder",
+    "Demise": "Demis",
+    "Evil": "Evil",
+}
+DICE = "⚀⚁⚂⚃⚄⚅"
+
+POSITIVE = "bold green"
+NEGATIVE = "bold red"
+ZERO = "bold yellow"
+
+_CODE = re.compile(r"^([+-]?\d+)([a-z]?)$")
+_TOKEN = re.compile(r"(?<![\w+-])([+-]\d{1,2}[cst]?|\d{1,2}[fcst])(?![\w])")
+
+
+@functools.lru_cache(maxsize=16)
+def deck_for(variant: str) -> Deck | None:
+    """The deck of a variant by name, or None if the variant is unknown."""
+    try:
+        return sabacc.variant(variant).deck
+    except SabaccError:
+        return None
+
+
+def card_value(code: str) -> int:
+    """The value of a card code: ``+7c`` → 7, ``-3`` → -3, ``11f`` → 11, ``0`` → 0."""
+    m = _CODE.match(code.strip())
+    return int(m.group(1)) if m else 0
+
+
+def card_suit(code: str) -> str:
+    m = _CODE.match(code.strip())
+    return m.group(2) if m else ""
+
+
+def card_style(code: str) -> str:
+    """Green for positive, red for negative, gold for zero (Sylop, The Idiot)."""
+    v = card_value(code)
+    return POSITIVE if v > 0 else NEGATIVE if v < 0 else ZERO
+
+
+@functools.lru_cache(maxsize=512)
+def card_name(variant: str, code: str) -> str:
+    """The face or ranked name of a card (``Sylop``, ``The Idiot``, ``Ace of Coins``) or ''."""
+    deck = deck_for(variant)
+    if deck is None:
+        return ""
+    try:
+        return deck.parse_cards([code])[0].name
+    except SabaccError:
+        return ""
+
+
+def card_symbol(variant: str, code: str) -> str:
+    """The stave/suit symbol of a card, or '' (Sylops, classic face cards, value-only codes)."""
+    suit = card_suit(code)
+    if not suit:
+        return ""
+    deck = deck_for(variant)
+    table = CLASSIC_SYMBOLS if deck is not None and deck.style == "classic" else SPIKE_SYMBOLS
+    return table.get(suit, suit)
+
+
+def short_name(name: str) -> str:
+    """A card name cut to five cells: ``The Evil One`` → ``Evil``, ``Commander of X`` → ``Cmdr``."""
+    words = [w for w in name.split() if w not in ("The", "the")]
+    if not words:
+        return ""
+    first = words[0]
+    return SHORT_NAMES.get(first, first[:5])
+
+
+def chip(variant: str, code: str) -> Text:
+    """A card as a one-line coloured chip: `` +7● ``."""
+    value = code
+    m = _CODE.match(code.strip())
+    if m:
+        value = m.group(1)
+    sym = card_symbol(variant, code)
+    v = card_value(code)
+    bg = "on dark_green" if v > 0 else "on dark_red" if v < 0 else "on dark_goldenrod"
+    colour = "bold bright_white" if v else "bold black"
+    return Text(f"{value}{sym}", style=f"{colour} {bg}")
+
+
+def chips(variant: str, codes: Sequence[str], sep: str = " ") -> Text:
+    """Several chips separated by ``sep``."""
+    out = Text()
+    for i, code in enumerate(codes):
+        if i:
+            out.append(sep)
+        out.append_text(chip(variant, code))
+    return out
+
+
+def card_lines(
+    variant: str, code: str, *, index: int | None = None, highlight: bool = False
+) -> list[Text]:
+    """A card drawn in a 7×5 box (the index, when given, sits in the top border)::
+
+    ╭1────╮
+    │+7  ●│
+    │  ●  │
+    │   +7│
+    ╰─────╯
+    """
+    m = _CODE.match(code.strip())
+    value = m.group(1) if m else code[:3]
+    sym = card_symbol(variant, code)
+    name = card_name(variant, code)
+    middle = short_name(name) if name else sym or "·"
+    style = card_style(code)
+    edge = "bold yellow" if highlight else "grey62"
+    top = Text("╭", style=edge)
+    if index is not None:
+        top.append(str(index)[-1], style="bold reverse yellow" if highlight else "bold")
+        top.append("────╮", style=edge)
+    else:
+        top.append("─────╮", style=edge)
+    rows = [f"{value:<4}{sym or ' '}", f"{middle:^5}", f"{value:>5}"]
+    lines = [top]
+    for row in rows:
+        line = Text("│", style=edge)
+        line.append(row[:5].ljust(5), style=style)
+        line.append("│", style=edge)
+        lines.append(line)
+    lines.append(Text("╰─────╯", style=edge))
+    return lines
+
+
+def card_back_lines() -> list[Text]:
+    """A face-down card in the same 7×5 box."""
+    edge = "grey50"
+    lines = [Text("╭─────╮", style=edge)]
+    for _ in range(3):
+        line = Text("│", style=edge)
+        line.append("░░░░░", style="blue")
+        line.append("│", style=edge)
+        lines.append(line)
+    lines.append(Text("╰─────╯", style=edge))
+    return lines
+
+
+def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
+    """Lay equal-height blocks of lines side by side into one multi-line Text."""
+    if not columns:
+        return Text()
+    height = max(len(c) for c in columns)
+    out = Text()
+    for row in range(height):
+        if row:
+            out.append("\n")
+        for i, col in enumerate(columns):
+            if i:
+                out.append(" " * gap)
+            if row < len(col):
+                out.append_text(col[row])
+            else:
+                out.append(" " * 7)
+    return out
+
+
+_YOU_VERBS = {
+    "is": "are",
+    "takes": "take",
+    "discards": "discard",
+    "shows": "show",
+    "pays": "pay",
+    "rolls": "roll",
+    "blind-draws": "blind-draw",
+}
+
+
+def second_person(line: str, name: str) -> str:
+    """``You is dealt`` → ``You are dealt`` when the human's name is ``You``."""
+    if name != "You":
+        return line
+    line = line.replace(": You deals ", ": You deal ")
+    if not line.startswith("You "):
+        return line
+    verb, _, rest = line[4:].partition(" ")
+    return f"You {_YOU_VERBS.get(verb, verb)} {rest}".rstrip()
+
+
+def event_line(event: Event, names: Sequence[str]) -> str | None:
+    """:func:`sabacc.services.render.describe_event`, never failing on an event it does not know."""
+    kind = getattr(event, "type", "")
+    seat = getattr(event, "seat", -1)
+    if kind == "moon_placed":
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "The dealer"
+        card = getattr(event, "card", None)
+        what = f"{card} face down" if card else "a card face down"
+        return f"{who} puts {what} on the Moon pile"
+    try:
+        return describe_event(event, names)
+    except (TypeError, ValueError, IndexError, AttributeError):
+        return kind.replace("_", " ") or None
+
+
+def colour_cards(variant: str, line: str) -> Text:
+    """A log line with every card code in it coloured."""
+    text = Text(line)
+    for m in _TOKEN.finditer(line):
+        text.stylize(card_style(m.group(1)), m.start(1), m.end(1))
+    return text
+
+
+def signed_amount(n: int) -> str:
+    return f"{n:+d}" if n else "±0"
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    """``[3, 5]`` → ``⚂ ⚄ (3·5)``."""
+    faces = " ".join(DICE[d - 1] if 1 <= d <= 6 else str(d) for d in dice)
+    return f"{faces} ({'·'.join(str(d) for d in dice)})"
+
+
+def phase_title(phase: str) -> str:
+    return phase.replace("_", " ").capitalize()
+
+
+# ---------------------------------------------------------------------- table facts
+#: Observation keys the table draws in a dedicated place; any other scalar key is listed as is.
+KNOWN_KEYS = frozenset(
+    {
+        "variant",
+        "seat",
+        "hand",
+        "phase",
+        "dealer",
+        "current_player",
+        "is_over",
+        "seats",
+        "pots",
+        "betting",
+        "legal",
+        "last_hand",
+        "you",
+        "outcome",
+        "round",
+        "rounds",
+        "discard_top",
+        "discard_pile",
+        "draw_pile",
+        "mucked",
+        "dice",
+        "sun",
+        "moon_count",
+        "moon_known",
+        "moon",
+        "discard_stack",
+        "starting_player",
+        "hand_cap",
+        "turn",
+        "orbit",
+        "max_orbits",
+        "calls_open",
+        "bet_limit",
+        "raises",
+        "max_raises",
+        "deck",
+        "out_of_play",
+        "roll",
+        "shift",
+        "caller",
+    }
+)
+
+
+def _name(obs: Mapping[str, Any], seat: Any) -> str:
+    seats = obs.get("seats", [])
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return str(seats[seat]["name"])
+    return str(seat)
+
+
+def status_line(obs: Mapping[str, Any], title: str) -> Text:
+    """The top bar: variant, hand, round/turn and phase."""
+    parts = [f"Hand {obs.get('hand', '?')}"]
+    if obs.get("rounds"):
+        parts.append(f"round {obs.get('round')}/{obs['rounds']}")
+    if "orbit" in obs and obs.get("max_orbits"):
+        parts.append(f"orbit {int(obs['orbit']) + 1}/{obs['max_orbits']}")
+    parts.append(f"{phase_title(str(obs.get('phase', '')))} phase")
+    text = Text(f" {title} ", style="bold black on gold3")
+    text.append("  " + " · ".join(parts), style="bold")
+    return text
+
+
+def review_status_line(result: Mapping[str, Any], title: str) -> Text:
+    """The top bar while a finished hand is summarised."""
+    reason = str(result.get("reason", ""))
+    text = Text(f" {title} ", style="bold black on gold3")
+    text.append(f"  Hand {result.get('hand')} · over ({REASONS.get(reason, reason)})", style="bold")
+    return text
+
+
+def pot_lines(obs: Mapping[str, Any]) -> list[Text]:
+    """The pots and the bet to match on one line; side pots on a second when there are any."""
+    pots = obs.get("pots", {})
+    line = Text("Pot ", style="bold")
+    line.append(str(pots.get("main", 0)), style="bold bright_white")
+    line.append("  Sabacc pot ", style="bold")
+    line.append(str(pots.get("sabacc", 0)), style="bold gold3")
+    betting = obs.get("betting") or {}
+    if betting.get("current_bet"):
+        line.append(f"  Bet {betting['current_bet']}", style="cyan")
+    out = [line]
+    side = pots.get("side") or []
+    if len(side) > 1:
+        parts = []
+        for i, pot in enumerate(side):
+            label = "main" if i == 0 else f"side {i}"
+            who = ", ".join(_name(obs, s) for s in pot.get("eligible", []))
+            parts.append(f"{label} {pot.get('amount', 0)} ({who})")
+        out.append(Text("; ".join(parts), style="dim"))
+    return out
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A shared pile as the table draws it: face-up cards, face-down cards, a label."""
+
+    name: str  # "discard", "draw", "sun", "moon", "deck"
+    label: str
+    codes: tuple[str, ...] = ()
+    backs: int = 0
+
+
+def piles(obs: Mapping[str, Any]) -> list[Pile]:
+    """The piles drawn as cards: face-up piles and the Moon (whatever keys the observation has).
+
+    Face-down piles nobody picks from by card (draw pile, deck, discard stack) are counted in
+    :func:`pile_counts` instead.
+    """
+    out: list[Pile] = []
+    if "sun" in obs:
+        sun = tuple(str(c) for c in obs.get("sun") or [])
+        out.append(Pile("sun", f"Sun ({len(sun)})", sun))
+    if "moon_count" in obs:
+        count = int(obs.get("moon_count") or 0)
+        known = obs.get("moon_known") or []
+        top = str(known[-1]) if known and known[-1] else None
+        label = f"Moon ({count})" + (": top is yours" if top else "")
+        out.append(Pile("moon", label, (top,) if top else (), 0 if top else min(count, 1)))
+    if obs.get("discard_top"):
+        out.append(Pile("discard", "Discard", (str(obs["discard_top"]),)))
+    return out
+
+
+def pile_counts(obs: Mapping[str, Any]) -> Text | None:
+    """Face-down pile sizes in one dim line: ``Draw 53 · discards 4``."""
+    counts = []
+    for key, name in (
+        ("draw_pile", "Draw"),
+        ("deck", "Deck"),
+        ("discard_stack", "Discards"),
+        ("out_of_play", "Out of play"),
+    ):
+        if obs.get(key) is not None:
+            counts.append(f"{name} {obs[key]}")
+    if obs.get("discard_top") and obs.get("discard_pile"):
+        counts.append(f"Discard pile {len(obs['discard_pile'])}")
+    return Text(" · ".join(counts), style="dim") if counts else None
+
+
+def dice_line(obs: Mapping[str, Any]) -> tuple[Text, bool] | None:
+    """The last roll of this hand and whether it shifted: spike dice, or classic's shift die."""
+    if obs.get("dice"):
+        dice = [int(d) for d in obs["dice"]]
+        shift = len(dice) == 2 and dice[0] == dice[1]
+        text = Text("Dice ")
+    elif obs.get("roll"):
+        dice = [int(obs["roll"])]
+        shift = bool(obs.get("shift"))
+        text = Text("Shift die ")
+    else:
+        return None
+    text.append(dice_text(dice), style="bold")
+    return text, shift
+
+
+def shift_banner(obs: Mapping[str, Any]) -> Text:
+    """What a shift did, in the variant's words."""
+    if obs.get("dice"):
+        return Text(" SABACC SHIFT! Every hand was replaced ", style="bold black on yellow")
+    return Text(" SHIFT! Everyone swapped a random card ", style="bold black on yellow")
+
+
+def info_parts(obs: Mapping[str, Any]) -> list[str]:
+    """Variant facts without a dedicated place: turn, calls, limits, then unknown scalar keys."""
+    out: list[str] = []
+    if obs.get("turn") is not None and "orbit" in obs:
+        out.append(f"{_name(obs, obs['turn'])}'s turn")
+    if "calls_open" in obs:
+        out.append("calls open" if obs["calls_open"] else "no calls yet")
+    if obs.get("starting_player") is not None:
+        out.append(f"{_name(obs, obs['starting_player'])} starts")
+    if obs.get("caller") is not None:
+        out.append(f"called by {_name(obs, obs['caller'])}")
+    for key, value in obs.items():
+        if key in KNOWN_KEYS or value is None or isinstance(value, dict | list):
+            continue
+        out.append(f"{key.replace('_', ' ')} {value}")
+    return out
+
+
+# ---------------------------------------------------------------------- seats
+def hand_label(name: str) -> str:
+    """A hand's name as said at the table: classic totals read ``total 6``."""
+    return f"total {name}" if name.lstrip("+-").isdigit() else name
+
+
+def seat_title(seat: Mapping[str, Any], to_act: bool) -> str:
+    mark = "▶ " if to_act else ""
+    dealer = " (D)" if seat.get("dealer") else ""
+    return f"{mark}{seat['name']}{dealer}"
+
+
+def seat_body(
+    obs: Mapping[str, Any],
+    seat: Mapping[str, Any],
+    *,
+    thinking: bool = False,
+    reveal: Mapping[str, Any] | None = None,
+    net: int | None = None,
+) -> Text:
+    """Two lines for an opponent's seat: stack, hand size and bet; then action or reveal."""
+    variant = str(obs.get("variant", ""))
+    line = Text()
+    line.append(f"{seat['stack']}", style="bold")
+    line.append(" cr ")
+    status = str(seat.get("status", ""))
+    if reveal is not None:
+        line.append_text(chips(variant, list(reveal.get("cards", []))))
+    else:
+        count = int(seat.get("cards", 0))
+        line.append("▮" * min(count, 8), style="blue")
+        if count:
+            line.append(f"{count}", style="dim")
+        if seat.get("round_bet"):
+            line.append(f" bet {seat['round_bet']}", style="cyan")
+    line.append("\n")
+    if reveal is not None:
+        line.append(hand_label(str(reveal.get("name", ""))), style="bold")
+        if net is not None:
+            line.append(f" {signed_amount(net)}", style="green" if net > 0 else "red")
+    elif thinking:
+        line.append("thinking…", style="italic yellow")
+    elif status in ("junked", "out", "waiting", "all_in"):
+        line.append(status.replace("_", "-"), style="bold magenta")
+        if net is not None:
+            line.append(f" {signed_amount(net)}", style="green" if net > 0 else "red")
+        elif status == "all_in" and seat.get("last_action"):
+            line.append(f" {seat['last_action']}", style="dim")
+    elif seat.get("known_cards"):
+        line.append("shows ")
+        line.append_text(chips(variant, list(seat["known_cards"])))
+    elif seat.get("last_action"):
+        line.append(str(seat["last_action"]), style="italic")
+    return line
+
+
+# ---------------------------------------------------------------------- your hand
+def you_summary(obs: Mapping[str, Any]) -> Text:
+    """Your total and hand name, on one line."""
+    you = obs.get("you") or {}
+    if not you.get("cards"):
+        return Text("no cards", style="dim")
+    total = int(you.get("total", 0))
+    hand = you.get("hand") or {}
+    name = str(hand.get("name", ""))
+    text = Text("Total ")
+    text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
+    if name and name != str(total):
+        text.append(" · ")
+        text.append(name, style="bold")
+    return text
+
+
+# ---------------------------------------------------------------------- results
+def _who(names: Sequence[str], seats: Sequence[int], human: int | None) -> str:
+    out = []
+    for s in seats:
+        if s == human:
+            out.append("You")
+        elif 0 <= s < len(names):
+            out.append(names[s])
+        else:
+            out.append(f"seat {s}")
+    return " and ".join(out)
+
+
+REASONS = {
+    "showdown": "showdown",
+    "all_junked": "everyone else junked",
+    "called": "the hand was called",
+    "forced_call": "forced call (orbit limit)",
+}
+
+
+def result_lines(result: Mapping[str, Any], names: Sequence[str], human: int | None) -> list[Text]:
+    """The summary of a finished hand: who won which pot with what, carries, net changes."""
+    out: list[Text] = []
+    reason = str(result.get("reason", ""))
+    head = Text(f"Hand {result.get('hand')} over: ", style="bold")
+    head.append(REASONS.get(reason, reason.replace("_", " ")), style="bold")
+    out.append(head)
+    hands = result.get("hands") or {}
+    for pot in result.get("pots") or []:
+        winners = list(pot.get("winners") or [])
+        shares = list(pot.get("shares") or [])
+        verb = "wins" if len(winners) == 1 and winners[0] != human else "win"
+        line = Text()
+        line.append(_who(names, winners, human), style="bold green")
+        line.append(f" {verb} the {pot.get('pot')} pot ")
+        line.append(str(pot.get("amount")), style="bold")
+        if len(winners) > 1:
+            line.append(f" (split {', '.join(str(x) for x in shares)})")
+        detail = hands.get(str(winners[0])) if winners else None
+        if detail and detail.get("name"):
+            line.append(" with ")
+            line.append(hand_label(str(detail["name"])), style="bold")
+        elif pot.get("reason"):
+            line.append(f": {pot['reason']}", style="dim")
+        out.append(line)
+    for pot, amount in (result.get("carried") or {}).items():
+        out.append(Text(f"The {pot} pot ({amount}) carries over", style="dim"))
+    net = list(result.get("net") or [])
+    if net:
+        line = Text()
+        for s, delta in enumerate(net):
+            if s:
+                line.append(" · ")
+            line.append("You" if s == human else names[s] if s < len(names) else str(s))
+            line.append(" ")
+            line.append(
+                signed_amount(delta), style="green" if delta > 0 else "red" if delta else ""
+            )
+        out.append(line)
+    return out
+
+
+def standings_lines(
+    outcome: Mapping[str, Any], names: Sequence[str], human: int | None
+) -> list[Text]:
+    """Final standings, best first, with stacks and net results."""
+    out: list[Text] = []
+    stacks = list(outcome.get("stacks") or [])
+    payoffs = list(outcome.get("payoffs") or [])
+    winners = set(outcome.get("winners") or [])
+    for place, s in enumerate(outcome.get("standings") or [], 1):
+        who = "You" if s == human else names[s]
+        line = Text(f"{place}. ", style="bold")
+        line.append(f"{who:<14}", style="bold green" if s in winners else "")
+        line.append(f"{stacks[s]:>6} credits  ")
+        delta = payoffs[s]
+        line.append(signed_amount(delta), style="green" if delta > 0 else "red" if delta else "")
+        if s in winners:
+            line.append("  winner", style="bold gold3")
+        out.append(line)
+    return out

@@ -1,0 +1,1 @@
+"""Base layer: cards, actions, events, errors, hand values and options. Imports nothing above it."""

@@ -1,0 +1,204 @@
+"""Player actions: small frozen dataclasses with a text form that parses and round-trips.
+
+Text forms (case-insensitive when parsed):
+
+=====================  ==========================================================
+``stand``              keep your hand / pass / decline to call (aliases ``pass``)
+``gain``               take the top draw card (Spike, classic "draw"; alias ``draw``)
+``gain +3``            take the face-up Sun card of that value (Surabat)
+``swap discard -3``    take the discard top, discard your -3 (Spike)
+``swap draw +4``       take the draw top, discard your +4 (Spike; classic "exchange")
+``swap moon +4``       put your +4 face down on the Moon pile, take its top (Surabat)
+``discard +4``         discard a card (Surabat, over the hand cap after a gain)
+``check`` ``call``     betting
+``bet 5``              open the betting with 5 credits
+``raise 3``            raise *by* 3 over the current bet
+``junk``               fold (alias ``fold``)
+``call hand``          classic: call the hand, i.e. ask for the showdown
+=====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from sabacc.core.cards import signed
+from sabacc.core.errors import IllegalActionError
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action. ``kind`` is the first word of the text form."""
+
+    kind: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.kind
+
+    def to_json(self) -> str:
+        """Actions serialise as their text form."""
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Action):
+    """Keep the hand as it is (Spike stand, classic pass, decline to call)."""
+
+    kind: ClassVar[str] = "stand"
+
+
+@dataclass(frozen=True, slots=True)
+class Gain(Action):
+    """Take a card into the hand: the draw top, or (Surabat) the Sun card of ``value``."""
+
+    kind: ClassVar[str] = "gain"
+    value: int | None = None
+
+    def __str__(self) -> str:
+        return "gain" if self.value is None else f"gain {signed(self.value)}"
+
+
+SWAP_SOURCES = ("discard", "draw", "moon")
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Action):
+    """Exchange a hand card of ``value`` with a card from ``source``."""
+
+    kind: ClassVar[str] = "swap"
+    source: str
+    value: int
+
+    def __str__(self) -> str:
+        return f"swap {self.source} {signed(self.value)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard a hand card of ``value`` (Surabat, back down to the hand cap)."""
+
+    kind: ClassVar[str] = "discard"
+    value: int
+
+    def __str__(self) -> str:
+        return f"discard {signed(self.value)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Check(Action):
+    """Bet nothing when there is nothing to call."""
+
+    kind: ClassVar[str] = "check"
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    """Match the current bet (all-in for less if the stack is short)."""
+
+    kind: ClassVar[str] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class Bet(Action):
+    """Open the betting with ``amount`` credits."""
+
+    kind: ClassVar[str] = "bet"
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bet {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(Action):
+    """Raise by ``amount`` credits over the current bet."""
+
+    kind: ClassVar[str] = "raise"
+    amount: int
+
+    def __str__(self) -> str:
+        return f"raise {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Junk(Action):
+    """Fold: give up the hand; what you staked stays in the pot."""
+
+    kind: ClassVar[str] = "junk"
+
+
+@dataclass(frozen=True, slots=True)
+class CallHand(Action):
+    """Classic: call the hand, ending it at once with a showdown."""
+
+    kind: ClassVar[str] = "call hand"
+
+
+STAND = Stand()
+GAIN = Gain()
+CHECK = Check()
+CALL = Call()
+JUNK = Junk()
+CALL_HAND = CallHand()
+
+_SIMPLE: dict[str, Action] = {
+    "stand": STAND,
+    "pass": STAND,
+    "gain": GAIN,
+    "draw": GAIN,
+    "check": CHECK,
+    "call": CALL,
+    "junk": JUNK,
+    "fold": JUNK,
+    "call hand": CALL_HAND,
+}
+
+
+def _int(word: str, text: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise IllegalActionError(f"{text!r}: {word!r} is not a whole number") from None
+
+
+def _value(word: str, text: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise IllegalActionError(f"{text!r}: {word!r} is not a card value like +4 or -3") from None
+
+
+def parse_action(text: str | Action) -> Action:
+    """Parse the text form of an action; raises :class:`IllegalActionError` if malformed.
+
+    Suit or stave letters after a card value are accepted and ignored (``swap draw +4c``),
+    because suits never matter for play.
+    """
+    if isinstance(text, Action):
+        return text
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action must be text or an Action, not {type(text).__name__}")
+    norm = " ".join(text.strip().lower().split())
+    if norm in _SIMPLE:
+        return _SIMPLE[norm]
+    words = norm.split(" ")
+    head = words[0] if words else ""
+    card_word = words[-1].rstrip("cstf") if len(words) > 1 else ""
+    if head in ("bet", "raise") and len(words) == 2:
+        amount = _int(words[1], text)
+        return Bet(amount) if head == "bet" else Raise(amount)
+    if head in ("gain", "draw") and len(words) == 2:
+        return Gain(_value(card_word, text))
+    if head == "discard" and len(words) == 2:
+        return Discard(_value(card_word, text))
+    if head == "swap" and len(words) == 3:
+        if words[1] not in SWAP_SOURCES:
+            raise IllegalActionError(
+                f"{text!r}: swap from where? say 'swap discard <card>', 'swap draw <card>' "
+                "or 'swap moon <card>'"
+            )
+        return Swap(words[1], _value(card_word, text))
+    if head == "exchange" and len(words) == 2:
+        return Swap("draw", _value(card_word, text))
+    raise IllegalActionError(f"unknown action {text!r}")

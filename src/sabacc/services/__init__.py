@@ -1,0 +1,1 @@
+"""Services built on the engine and variants: bots, simulation, odds, storage, event text."""

@@ -1,0 +1,35 @@
+"""Bots: players that see only a seat's observation and its legal actions.
+
+``make_bot("random", seed=1)`` builds a bot by name (``"ismcts:200"`` passes a budget);
+:data:`BOTS` lists the names. Harnesses ask a bot for a move with :func:`decide`, which also
+gives search bots a sampler of states consistent with the seat's information.
+"""
+
+from sabacc.services.bots.base import (
+    BOTS,
+    Bot,
+    Sampler,
+    SearchBot,
+    bot_names,
+    decide,
+    make_bot,
+    register_bot,
+    sampler_for,
+)
+from sabacc.services.bots.ismcts import IsmctsBot
+from sabacc.services.bots.simple import HeuristicBot, RandomBot
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "HeuristicBot",
+    "IsmctsBot",
+    "RandomBot",
+    "Sampler",
+    "SearchBot",
+    "bot_names",
+    "decide",
+    "make_bot",
+    "register_bot",
+    "sampler_for",
+]

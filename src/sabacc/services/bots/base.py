@@ -1,0 +1,181 @@
+"""The bot protocol, the registry, and the one way a harness should ask a bot to act.
+
+A bot is given what a human at that seat would have: the seat's observation (a JSON-friendly
+dict from :meth:`sabacc.Game.observation`) and the list of legal actions. It never sees the
+hidden state. Bots are seeded: a bot built with the same seed, asked the same questions in the
+same order, makes the same choices.
+
+Search bots (``ismcts``) also need to imagine the cards they cannot see. They get a
+:data:`Sampler`: a callable that, given a :class:`random.Random`, returns a *determinization*,
+a full game state consistent with everything the seat knows (built by
+:meth:`sabacc.Game.determinize`). Its output depends only on the seat's information set and the
+``rng`` passed in, so a search bot still decides from its information alone; the test
+``tests/services/bots/test_information.py`` checks exactly that (two games that look the same from
+the
+seat, with different hidden cards and RNG, get the same decision).
+
+Harnesses (the terminal table, simulations, servers) should call :func:`decide`, which hands
+every bot its observation and legal actions, and hands search bots a sampler too. A search bot
+asked through plain ``bot.act(observation, legal)`` (no sampler) falls back to its heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Union, runtime_checkable
+
+from sabacc.core.actions import Action
+from sabacc.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from sabacc.engine.game import Game
+    from sabacc.variants._spike_core import SpikeCore
+
+#: A determinized state: a reference game, or a compiled Corellian Spike core with the same
+#: protocol (what :func:`sampler_for` gives search bots where it can).
+World = Union["Game", "SpikeCore"]
+#: ``sampler(rng)`` -> a game state consistent with one seat's information (a determinization).
+Sampler = Callable[[random.Random], World]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a ``name`` and an ``act(observation, legal)`` method."""
+
+    name: str
+
+    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` given ``observation``."""
+        ...
+
+
+@runtime_checkable
+class SearchBot(Bot, Protocol):
+    """A bot that can also use a :data:`Sampler` of states consistent with its information."""
+
+    uses_sampler: bool
+
+    def act(
+        self,
+        observation: dict[str, Any],
+        legal: Sequence[Action],
+        sampler: Sampler | None = None,
+    ) -> Action:
+        """Choose one of ``legal``; ``sampler`` (if given) imagines the hidden cards."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+"""``factory(seed, arg=None, **params)``: ``arg`` is the text after a colon (``ismcts:200``)."""
+
+BOTS: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make a bot available by name (CLI ``--bots``, simulations, web tables)."""
+    BOTS[name] = factory
+
+
+def bot_names() -> list[str]:
+    """The registered bot names, sorted."""
+    _load()
+    return sorted(BOTS)
+
+
+def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
+    """Build the bot called ``name`` with its own seed.
+
+    ``name`` may carry one argument after a colon: ``ismcts:200`` (200 playouts per decision),
+    ``ismcts:0.5s`` (half a second per decision, not deterministic). Keyword ``params`` go to the
+    bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
+    """
+    _load()
+    base, _, arg = name.strip().lower().partition(":")
+    try:
+        factory = BOTS[base.strip()]
+    except KeyError:
+        raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
+    if arg.strip():
+        return factory(seed, arg.strip(), **params)
+    return factory(seed, **params)
+
+
+def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
+    """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``).
+
+    ``engine="auto"`` (the default) samples a Corellian Spike game on the compiled core when it
+    is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
+    search bots then play their rollouts on it, many times faster); ``"python"`` always uses
+    the reference engine; ``"compiled"`` insists on the core.
+
+    ``game`` may itself be a compiled core (``SpikeCore``): it then samples with its own
+    ``determinize`` (``"auto"`` or ``"compiled"``; ``"python"`` is refused, since there is no
+    reference game to sample from).
+    """
+    from sabacc.engine.game import Game
+    from sabacc.variants.compiled import resolve_engine
+
+    chosen = resolve_engine(engine, game.variant)
+    if not isinstance(game, Game):  # a compiled Corellian Spike core
+        if engine == "python":
+            raise OptionError(
+                "engine='python': this game runs on the compiled core, which samples its "
+                "worlds itself (use engine='auto' or 'compiled')"
+            )
+        core_game = game
+
+        def sample_own(rng: random.Random) -> World:
+            return core_game.determinize(seat, rng)
+
+        return sample_own
+    if chosen == "compiled":
+        from sabacc.variants._spike_core import SpikeCore
+        from sabacc.variants.corellian_spike import SpikeGame
+
+        assert isinstance(game, SpikeGame)  # "compiled" resolves for Corellian Spike only
+        core = SpikeCore.from_game(game)
+
+        def sample_core(rng: random.Random) -> World:
+            return core.determinize(seat, rng)
+
+        return sample_core
+
+    def sample(rng: random.Random) -> World:
+        return game.determinize(seat, rng)
+
+    return sample
+
+
+def wants_sampler(bot: Bot) -> bool:
+    """Whether ``bot`` searches and should be given a sampler."""
+    return bool(getattr(bot, "uses_sampler", False))
+
+
+def decide(bot: Bot, game: World, seat: int | None = None) -> Action:
+    """Ask ``bot`` for the action of ``seat`` (default: the current player) in ``game``.
+
+    The bot gets the seat's observation, the legal actions and, if it searches, a sampler of
+    states consistent with the seat's information: never the game itself. ``game`` is a
+    reference game or a compiled Corellian Spike core (same observation, legal actions and
+    sampled worlds).
+    """
+    current = game.current_player
+    if current is None:
+        raise OptionError("the game is over: nobody is to act")
+    if seat is None:
+        seat = current
+    elif seat != current:
+        raise OptionError(f"seat {seat} is not to act (seat {current} is)")
+    observation = game.observation(seat)
+    legal = game.legal_actions()
+    if wants_sampler(bot):
+        search: Any = bot
+        action: Action = search.act(observation, legal, sampler=sampler_for(game, seat))
+        return action
+    return bot.act(observation, legal)
+
+
+def _load() -> None:
+    import sabacc.services.bots.ismcts
+    import sabacc.services.bots.simple  # noqa: F401  (registers the built-in bots)

@@ -1,0 +1,655 @@
+"""Exact odds: hand and total probabilities, and the odds of each card option.
+
+Everything is exact (:class:`fractions.Fraction`), by enumerating *multisets of values* with
+their multiplicities: a multiset taking ``m_v`` copies of value ``v`` out of ``c_v`` available
+stands for ``prod comb(c_v, m_v)`` hands of distinct cards. Suits and staves never matter for
+evaluation, so this is exact and far faster than enumerating card tuples.
+
+* :func:`hand_distribution`: the chance of each hand name and of each total for ``k`` cards
+  dealt from the deck minus the cards already seen.
+* :func:`improve_odds`: for a hand and what the player can see, the exact outcome of each card
+  option (stand, gain, swap with the draw or discard, Surabat's Sun and Moon, classic draw and
+  exchange): the chance that it leaves the hand better, the same or worse, the chance of a
+  Sabacc (Spike: total 0; classic: Pure Sabacc or Idiot's Array), and the resulting hand names.
+* :func:`option_odds`: the same straight from a seat's observation (what ``sabacc play
+  --hints``, the TUI and the web table show), and :func:`hand_odds` for the current hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sabacc.core.errors import CardParseError, OptionError
+from sabacc.core.hands import HandValue
+from sabacc.variants.spike_hands import SPIKE_CODES, evaluate_spike_key
+
+SPIKE_FAMILY = ("corellian_spike", "surabat_cycle")
+#: Refuse enumerations with more multisets than this (they would take minutes).
+MAX_MULTISETS = 250_000
+
+
+# --------------------------------------------------------------------------------------------
+# Decks and evaluation by value
+# --------------------------------------------------------------------------------------------
+
+
+def _info(variant: str) -> Any:
+    from sabacc.variants.registry import lookup
+
+    return lookup(variant)
+
+
+def deck_counts(variant: str) -> dict[int, int]:
+    """Copies of each value in the variant's deck."""
+    return dict(_info(variant).deck.value_counts)
+
+
+def remove_values(counts: Mapping[int, int], values: Sequence[int]) -> dict[int, int]:
+    """``counts`` minus ``values``; raises :class:`CardParseError` if a value runs out."""
+    out = dict(counts)
+    for v in values:
+        if out.get(v, 0) <= 0:
+            raise CardParseError(f"too many cards of value {v:+d}: the deck does not hold them")
+        out[v] -= 1
+    return out
+
+
+Evaluator = Callable[[Sequence[int]], HandValue]
+
+
+def value_evaluator(variant: str, options: Mapping[str, Any] | None = None) -> Evaluator:
+    """A function evaluating a hand given by card values, for ``variant`` under ``options``."""
+    info = _info(variant)
+    name = info.name
+    if name in SPIKE_FAMILY:
+        codes = SPIKE_CODES
+
+        def spike(values: Sequence[int]) -> HandValue:
+            key = 0
+            for v in values:
+                key += codes[v + 10]
+            return evaluate_spike_key(key)
+
+        return spike
+    opts = info.options_type.from_mapping(dict(options or {}))
+    if name == "classic":
+        from sabacc.variants.classic import evaluate_classic
+
+        scoring = str(getattr(opts, "scoring", "signed"))
+        return lambda values: evaluate_classic(values, scoring)
+    by_value: dict[int, list[Any]] = {}
+    for card in info.deck.cards:
+        by_value.setdefault(card.value, []).append(card)
+
+    def generic(values: Sequence[int]) -> HandValue:
+        used: dict[int, int] = {}
+        cards = []
+        for v in values:
+            i = used.get(v, 0)
+            used[v] = i + 1
+            cards.append(by_value[v][i])
+        result: HandValue = info.evaluator(opts, cards)
+        return result
+
+    return generic
+
+
+def hand_label(variant: str, hv: HandValue) -> str:
+    """The name a distribution groups a hand under (Spike's two kinds of Sabacc apart)."""
+    if _info(variant).name in SPIKE_FAMILY:
+        if hv.rank == 12:
+            return "Sabacc (unranked)"
+        if hv.rank == 11:
+            return "Sabacc (pair)"
+        return hv.name
+    if hv.rank == 3 and hv.name.lstrip("+-").isdigit():
+        return "Ordinary hand"
+    return hv.name
+
+
+def is_sabacc(variant: str, hv: HandValue) -> bool:
+    """Whether the hand would also win the sabacc pot (Spike family: total 0; classic: special)."""
+    if _info(variant).name in SPIKE_FAMILY:
+        return hv.total == 0
+    if _info(variant).name == "classic":
+        return hv.rank <= 2
+    return hv.rank == 1
+
+
+# --------------------------------------------------------------------------------------------
+# Multisets
+# --------------------------------------------------------------------------------------------
+
+
+def count_multisets(counts: Mapping[int, int], k: int) -> int:
+    """How many distinct multisets of ``k`` values ``counts`` allows (the enumeration size)."""
+    ways = [1] + [0] * k
+    for c in counts.values():
+        new = [0] * (k + 1)
+        for size, w in enumerate(ways):
+            if w:
+                for m in range(min(c, k - size) + 1):
+                    new[size + m] += w
+        ways = new
+    return ways[k]
+
+
+def multisets(counts: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every multiset of ``k`` values drawn from ``counts``, with its number of card hands.
+
+    Yields ``(values, weight)``; the weights add up to ``comb(sum(counts), k)``.
+    """
+    items = sorted((v, c) for v, c in counts.items() if c > 0)
+    n = len(items)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+    chosen: list[int] = []
+
+    def rec(i: int, left: int, weight: int) -> Iterator[tuple[tuple[int, ...], int]]:
+        if left == 0:
+            yield tuple(chosen), weight
+            return
+        if i == n or suffix[i] < left:
+            return
+        v, c = items[i]
+        yield from rec(i + 1, left, weight)
+        for m in range(1, min(c, left) + 1):
+            chosen.append(v)
+            yield from rec(i + 1, left - m, weight * math.comb(c, m))
+        del chosen[len(chosen) - min(c, left) :]
+
+    yield from rec(0, k, 1)
+
+
+def _check_size(counts: Mapping[int, int], k: int) -> None:
+    if k < 1:
+        raise OptionError("the number of cards must be at least 1")
+    if k > sum(counts.values()):
+        raise OptionError(f"cannot deal {k} cards: only {sum(counts.values())} are left")
+    size = count_multisets(counts, k)
+    if size > MAX_MULTISETS:
+        raise OptionError(
+            f"{k} cards is too many to enumerate exactly ({size:,} value combinations)"
+        )
+
+
+def value_weights(
+    variant: str,
+    counts: Mapping[int, int],
+    k: int,
+    options: Mapping[str, Any] | None = None,
+) -> list[tuple[HandValue, int]]:
+    """How many ``k``-card hands from ``counts`` have each hand value (exact, fast).
+
+    A depth-first walk over the distinct values with a running multiset key (Spike family) or
+    value list (other variants); each multiset is evaluated once. Hands are grouped by key,
+    total and name (classic bomb outs compare equal but differ in total).
+    """
+    name = _info(variant).name
+    items = sorted((v, c) for v, c in counts.items() if c > 0)
+    n = len(items)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+    combs = [[math.comb(c, m) for m in range(c + 1)] for _, c in items]
+    acc: dict[HandValue, int] = {}  # Spike: HandValue keys are unique per total
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    if name in SPIKE_FAMILY:
+        codes = [SPIKE_CODES[v + 10] for v, _ in items]
+        caps = [c for _, c in items]
+
+        def walk(i: int, left: int, weight: int, key: int) -> None:
+            if left == 0:
+                hv = evaluate_spike_key(key)
+                acc[hv] = acc.get(hv, 0) + weight
+                return
+            if suffix[i] < left:
+                return
+            code = codes[i]
+            row = combs[i]
+            for m in range(min(caps[i], left), -1, -1):
+                walk(i + 1, left - m, weight * row[m], key + m * code)
+
+        walk(0, k, 1, 0)
+        return list(acc.items())
+    evaluate = value_evaluator(name, options)
+    chosen: list[int] = []
+
+    def walk_values(i: int, left: int, weight: int) -> None:
+        if left == 0:
+            hv = evaluate(chosen)
+            group = (hv.key, hv.total, hv.name)
+            entry = groups.get(group)
+            if entry is None:
+                groups[group] = [hv, weight]
+            else:
+                entry[1] += weight
+            return
+        if suffix[i] < left:
+            return
+        v, c = items[i]
+        row = combs[i]
+        top = min(c, left)
+        chosen.extend([v] * top)
+        for m in range(top, -1, -1):
+            walk_values(i + 1, left - m, weight * row[m])
+            if m:
+                chosen.pop()
+
+    walk_values(0, k, 1)
+    return [(hv, w) for hv, w in groups.values()]
+
+
+# --------------------------------------------------------------------------------------------
+# Distributions of dealt hands
+# --------------------------------------------------------------------------------------------
+
+
+def _fraction_dict(p: Fraction) -> dict[str, Any]:
+    return {"p": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+
+
+@dataclass
+class Distribution:
+    """The exact distribution of a ``cards``-card hand dealt from the unseen cards."""
+
+    variant: str
+    cards: int
+    seen: tuple[int, ...]
+    outcomes: int  # comb(unseen cards, cards): every hand of distinct cards
+    names: dict[str, int] = field(default_factory=dict)  # best first
+    ranks: dict[str, int] = field(default_factory=dict)
+    totals: dict[int, int] = field(default_factory=dict)
+
+    def p_name(self, name: str) -> Fraction:
+        return Fraction(self.names.get(name, 0), self.outcomes)
+
+    def p_total(self, total: int) -> Fraction:
+        return Fraction(self.totals.get(total, 0), self.outcomes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "cards": self.cards,
+            "seen": list(self.seen),
+            "outcomes": self.outcomes,
+            "hands": [
+                {
+                    "name": name,
+                    "rank": self.ranks[name],
+                    "count": count,
+                    **_fraction_dict(Fraction(count, self.outcomes)),
+                }
+                for name, count in self.names.items()
+            ],
+            "totals": [
+                {"total": t, "count": c, **_fraction_dict(Fraction(c, self.outcomes))}
+                for t, c in sorted(self.totals.items())
+            ],
+        }
+
+
+def hand_distribution(
+    variant: str,
+    cards: int = 2,
+    seen: Sequence[int] = (),
+    options: Mapping[str, Any] | None = None,
+) -> Distribution:
+    """Exact chances of each hand name and total for ``cards`` cards from the unseen deck."""
+    name = _info(variant).name
+    counts = remove_values(deck_counts(name), seen)
+    _check_size(counts, cards)
+    names: dict[str, int] = {}
+    best: dict[str, HandValue] = {}
+    totals: dict[int, int] = {}
+    for hv, weight in value_weights(name, counts, cards, options):
+        label = hand_label(name, hv)
+        names[label] = names.get(label, 0) + weight
+        if label not in best or hv > best[label]:
+            best[label] = hv
+        totals[hv.total] = totals.get(hv.total, 0) + weight
+    order = sorted(names, key=lambda n: (best[n].rank, tuple(-x for x in best[n].key)))
+    return Distribution(
+        name,
+        cards,
+        tuple(seen),
+        math.comb(sum(counts.values()), cards),
+        {n: names[n] for n in order},
+        {n: best[n].rank for n in order},
+        totals,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Card options
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class OptionOdds:
+    """The exact outcome of one card option."""
+
+    action: str
+    outcomes: int  # equally likely cards the option may bring (1 for a known card)
+    better: Fraction
+    same: Fraction
+    worse: Fraction
+    sabacc: Fraction  # the resulting hand would win the sabacc pot
+    names: dict[str, Fraction] = field(default_factory=dict)
+    known: bool = False  # the card it brings is known (discard top, Sun card, own Moon card)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "outcomes": self.outcomes,
+            "known": self.known,
+            "better": _fraction_dict(self.better),
+            "same": _fraction_dict(self.same),
+            "worse": _fraction_dict(self.worse),
+            "sabacc": _fraction_dict(self.sabacc),
+            "hands": {n: _fraction_dict(p) for n, p in self.names.items()},
+        }
+
+
+def _signed(v: int) -> str:
+    return f"{v:+d}" if v else "0"
+
+
+def _option(
+    variant: str,
+    action: str,
+    current: HandValue,
+    results: Sequence[tuple[HandValue, int]],
+    known: bool = False,
+) -> OptionOdds:
+    total = sum(w for _, w in results)
+    better = same = worse = sab = 0
+    names: dict[str, int] = {}
+    best: dict[str, HandValue] = {}
+    for hv, w in results:
+        if hv > current:
+            better += w
+        elif hv == current:
+            same += w
+        else:
+            worse += w
+        if is_sabacc(variant, hv):
+            sab += w
+        label = hand_label(variant, hv)
+        names[label] = names.get(label, 0) + w
+        if label not in best or hv > best[label]:
+            best[label] = hv
+    order = sorted(names, key=lambda n: (best[n].rank, tuple(-x for x in best[n].key)))
+    return OptionOdds(
+        action,
+        total,
+        Fraction(better, total),
+        Fraction(same, total),
+        Fraction(worse, total),
+        Fraction(sab, total),
+        {n: Fraction(names[n], total) for n in order},
+        known,
+    )
+
+
+def improve_odds(
+    variant: str,
+    hand: Sequence[int],
+    seen: Sequence[int] = (),
+    *,
+    discard_top: int | None = None,
+    sun: Sequence[int] = (),
+    moon_top: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    actions: Sequence[str] | None = None,
+) -> list[OptionOdds]:
+    """Exact odds of each card option for ``hand``, given the cards the player has seen.
+
+    ``seen`` are other cards the player can see (the discard pile, known cards in other hands);
+    ``discard_top``, ``sun`` and ``moon_top`` (a Moon card the player put there) are seen too
+    and add the options that take them. An unknown card (the draw top, a Moon card) is equally
+    likely to be any card the player has not seen. ``actions`` (text forms) limits the options
+    to those, e.g. the legal actions of an observation.
+    """
+    info = _info(variant)
+    name = info.name
+    if not hand:
+        raise CardParseError("a hand needs at least one card")
+    opts = info.options_type.from_mapping(dict(options or {}))
+    visible = [*hand, *seen]
+    if discard_top is not None:
+        visible.append(discard_top)
+    visible.extend(sun)
+    if moon_top is not None:
+        visible.append(moon_top)
+    unseen = remove_values(deck_counts(name), visible)
+    pool = [(v, c) for v, c in sorted(unseen.items()) if c > 0]
+    evaluate = value_evaluator(name, options)
+    current = evaluate(hand)
+    cap = int(getattr(opts, "hand_cap", 0) or 0)
+    distinct = sorted(set(hand))
+
+    def drawn(base: list[int]) -> list[tuple[HandValue, int]]:
+        return [(evaluate([*base, v]), c) for v, c in pool]
+
+    def without(v: int) -> list[int]:
+        rest = list(hand)
+        rest.remove(v)
+        return rest
+
+    def best_after_discard(values: list[int]) -> HandValue:
+        best: HandValue | None = None
+        for v in sorted(set(values)):
+            rest = list(values)
+            rest.remove(v)
+            hv = evaluate(rest)
+            if best is None or hv > best:
+                best = hv
+        assert best is not None
+        return best
+
+    wanted = None if actions is None else {a.strip().lower() for a in actions}
+    out: list[OptionOdds] = []
+
+    def want(action: str) -> bool:
+        return wanted is None or action in wanted
+
+    def add(action: str, results: list[tuple[HandValue, int]], known: bool) -> None:
+        if results:
+            out.append(_option(name, action, current, results, known))
+
+    if want("stand"):
+        add("stand", [(current, 1)], True)
+    if name == "corellian_spike":
+        if (not cap or len(hand) < cap) and want("gain"):
+            add("gain", drawn(list(hand)), False)
+        if discard_top is not None:
+            for v in distinct:
+                action = f"swap discard {_signed(v)}"
+                if want(action):
+                    add(action, [(evaluate([*without(v), discard_top]), 1)], True)
+        for v in distinct:
+            action = f"swap draw {_signed(v)}"
+            if want(action):
+                add(action, drawn(without(v)), False)
+    elif name == "surabat_cycle":
+        for s in sorted(set(sun)):
+            action = f"gain {_signed(s)}"
+            if want(action):
+                values = [*hand, s]
+                if cap and len(values) > cap:
+                    add(action, [(best_after_discard(values), 1)], True)
+                else:
+                    add(action, [(evaluate(values), 1)], True)
+        for v in distinct:
+            action = f"swap moon {_signed(v)}"
+            if not want(action):
+                continue
+            if moon_top is not None:
+                add(action, [(evaluate([*without(v), moon_top]), 1)], True)
+            else:
+                add(action, drawn(without(v)), False)
+    elif name == "classic":
+        if want("gain"):
+            add("gain", drawn(list(hand)), False)
+        if len(hand) >= 3 or bool(getattr(opts, "allow_exchange_at_two", False)):
+            for v in distinct:
+                action = f"swap draw {_signed(v)}"
+                if want(action):
+                    add(action, drawn(without(v)), False)
+    elif want("gain"):
+        add("gain", drawn(list(hand)), False)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# From an observation
+# --------------------------------------------------------------------------------------------
+
+
+def card_value(code: str) -> int:
+    """The value of a card code of any variant (``+4c`` -> 4, ``11f`` -> 11, ``0`` -> 0)."""
+    text = code.rstrip("cstf")
+    return int(text) if text not in ("", "+", "-") else 0
+
+
+def seen_values(observation: Mapping[str, Any]) -> list[int]:
+    """Values of the cards the observation's seat can see, other than its own hand."""
+    codes: list[str] = list(observation.get("discard_pile") or [])
+    codes += list(observation.get("sun") or [])
+    codes += [c for c in observation.get("moon_known") or [] if c]
+    me = observation.get("seat")
+    for s in observation.get("seats", []):
+        if s.get("seat") != me:
+            codes += list(s.get("known_cards") or [])
+    return [card_value(c) for c in codes]
+
+
+def option_odds(observation: Mapping[str, Any]) -> list[OptionOdds]:
+    """Exact odds of each legal card option in ``observation`` (empty outside card phases).
+
+    Pure function of the observation: usable by the terminal table, the TUI and the web UI.
+    """
+    you = observation.get("you")
+    legal = [str(a) for a in (observation.get("legal") or {}).get("actions", [])]
+    if not you or not you.get("values"):
+        return []
+    card_words = ("stand", "gain", "swap", "discard")
+    if not any(a.split(" ")[0] in card_words for a in legal):
+        return []
+    variant = str(observation["variant"])
+    hand = list(you["values"])
+    seen = seen_values(observation)
+    if variant == "surabat_cycle" and observation.get("phase") == "discard":
+        return _discard_odds(variant, hand, legal)
+    top_code = observation.get("discard_top")
+    discard_top = card_value(top_code) if top_code else None
+    moon = observation.get("moon_known") or []
+    moon_top = card_value(moon[-1]) if moon and moon[-1] else None
+    # The discard top, Sun cards and own Moon card are already in ``seen``: pass them apart.
+    if discard_top is not None and discard_top in seen:
+        seen.remove(discard_top)
+    sun = [card_value(c) for c in observation.get("sun") or []]
+    for v in sun:
+        if v in seen:
+            seen.remove(v)
+    if moon_top is not None and moon_top in seen:
+        seen.remove(moon_top)
+    return improve_odds(
+        variant,
+        hand,
+        seen,
+        discard_top=discard_top if variant == "corellian_spike" else None,
+        sun=sun,
+        moon_top=moon_top,
+        actions=[_normal(a) for a in legal],
+    )
+
+
+def _normal(action: str) -> str:
+    """Action text with card values in ``+4`` form (legal lists may carry stave letters)."""
+    words = action.strip().lower().split()
+    if len(words) >= 2 and words[0] in ("gain", "swap", "discard"):
+        try:
+            value = card_value(words[-1])
+        except ValueError:
+            return " ".join(words)
+        return " ".join([*words[:-1], _signed(value)])
+    return " ".join(words)
+
+
+def _discard_odds(variant: str, hand: list[int], legal: list[str]) -> list[OptionOdds]:
+    evaluate = value_evaluator(variant)
+    current = evaluate(hand)
+    out = []
+    for action in legal:
+        words = action.split()
+        if words[0] != "discard":
+            continue
+        rest = list(hand)
+        rest.remove(card_value(words[-1]))
+        out.append(_option(variant, _normal(action), current, [(evaluate(rest), 1)], True))
+    return out
+
+
+@dataclass
+class HandOdds:
+    """The current hand against a random hand of the same size from the unseen cards."""
+
+    name: str
+    total: int
+    cards: int
+    win: Fraction
+    tie: Fraction
+    lose: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "total": self.total,
+            "cards": self.cards,
+            "win": _fraction_dict(self.win),
+            "tie": _fraction_dict(self.tie),
+            "lose": _fraction_dict(self.lose),
+        }
+
+
+def hand_odds(observation: Mapping[str, Any], max_cards: int = 5) -> HandOdds | None:
+    """How the seat's hand compares with a random hand of as many cards from the unseen cards
+    (exact); ``None`` without a hand or for hands over ``max_cards`` cards."""
+    you = observation.get("you")
+    if not you or not you.get("values"):
+        return None
+    variant = str(observation["variant"])
+    hand = list(you["values"])
+    if len(hand) > max_cards:
+        return None
+    unseen = remove_values(deck_counts(variant), [*hand, *seen_values(observation)])
+    evaluate = value_evaluator(variant)
+    mine = evaluate(hand)
+    k = len(hand)
+    if k > sum(unseen.values()) or count_multisets(unseen, k) > MAX_MULTISETS:
+        return None
+    win = tie = lose = 0
+    for other, weight in value_weights(variant, unseen, k):
+        if mine > other:
+            win += weight
+        elif mine == other:
+            tie += weight
+        else:
+            lose += weight
+    total = win + tie + lose
+    name = hand_label(variant, mine)
+    return HandOdds(
+        name,
+        mine.total,
+        k,
+        Fraction(win, total),
+        Fraction(tie, total),
+        Fraction(lose, total),
+    )

@@ -1,0 +1,2050 @@
+# cython: language_level=3
+"""The compiled Corellian Spike engine: the rules of :mod:`sabacc.variants.corellian_spike`
+on C arrays, for simulation, search and reinforcement learning.
+
+Same rules, same options, same seeded RNG (a bit-exact port of CPython's Mersenne Twister and
+of the reference engine's calls on it), same action objects and the same checks: for a seed and
+a list of actions it reaches exactly the state the pure-Python :class:`SpikeGame` reaches, and
+its :meth:`SpikeCore.history` replays on it (the tests play both in lockstep). What it leaves
+out is the per-event log: ``apply`` returns ``None``; the action log, per-hand nets and the
+outcome are kept, and ``sabacc.replay(core.history())`` rebuilds the full event log on demand.
+Each hand end also keeps a compact record (pots and their winners, the hands revealed at a
+showdown as card ids, what was carried), from which :attr:`SpikeCore.hand_results` builds the
+reference engine's :class:`~sabacc.engine.game.HandResult` objects on first use; and
+:meth:`SpikeCore.observation` gives the reference engine's JSON observation, so bots and other
+front ends can play on the core.
+
+Every action is validated as in the reference engine: an illegal or malformed action raises
+:class:`~sabacc.core.errors.IllegalActionError` and leaves the state as it was.
+"""
+
+from libc.stdint cimport uint32_t, int64_t
+from libc.string cimport memcpy, memset
+
+import random as _random
+from operator import index as _index
+
+from sabacc.core.actions import CALL, CHECK, GAIN, JUNK, STAND
+from sabacc.core.actions import Action, Bet, Call, Check, Gain, Junk, Raise, Stand, Swap, parse_action
+from sabacc.core.cards import SPIKE_DECK
+from sabacc.engine import betting as _betting
+from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
+from sabacc.engine.game import (
+    HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
+)
+from sabacc.core.errors import IllegalActionError, OptionError
+from sabacc.variants.spike_hands import evaluate_spike
+from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, swap_action
+
+DEF MAXP = 8
+DEF NC = 62
+DEF MAXH = 16
+DEF MT_N = 624
+DEF MT_M = 397
+
+DEF PH_SETUP = 0
+DEF PH_CARD = 1
+DEF PH_BETTING = 2
+DEF PH_SPIKE = 3
+DEF PH_SHOWDOWN = 4
+DEF PH_OVER = 5
+
+DEF GE_ORBIT = 0
+DEF GE_LAST = 1
+DEF GE_HANDS = 2
+
+DEF BS_NO_LIMIT = 0
+DEF BS_POT_LIMIT = 1
+DEF BS_FIXED = 2
+
+_PHASES = ("setup", "card", "betting", "spike", "showdown", "over")
+#: Seat statuses of :meth:`SpikeCore.seat_view`, as the reference ``observation`` names them.
+SEAT_STATUSES = ("active", "all_in", "junked", "waiting", "out")
+_STRUCTURES = {"no_limit": BS_NO_LIMIT, "pot_limit": BS_POT_LIMIT, "fixed": BS_FIXED}
+
+ctypedef struct MT:
+    uint32_t mt[MT_N]
+    int mti
+
+ctypedef struct Opts:
+    long long ante
+    long long sab_ante
+    long long start
+    long long unit
+    long long gain_fee
+    long long swap_fee
+    int game_end
+    int hand_limit      # -1: none
+    int final_split
+    int rounds
+    int structure
+    int max_raises      # -1: unlimited
+    int hand_cap
+    int tie_split
+
+ctypedef struct State:
+    MT rng
+    int n
+    long long stacks[MAXP]
+    char out[MAXP]
+    int hand_no
+    int dealer
+    int orbit_steps
+    long long sabacc_pot
+    long long carry
+    long long house
+    int to_act          # -1: nobody
+    int phase
+    char over
+    # the hand
+    signed char hands[MAXP][MAXH]
+    int hlen[MAXP]
+    char pub[NC]        # the card is publicly known in its holder's hand
+    char in_hand[MAXP]
+    char folded[MAXP]
+    char acted[MAXP]
+    char allin_last[MAXP]   # the seat's last action put it all-in (for its public text)
+    long long committed[MAXP]
+    long long round_bet[MAXP]
+    long long hand_start[MAXP]
+    long long dead
+    long long cur_bet
+    int raises
+    signed char draw[NC]
+    int ndraw
+    signed char discard[NC]
+    int ndiscard
+    signed char muck[NC]
+    int nmuck
+    int round
+    signed char queue[MAXP]
+    int qlen
+    int qpos
+    int d1
+    int d2
+    # the current decision (valid while legal_ok)
+    char legal_ok
+    char can_gain
+    char can_swap_discard
+    char can_swap_draw
+    char to_call_pos    # betting: there is something to call (CALL, else CHECK)
+    long long bet_lo
+    long long bet_hi    # 0: no bet
+    long long raise_lo
+    long long raise_hi  # 0: no raise
+
+cdef signed char VAL[NC]
+cdef int _i
+for _i in range(NC):
+    VAL[_i] = SPIKE_DECK.cards[_i].value
+_CARDS = tuple(SPIKE_DECK.cards)
+cdef tuple _CODES = tuple(c.code for c in SPIKE_DECK.cards)
+cdef tuple _VALUES = tuple(c.value for c in SPIKE_DECK.cards)
+
+cdef object _Stand = Stand
+cdef object _Gain = Gain
+cdef object _Swap = Swap
+cdef object _Check = Check
+cdef object _Call = Call
+cdef object _Bet = Bet
+cdef object _Raise = Raise
+cdef object _Junk = Junk
+cdef object _STAND = STAND
+cdef object _GAIN = GAIN
+cdef object _CHECK = CHECK
+cdef object _CALL = CALL
+cdef object _JUNK = JUNK
+cdef object _BETS = _betting._BETS
+cdef object _RAISES = _betting._RAISES
+cdef tuple _SWAP_DISCARD = tuple(swap_action("discard", v) for v in range(-10, 11))
+cdef tuple _SWAP_DRAW = tuple(swap_action("draw", v) for v in range(-10, 11))
+cdef tuple _CHECK_JUNK = (CHECK, JUNK)
+cdef tuple _CALL_JUNK = (CALL, JUNK)
+
+
+# ---------------------------------------------------------------------------------- the RNG
+cdef void mt_init_genrand(MT* r, uint32_t s) noexcept:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.mti = MT_N
+
+
+cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept:
+    cdef int i = 1, j = 0, k
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > klen else klen
+    while k > 0:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= klen:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k > 0:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000
+
+
+cdef inline uint32_t mt_next(MT* r) noexcept:
+    cdef uint32_t y
+    cdef int kk
+    if r.mti >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (r.mt[kk] & <uint32_t>0x80000000) | (r.mt[kk + 1] & <uint32_t>0x7fffffff)
+            r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (r.mt[kk] & <uint32_t>0x80000000) | (r.mt[kk + 1] & <uint32_t>0x7fffffff)
+            r.mt[kk] = r.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+        y = (r.mt[MT_N - 1] & <uint32_t>0x80000000) | (r.mt[0] & <uint32_t>0x7fffffff)
+        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+        r.mti = 0
+    y = r.mt[r.mti]
+    r.mti += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9d2c5680
+    y ^= (y << 15) & <uint32_t>0xefc60000
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT* r) noexcept:
+    """``random.Random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5
+    cdef uint32_t b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int mt_die(MT* r) noexcept:
+    """``randrange(6) + 1``: CPython's ``_randbelow(6)`` draws 3 bits until below 6."""
+    cdef uint32_t v = mt_next(r) >> 29
+    while v >= 6:
+        v = mt_next(r) >> 29
+    return <int>v + 1
+
+
+cdef void mt_seed(MT* r, object seed) except *:
+    """Seed as ``random.Random(seed)`` does for an int: the 32-bit words of ``abs(seed)``."""
+    cdef uint32_t key[64]
+    cdef int klen = 0
+    n = abs(int(seed))
+    if n == 0:
+        key[0] = 0
+        klen = 1
+    while n:
+        if klen >= 64:
+            raise OptionError("seed is too large (at most 2048 bits)")
+        key[klen] = <uint32_t>(n & 0xFFFFFFFF)
+        klen += 1
+        n >>= 32
+    mt_init_by_array(r, key, klen)
+
+
+cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept:
+    """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order."""
+    cdef double keys[NC]
+    cdef double k
+    cdef signed char c
+    cdef int i, j
+    for i in range(count):
+        keys[i] = mt_random(r)
+    for i in range(1, count):  # insertion sort: stable, and fast at 62 cards
+        k = keys[i]
+        c = cards[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            keys[j + 1] = keys[j]
+            cards[j + 1] = cards[j]
+            j -= 1
+        keys[j + 1] = k
+        cards[j + 1] = c
+
+
+cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept:
+    """CPython's ``_randbelow_with_getrandbits(n)`` for 0 < n < 2**32."""
+    cdef int k = 0
+    cdef uint32_t m = n, v
+    while m:
+        k += 1
+        m >>= 1
+    v = mt_next(r) >> (32 - k)
+    while v >= n:
+        v = mt_next(r) >> (32 - k)
+    return v
+
+
+cdef void shuffle_like_python(object rng, list items) except *:
+    """``rng.shuffle(items)`` for a plain :class:`random.Random`, done on a C copy of its
+    Mersenne Twister state (same draws, same result), the state then written back."""
+    cdef MT r
+    cdef int i, j, n = len(items)
+    version, internal, gauss = rng.getstate()
+    for i in range(MT_N):
+        r.mt[i] = <uint32_t>internal[i]
+    r.mti = internal[MT_N]
+    for i in range(n - 1, 0, -1):
+        j = mt_below(&r, i + 1)
+        items[i], items[j] = items[j], items[i]
+    rng.setstate((version, tuple([r.mt[i] for i in range(MT_N)]) + (r.mti,), gauss))
+
+
+def shuffle_sample(rng, items):
+    """Shuffle a list as ``rng.shuffle`` does, through the compiled path (for tests)."""
+    shuffle_like_python(rng, items)
+
+
+# ---------------------------------------------------------------------------------- hands
+cdef int64_t strength(signed char* cards, int size) noexcept:
+    """The Spike hand key of :func:`sabacc.variants.spike_hands.evaluate_spike`, packed into one integer.
+
+    The 8 fields of the key tuple, each offset to 0..255, in one byte each (most significant
+    first): comparing the integers compares the key tuples.
+    """
+    cdef int counts[21]
+    cdef int absolute[11]
+    cdef int pairs[10]
+    cdef int triples[10]
+    cdef int quads[10]
+    cdef int npairs = 0, ntrip = 0, nquad = 0
+    cdef int i, m, pos, total = 0, possum = 0, maxpos = 0, sylops, rank = 12, p1 = 0, p2 = 0
+    cdef int present[10]
+    cdef int npresent = 0
+    cdef int done = 0
+    memset(counts, 0, sizeof(counts))
+    for i in range(size):
+        counts[VAL[cards[i]] + 10] += 1
+    for m in range(1, 11):
+        pos = counts[10 + m]
+        if pos:
+            possum += m * pos
+            maxpos = m
+        total += m * (pos - counts[10 - m])
+    if total:
+        return pack(13, 0, 0, -total if total > 0 else total, 1 if total > 0 else 0, size,
+                    possum, maxpos)
+    sylops = counts[10]
+    if size == 2 and sylops == 2:
+        return pack(1, 0, 0, 0, 0, size, possum, maxpos)
+    if size == 5 and counts[20] == 2 and counts[0] == 2 and sylops == 1:
+        return pack(2, 0, 0, 0, 0, size, possum, maxpos)
+    for m in range(1, 11):
+        absolute[m] = counts[10 + m] + counts[10 - m]
+        if absolute[m] >= 2:
+            pairs[npairs] = m
+            npairs += 1
+        if absolute[m] >= 3:
+            triples[ntrip] = m
+            ntrip += 1
+        if absolute[m] >= 4:
+            quads[nquad] = m
+            nquad += 1
+        if absolute[m]:
+            present[npresent] = m
+            npresent += 1
+    if size == 5 and sylops == 1 and nquad:
+        rank = 3
+        p1 = quads[0]
+    elif sylops and npairs:
+        rank = 4
+        p1 = pairs[0]
+    else:
+        if size == 5 and not sylops and ntrip:
+            for i in range(ntrip):
+                for m in range(npairs):
+                    if pairs[m] != triples[i]:
+                        rank = 5
+                        p1 = triples[i]
+                        p2 = pairs[m]
+                        done = 1
+                        break
+                if done:
+                    break
+        if not done:
+            if size == 4 and nquad:
+                rank = 6
+                p1 = quads[0]
+            elif size == 5 and (
+                (counts[11] == 1 and counts[12] == 1 and counts[13] == 1 and counts[14] == 1
+                 and counts[0] == 1)
+                or (counts[9] == 1 and counts[8] == 1 and counts[7] == 1 and counts[6] == 1
+                    and counts[20] == 1)
+            ):
+                rank = 7
+            elif (size == 4 and not sylops and npresent == 4
+                  and present[3] - present[0] == 3):
+                rank = 8
+                p1 = present[0]
+            elif ntrip:
+                rank = 9
+                p1 = triples[0]
+            elif npairs >= 2:
+                rank = 10
+                p1 = pairs[0]
+                p2 = pairs[1]
+            elif npairs:
+                rank = 11
+                p1 = pairs[0]
+    return pack(rank, p1, p2, 0, 0, size, possum, maxpos)
+
+
+cdef inline int64_t pack(int rank, int p1, int p2, int dist, int positive, int size, int possum,
+                         int maxpos) noexcept:
+    cdef int64_t k = 13 - rank
+    k = k * 256 + (10 - p1)
+    k = k * 256 + (10 - p2)
+    k = k * 256 + (dist + 100)
+    k = k * 256 + positive
+    k = k * 256 + size
+    k = k * 256 + possum
+    k = k * 256 + maxpos
+    return k
+
+
+def spike_strength(values):
+    """The packed key of a hand of card values (for tests: it orders hands as ``evaluate_spike``
+    does). Values are -10..10, at most 16 cards; the cards are taken from the deck by value."""
+    cdef signed char cards[MAXH]
+    cdef int n = 0
+    cdef int used[NC]
+    memset(used, 0, sizeof(used))
+    for v in values:
+        if n >= MAXH:
+            raise ValueError("at most 16 cards")
+        for i in range(NC):
+            if not used[i] and VAL[i] == v:
+                used[i] = 1
+                cards[n] = <signed char>i
+                n += 1
+                break
+        else:
+            raise ValueError(f"no card of value {v!r} left in the deck")
+    if n == 0:
+        raise ValueError("a hand needs at least one card")
+    return strength(cards, n)
+
+
+def rng_sample(seed, int draws):
+    """``[random(), randrange(6) + 1, ...]`` alternating, from the compiled RNG (for tests)."""
+    cdef MT r
+    mt_seed(&r, seed)
+    out = []
+    for _ in range(draws):
+        out.append(mt_random(&r))
+        out.append(mt_die(&r))
+    return out
+
+
+# ---------------------------------------------------------------------------------- the game
+_DEFAULT_NAMES = [None, None] + [tuple(f"Player {i + 1}" for i in range(n))
+                                 for n in range(2, MAXP + 1)]
+cdef object _last_options = None
+cdef Opts _last_opts
+
+
+cdef void _read_options(Opts* o, object options) except *:
+    o.ante = options.ante
+    o.sab_ante = options.sabacc_ante
+    o.start = options.starting_stack
+    o.unit = options.min_bet if options.min_bet else max(1, options.ante)
+    o.gain_fee = options.gain_fee
+    o.swap_fee = options.swap_fee
+    o.game_end = (GE_ORBIT if options.game_end == "orbit"
+                  else GE_LAST if options.game_end == "last_standing" else GE_HANDS)
+    limit = options.hand_limit
+    o.hand_limit = -1 if limit is None else limit
+    o.final_split = options.final_pot == "split"
+    o.rounds = options.rounds
+    o.structure = _STRUCTURES[options.betting]
+    o.max_raises = -1 if options.max_raises is None else options.max_raises
+    o.hand_cap = options.hand_cap
+    o.tie_split = options.true_tie == "split"
+
+
+cdef inline int _lowest_seat(int mask) noexcept:
+    cdef int s = 0
+    while not mask >> s & 1:
+        s += 1
+    return s
+
+
+cdef class SpikeCore:
+    """A game of Corellian Spike on the compiled engine (see the module docstring).
+
+    ``SpikeCore(options, seed=7, players=4)``, or ``sabacc.new_game("spike", engine="compiled")``.
+    """
+
+    cdef State st
+    cdef Opts o
+    cdef readonly object options
+    cdef readonly object seed
+    cdef readonly list names
+    cdef list _seats          # action log: seat of each action
+    cdef list _acts           # action log: the action objects
+    cdef list _last           # last action object of each seat, this hand
+    cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
+    # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
+    # (pots, sabacc, shown, carried main, carried sabacc). ``pots``: ((amount, winner mask),
+    # ...) for the main pot then each side pot; ``sabacc``: (amount, winner mask) if the sabacc
+    # pot was won, else None; ``shown``: ((seat, card ids as bytes), ...) of the showdown's
+    # hands from the dealer's left, None when everyone else junked. None for a hand copied from
+    # a reference game by from_game (its HandResult is in _results already).
+    cdef list _hand_data
+    cdef list _results        # HandResult of the first len(_results) hands, built lazily
+    cdef object _legal_obj
+    cdef list _legal_list
+
+    def __init__(self, options=None, *, seed=None, players=4, log=False):
+        cdef Opts* o = &self.o
+        cdef State* st = &self.st
+        cdef int s, n
+        global _last_options, _last_opts
+        if options is None:
+            options = SpikeOptions()
+        elif type(options) is not SpikeOptions and not isinstance(options, SpikeOptions):
+            raise OptionError("SpikeCore takes SpikeOptions (Corellian Spike only)")
+        if type(players) is int:
+            n = players
+            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
+        else:
+            names = [str(p) for p in players]
+            n = len(names)
+        if not 2 <= n <= MAXP or names is None:
+            info = SpikeGame.info
+            raise OptionError(
+                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
+                f"not {n}"
+            )
+        if seed is None:
+            seed = _random.SystemRandom().randrange(2**63)
+        elif type(seed) is not int and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise OptionError(f"the compiled engine needs a whole-number seed, not {seed!r}")
+        self.options = options
+        self.seed = seed
+        self.names = list(names)
+        self._seats = []
+        self._acts = []
+        self.hand_nets = []
+        self._hand_data = []
+        self._results = []
+        self._legal_obj = None
+        self._legal_list = None
+        memset(st, 0, sizeof(State))
+        if options is _last_options:  # options are frozen: reuse the last conversion
+            memcpy(o, &_last_opts, sizeof(Opts))
+        else:
+            _read_options(o, options)
+            memcpy(&_last_opts, o, sizeof(Opts))
+            _last_options = options
+        mt_seed(&st.rng, seed)
+        st.n = n
+        for s in range(n):
+            st.stacks[s] = o.start
+        st.to_act = -1
+        st.phase = PH_SETUP
+        self._reset_hand_state()
+        for s in range(n):
+            if self._can_ante(s):
+                break
+        else:
+            raise OptionError(
+                f"buy_in={o.start} cannot cover the antes ({o.ante} + {o.sab_ante})"
+            )
+        self._start_hand()
+
+    # ------------------------------------------------------------------ public protocol
+    @property
+    def variant(self):
+        return "corellian_spike"
+
+    @property
+    def info(self):
+        return SpikeGame.info
+
+    @property
+    def n(self):
+        return self.st.n
+
+    @property
+    def num_players(self):
+        return self.st.n
+
+    @property
+    def current_player(self):
+        return None if self.st.over or self.st.to_act < 0 else self.st.to_act
+
+    @property
+    def to_act(self):
+        return None if self.st.to_act < 0 else self.st.to_act
+
+    @property
+    def is_over(self):
+        return bool(self.st.over)
+
+    @property
+    def over(self):
+        return bool(self.st.over)
+
+    def legal(self):
+        """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
+        if self.st.over or self.st.to_act < 0:
+            return NO_ACTIONS
+        if self._legal_obj is None:
+            self._compute_legal()
+            self._legal_obj = self._make_legal()
+        return self._legal_obj
+
+    def legal_actions(self):
+        """Every legal action for ``current_player``, each bet/raise size listed."""
+        cdef list out
+        if self.st.over or self.st.to_act < 0:
+            return []
+        if self._legal_list is None:
+            self._compute_legal()
+            out = self._fixed_list()
+            if self.st.phase == PH_BETTING:
+                if self.st.bet_hi:
+                    if self.st.bet_hi >= len(_BETS):
+                        _betting._grow(self.st.bet_hi)
+                    out.extend(_BETS[self.st.bet_lo:self.st.bet_hi + 1])
+                if self.st.raise_hi:
+                    if self.st.raise_hi >= len(_RAISES):
+                        _betting._grow(self.st.raise_hi)
+                    out.extend(_RAISES[self.st.raise_lo:self.st.raise_hi + 1])
+            self._legal_list = out
+        return list(self._legal_list)
+
+    def is_legal(self, action):
+        try:
+            parsed = parse_action(action)
+        except IllegalActionError:
+            return False
+        if self.st.over or self.st.to_act < 0:
+            return False
+        self._compute_legal()
+        return self._contains(parsed)
+
+    def apply(self, action, seat=None):
+        """Apply the current player's action and run the game on to the next decision.
+
+        Raises :class:`~sabacc.core.errors.IllegalActionError` (state unchanged) for an illegal or
+        malformed action, or when ``seat`` is given and is not the current player.
+        """
+        cdef int actor
+        t = type(action)
+        if not (t is _Bet or t is _Raise or t is _Stand or t is _Swap or t is _Check
+                or t is _Call or t is _Gain or t is _Junk):
+            action = parse_action(action)
+        if self.st.over:
+            raise IllegalActionError("the game is over: no more actions")
+        actor = self.st.to_act
+        if seat is not None:
+            if type(seat) is not int or not 0 <= seat < self.st.n:
+                raise IllegalActionError(
+                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
+                )
+            if seat != actor:
+                raise IllegalActionError(
+                    f"it is not {self.names[seat]}'s turn: {self.names[actor]} is to act"
+                )
+        self._compute_legal()
+        if not self._contains(action):
+            raise IllegalActionError(
+                illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
+            )
+        self.st.legal_ok = 0
+        self._legal_obj = None
+        self._legal_list = None
+        self._seats.append(actor)
+        self._acts.append(action)
+        self._last[actor] = action
+        self.st.allin_last[actor] = 0
+        self._perform(actor, action)
+        return None
+
+    @property
+    def payoffs(self):
+        return [self.st.stacks[s] - self.o.start for s in range(self.st.n)]
+
+    @property
+    def outcome(self):
+        if not self.st.over:
+            return None
+        stacks = self.stacks
+        standings = tuple(sorted(range(self.st.n), key=lambda s: (-stacks[s], s)))
+        return GameOutcome(tuple(stacks), tuple(self.payoffs), standings, self.st.hand_no)
+
+    def history(self):
+        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
+        outcome = self.outcome
+        return {
+            "format": HISTORY_FORMAT,
+            "version": HISTORY_VERSION,
+            "variant": "corellian_spike",
+            "options": self.options.changed(),
+            "seed": self.seed,
+            "players": list(self.names),
+            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
+            "result": outcome.to_dict() if outcome else None,
+        }
+
+    @property
+    def actions(self):
+        """The action log: ``(seat, action text)`` pairs, as :attr:`Game.actions`."""
+        return [(s, str(a)) for s, a in zip(self._seats, self._acts)]
+
+    @property
+    def action_count(self):
+        return len(self._acts)
+
+    def clone(self, *, reseed=None, log=None):
+        """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
+        continuing this game's stream."""
+        cdef SpikeCore new = _assemble(
+            &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
+            self._last, self.hand_nets, self._hand_data, self._results,
+        )
+        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
+        new._legal_obj = self._legal_obj
+        new._legal_list = self._legal_list
+        if reseed is not None:
+            mt_seed(&new.st.rng, reseed)
+        return new
+
+    def __reduce__(self):
+        """Pickling (process pools, Ray, ``copy.deepcopy``): the C state as bytes, with the
+        Python-side logs. A pickle is read back by the same build of sabacc."""
+        return (_restore, (
+            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
+            self.options, self.seed, self.names, self._seats, self._acts, self._last,
+            self.hand_nets, self._hand_data, self._results,
+        ))
+
+    def total_credits(self):
+        """Stacks plus every pot plus the house: constant through a game (conservation)."""
+        return sum(self.stacks) + self.pot_total() + self.st.sabacc_pot + self.st.carry + self.st.house
+
+    def pot_total(self):
+        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
+        return self._pot_total()
+
+    # ------------------------------------------------------------------ state, read-only copies
+    @property
+    def stacks(self):
+        return [self.st.stacks[s] for s in range(self.st.n)]
+
+    @property
+    def out(self):
+        return [bool(self.st.out[s]) for s in range(self.st.n)]
+
+    @property
+    def in_hand(self):
+        return [bool(self.st.in_hand[s]) for s in range(self.st.n)]
+
+    @property
+    def folded(self):
+        return [bool(self.st.folded[s]) for s in range(self.st.n)]
+
+    @property
+    def acted(self):
+        return [bool(self.st.acted[s]) for s in range(self.st.n)]
+
+    @property
+    def committed(self):
+        return [self.st.committed[s] for s in range(self.st.n)]
+
+    @property
+    def round_bet(self):
+        return [self.st.round_bet[s] for s in range(self.st.n)]
+
+    @property
+    def hand_start_stacks(self):
+        return [self.st.hand_start[s] for s in range(self.st.n)]
+
+    @property
+    def hand_no(self):
+        return self.st.hand_no
+
+    @property
+    def dealer(self):
+        return self.st.dealer
+
+    @property
+    def orbit_steps(self):
+        return self.st.orbit_steps
+
+    @property
+    def phase(self):
+        return _PHASES[self.st.phase]
+
+    @property
+    def round(self):
+        return self.st.round
+
+    @property
+    def cur_bet(self):
+        return self.st.cur_bet
+
+    @property
+    def raises(self):
+        return self.st.raises
+
+    @property
+    def dead(self):
+        return self.st.dead
+
+    @property
+    def sabacc_pot(self):
+        return self.st.sabacc_pot
+
+    @property
+    def carry(self):
+        return self.st.carry
+
+    @property
+    def house(self):
+        return self.st.house
+
+    @property
+    def last_dice(self):
+        return (self.st.d1, self.st.d2) if self.st.d1 else None
+
+    @property
+    def hands(self):
+        return [[_CARDS[self.st.hands[s][i]] for i in range(self.st.hlen[s])]
+                for s in range(self.st.n)]
+
+    @property
+    def public_ids(self):
+        return [{<int>self.st.hands[s][i] for i in range(self.st.hlen[s])
+                 if self.st.pub[self.st.hands[s][i]]} for s in range(self.st.n)]
+
+    @property
+    def draw(self):
+        return [_CARDS[self.st.draw[i]] for i in range(self.st.ndraw)]
+
+    @property
+    def discard(self):
+        return [_CARDS[self.st.discard[i]] for i in range(self.st.ndiscard)]
+
+    @property
+    def muck(self):
+        return [_CARDS[self.st.muck[i]] for i in range(self.st.nmuck)]
+
+    @property
+    def last_action(self):
+        """Each seat's last action this hand as the table saw it (``"call (all-in)"``...)."""
+        out = []
+        for s in range(self.st.n):
+            a = self._last[s]
+            if a is None:
+                out.append(None)
+            elif self.st.allin_last[s]:
+                out.append("call (all-in)" if type(a) is _Call else f"{a} (all-in)")
+            else:
+                out.append(str(a))
+        return out
+
+    def card_locations(self):
+        """Every card of the deck, wherever it is now (for conservation checks)."""
+        return [c for h in self.hands for c in h] + self.draw + self.discard + self.muck
+
+    def pots(self):
+        """The main pot and side pots as they stand (as :meth:`Game.pots`)."""
+        cdef long long amounts[MAXP + 2]
+        cdef int masks[MAXP + 2]
+        cdef int k = self._build_pots(amounts, masks)
+        cdef int i, s
+        out = []
+        for i in range(k):
+            eligible = []
+            for s in range(self.st.n):
+                if masks[i] >> s & 1:
+                    eligible.append(s)
+            out.append(Pot(amounts[i], tuple(eligible)))
+        return out
+
+    def evaluate(self, cards):
+        return SpikeGame.info.evaluator(self.options, list(cards))
+
+    def hand_strength(self, seat):
+        """The packed strength of a seat's hand (greater is better; see :func:`spike_strength`),
+        or None if it holds no card. Raises IndexError for a seat not at this table."""
+        if type(seat) is not int or not 0 <= seat < self.st.n:
+            raise IndexError(f"no seat {seat!r} at this {self.st.n}-seat table")
+        if not self.st.hlen[seat]:
+            return None
+        return strength(self.st.hands[seat], self.st.hlen[seat])
+
+    # ------------------------------------------------------------------ legality
+    cdef list _fixed_list(self):
+        cdef list out
+        cdef int seen[21]
+        cdef int i, v, s
+        if self.st.phase == PH_BETTING:
+            return list(_CALL_JUNK if self.st.to_call_pos else _CHECK_JUNK)
+        out = [_STAND]
+        if self.st.can_gain:
+            out.append(_GAIN)
+        if self.st.can_swap_discard or self.st.can_swap_draw:
+            memset(seen, 0, sizeof(seen))
+            s = self.st.to_act
+            for i in range(self.st.hlen[s]):
+                seen[VAL[self.st.hands[s][i]] + 10] = 1
+            if self.st.can_swap_discard:
+                for v in range(21):
+                    if seen[v]:
+                        out.append(_SWAP_DISCARD[v])
+            if self.st.can_swap_draw:
+                for v in range(21):
+                    if seen[v]:
+                        out.append(_SWAP_DRAW[v])
+        return out
+
+    cdef object _make_legal(self):
+        fixed = tuple(self._fixed_list())
+        if self.st.phase != PH_BETTING:
+            return Legal(fixed)
+        bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
+        raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
+        return Legal(fixed, bet, raise_)
+
+    cdef bint _contains(self, object action) except -1:
+        cdef State* st = &self.st
+        cdef int s = st.to_act, i
+        cdef long long v
+        t = type(action)
+        if st.phase == PH_BETTING:
+            if t is _Check:
+                return not st.to_call_pos
+            if t is _Call:
+                return st.to_call_pos
+            if t is _Junk:
+                return True
+            if t is _Bet:
+                a = action.amount
+                if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
+                    return False
+                return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
+            if t is _Raise:
+                a = action.amount
+                if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
+                    return False
+                return st.raise_lo <= a <= st.raise_hi
+            return False
+        if t is _Stand:
+            return True
+        if t is _Gain:
+            return action.value is None and st.can_gain
+        if t is _Swap:
+            a = action.value
+            if not isinstance(a, int) or isinstance(a, bool) or not -10 <= a <= 10:
+                return False
+            src = action.source
+            if src == "discard":
+                if not st.can_swap_discard:
+                    return False
+            elif src == "draw":
+                if not st.can_swap_draw:
+                    return False
+            else:
+                return False
+            v = a
+            for i in range(st.hlen[s]):
+                if VAL[st.hands[s][i]] == v:
+                    return True
+        return False
+
+    cdef void _compute_legal(self) noexcept:
+        cdef State* st = &self.st
+        cdef Opts* o = &self.o
+        cdef int s = st.to_act
+        cdef long long stack, to_call
+        cdef long long lo, hi
+        cdef bint cd
+        if st.legal_ok or s < 0:
+            return
+        st.legal_ok = 1
+        st.bet_hi = st.raise_hi = 0
+        st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
+        st.to_call_pos = 0
+        stack = st.stacks[s]
+        if st.phase == PH_CARD:
+            cd = self._can_draw()
+            st.can_gain = st.hlen[s] < o.hand_cap and stack >= o.gain_fee and cd
+            if stack >= o.swap_fee and st.hlen[s]:
+                st.can_swap_discard = st.ndiscard > 0
+                st.can_swap_draw = cd
+            return
+        to_call = st.cur_bet - st.round_bet[s]
+        if to_call <= 0:
+            if st.cur_bet > 0:
+                self._raise_range(s, 0, stack)
+            elif self._size_range(stack, self._pot_total(), &lo, &hi):
+                st.bet_lo = lo
+                st.bet_hi = hi
+            return
+        st.to_call_pos = 1
+        self._raise_range(s, to_call, stack)
+
+    cdef bint _size_range(self, long long stack_after_call, long long pot_after_call,
+                          long long* lo, long long* hi) noexcept:
+        cdef long long unit = self.o.unit if self.o.unit > 1 else 1
+        cdef long long high
+        if stack_after_call <= 0:
+            return False
+        if self.o.structure == BS_FIXED:
+            high = unit
+        elif self.o.structure == BS_POT_LIMIT:
+            high = unit if unit > pot_after_call else pot_after_call
+        else:
+            high = stack_after_call
+        if high > stack_after_call:
+            high = stack_after_call
+        lo[0] = unit if unit < stack_after_call else stack_after_call
+        if self.o.structure == BS_FIXED and stack_after_call >= unit:
+            lo[0] = unit
+        hi[0] = high
+        return True
+
+    cdef void _raise_range(self, int s, long long to_call, long long stack) noexcept:
+        cdef State* st = &self.st
+        cdef long long lo, hi
+        cdef int o, others = 0
+        if st.acted[s]:
+            return
+        if self.o.max_raises >= 0 and st.raises >= self.o.max_raises:
+            return
+        for o in range(st.n):
+            if o != s and st.in_hand[o] and not st.folded[o] and st.stacks[o] > 0:
+                others += 1
+        if not others:
+            return
+        if self._size_range(stack - to_call, self._pot_total() + to_call, &lo, &hi):
+            st.raise_lo = lo
+            st.raise_hi = hi
+
+    # ------------------------------------------------------------------ helpers
+    cdef inline long long _pot_total(self) noexcept:
+        cdef long long t = self.st.dead
+        cdef int s
+        for s in range(self.st.n):
+            t += self.st.committed[s]
+        return t
+
+    cdef inline bint _can_draw(self) noexcept:
+        return self.st.ndraw > 0 or self.st.ndiscard > 1 or self.st.nmuck > 0
+
+    cdef inline int _nlive(self) noexcept:
+        cdef int s, k = 0
+        for s in range(self.st.n):
+            if self.st.in_hand[s] and not self.st.folded[s]:
+                k += 1
+        return k
+
+    cdef bint _can_ante(self, int s) noexcept:
+        return self.st.stacks[s] >= self.o.ante + self.o.sab_ante and self.st.stacks[s] > 0
+
+    cdef int _order_from(self, int start, int* out) noexcept:
+        """Live seats clockwise from ``start``; returns how many."""
+        cdef int i, s, k = 0
+        for i in range(self.st.n):
+            s = (start + i) % self.st.n
+            if self.st.in_hand[s] and not self.st.folded[s]:
+                out[k] = s
+                k += 1
+        return k
+
+    cdef int _odd_order(self, int mask, int* out) noexcept:
+        """The seats of ``mask`` from the dealer's left (odd-credit order); returns how many."""
+        cdef int i, s, k = 0
+        for i in range(self.st.n):
+            s = (self.st.dealer + 1 + i) % self.st.n
+            if mask >> s & 1:
+                out[k] = s
+                k += 1
+        return k
+
+    cdef long long _pay(self, int s, long long amount, int where) noexcept:
+        """Stack -> pot (where: 0 main/committed, 1 sabacc, 2 dead); returns what was paid."""
+        if amount > self.st.stacks[s]:
+            amount = self.st.stacks[s]
+        if amount <= 0:
+            return 0
+        self.st.stacks[s] -= amount
+        if where == 1:
+            self.st.sabacc_pot += amount
+        elif where == 0:
+            self.st.committed[s] += amount
+        else:
+            self.st.dead += amount
+        return amount
+
+    cdef void _award(self, long long amount, int mask) noexcept:
+        cdef int order[MAXP]
+        cdef int k = self._odd_order(mask, order)
+        cdef long long base, odd
+        cdef int i
+        if k == 0:
+            return
+        base = amount // k
+        odd = amount % k
+        for i in range(k):
+            self.st.stacks[order[i]] += base + (1 if i < odd else 0)
+
+    cdef signed char _draw(self) noexcept:
+        """The draw top (reshuffling first if the pile is empty); -1 if no card is left."""
+        cdef State* st = &self.st
+        if st.ndraw == 0:
+            self._reshuffle()
+            if st.ndraw == 0:
+                return -1
+        st.ndraw -= 1
+        return st.draw[st.ndraw]
+
+    cdef void _reshuffle(self) noexcept:
+        cdef State* st = &self.st
+        cdef int k = 0, i
+        for i in range(st.ndiscard - 1):
+            st.draw[k] = st.discard[i]
+            k += 1
+        for i in range(st.nmuck):
+            st.draw[k] = st.muck[i]
+            k += 1
+        if st.ndiscard > 0:
+            st.discard[0] = st.discard[st.ndiscard - 1]
+            st.ndiscard = 1
+        st.nmuck = 0
+        shuffle_sorted(&st.rng, st.draw, k)
+        st.ndraw = k
+
+    cdef signed char _take_from_hand(self, int s, int value) noexcept:
+        """Remove a card of ``value``: a publicly known copy first, else the first copy."""
+        cdef State* st = &self.st
+        cdef int i, idx = -1
+        cdef signed char c
+        for i in range(st.hlen[s]):
+            c = st.hands[s][i]
+            if VAL[c] == value:
+                if st.pub[c]:
+                    idx = i
+                    break
+                if idx < 0:
+                    idx = i
+        c = st.hands[s][idx]
+        for i in range(idx, st.hlen[s] - 1):
+            st.hands[s][i] = st.hands[s][i + 1]
+        st.hlen[s] -= 1
+        st.pub[c] = 0
+        return c
+
+    cdef void _clear_hand(self, int s, signed char* dest, int* ndest) noexcept:
+        cdef int i
+        cdef signed char c
+        for i in range(self.st.hlen[s]):
+            c = self.st.hands[s][i]
+            dest[ndest[0]] = c
+            ndest[0] += 1
+            self.st.pub[c] = 0
+        self.st.hlen[s] = 0
+
+    # ------------------------------------------------------------------ hand lifecycle
+    cdef void _reset_hand_state(self):
+        cdef State* st = &self.st
+        cdef int s
+        for s in range(st.n):
+            st.hlen[s] = 0
+            st.in_hand[s] = 0
+            st.folded[s] = 0
+            st.committed[s] = 0
+            st.round_bet[s] = 0
+            st.acted[s] = 0
+            st.allin_last[s] = 0
+            st.hand_start[s] = st.stacks[s]
+        memset(st.pub, 0, sizeof(st.pub))
+        st.dead = 0
+        st.cur_bet = 0
+        st.raises = 0
+        st.ndraw = st.ndiscard = st.nmuck = 0
+        st.round = 0
+        st.qlen = st.qpos = 0
+        st.d1 = st.d2 = 0
+        self._last = [None] * st.n
+
+    cdef void _start_hand(self):
+        cdef State* st = &self.st
+        cdef Opts* o = &self.o
+        cdef int s, nalive = 0, first_alive = -1, step, k, i
+        cdef int order[MAXP]
+        cdef int alive_mask = 0
+        cdef bint first = st.hand_no == 0
+        for s in range(st.n):
+            if not st.out[s] and not self._can_ante(s):
+                st.out[s] = 1
+        for s in range(st.n):
+            if not st.out[s]:
+                nalive += 1
+                alive_mask |= 1 << s
+                if first_alive < 0:
+                    first_alive = s
+        if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
+            self._end_game()
+            return
+        if not first:
+            step = 1
+            while st.out[(st.dealer + step) % st.n]:
+                step += 1
+            st.orbit_steps += step
+            st.dealer = (st.dealer + step) % st.n
+            if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
+                self._end_game()
+                return
+        elif st.out[st.dealer]:
+            st.dealer = first_alive
+        st.hand_no += 1
+        self._reset_hand_state()
+        st.dead = st.carry
+        st.carry = 0
+        k = self._odd_order(alive_mask, order)
+        for i in range(k):
+            s = order[i]
+            st.in_hand[s] = 1
+            self._pay(s, o.ante, 0)
+            self._pay(s, o.sab_ante, 1)
+        # deal: the whole deck, shuffled
+        for i in range(NC):
+            st.draw[i] = <signed char>i
+        shuffle_sorted(&st.rng, st.draw, NC)
+        st.ndraw = NC
+        k = self._order_from((st.dealer + 1) % st.n, order)
+        for _ in range(2):
+            for i in range(k):
+                s = order[i]
+                st.ndraw -= 1
+                st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
+                st.hlen[s] += 1
+        st.ndraw -= 1
+        st.discard[0] = st.draw[st.ndraw]
+        st.ndiscard = 1
+        st.round = 1
+        self._begin_card_phase()
+
+    cdef void _begin_card_phase(self):
+        cdef int order[MAXP]
+        cdef int k, i
+        self.st.phase = PH_CARD
+        k = self._order_from((self.st.dealer + 1) % self.st.n, order)
+        for i in range(k):
+            self.st.queue[i] = <signed char>order[i]
+        self.st.qlen = k
+        self.st.qpos = 0
+        self._next_card_turn()
+
+    cdef void _next_card_turn(self):
+        self.st.legal_ok = 0
+        if self.st.qpos < self.st.qlen:
+            self.st.to_act = self.st.queue[self.st.qpos]
+            self.st.qpos += 1
+        else:
+            self._begin_betting()
+
+    cdef void _begin_betting(self):
+        cdef State* st = &self.st
+        cdef int s
+        st.phase = PH_BETTING
+        for s in range(st.n):
+            st.round_bet[s] = 0
+            st.acted[s] = 0
+        st.cur_bet = 0
+        st.raises = 0
+        st.legal_ok = 0
+        st.to_act = self._next_bettor((st.dealer + 1) % st.n, 1)
+        if st.to_act < 0:
+            self._spike_phase()
+
+    cdef bint _needs_to_act(self, int s) noexcept:
+        cdef State* st = &self.st
+        cdef int o, k = 0
+        if not st.in_hand[s] or st.folded[s] or st.stacks[s] == 0:
+            return False
+        if st.round_bet[s] < st.cur_bet:
+            return True
+        if st.acted[s]:
+            return False
+        for o in range(st.n):
+            if st.in_hand[o] and not st.folded[o] and st.stacks[o] > 0:
+                k += 1
+        return k > 1
+
+    cdef int _next_bettor(self, int start, bint inclusive) noexcept:
+        cdef int i, s
+        for i in range(0 if inclusive else 1, self.st.n + 1):
+            s = (start + i) % self.st.n
+            if self._needs_to_act(s):
+                return s
+        return -1
+
+    cdef void _perform(self, int s, object action):
+        cdef State* st = &self.st
+        cdef Opts* o = &self.o
+        cdef signed char taken, given
+        cdef bint done
+        t = type(action)
+        if st.phase == PH_BETTING:
+            done = self._betting_act(s, action, t)
+            if self._all_junked_win():
+                return
+            if done:
+                self._spike_phase()
+            return
+        if t is _Gain:
+            self._pay(s, o.gain_fee, 2)
+            taken = self._draw()
+            st.hands[s][st.hlen[s]] = taken
+            st.hlen[s] += 1
+        elif t is _Swap:
+            self._pay(s, o.swap_fee, 2)
+            if action.source == "discard":
+                st.ndiscard -= 1
+                taken = st.discard[st.ndiscard]
+                given = self._take_from_hand(s, action.value)
+                st.hands[s][st.hlen[s]] = taken
+                st.hlen[s] += 1
+                st.pub[taken] = 1
+                st.discard[st.ndiscard] = given
+                st.ndiscard += 1
+            else:
+                given = self._take_from_hand(s, action.value)
+                taken = self._draw()
+                st.hands[s][st.hlen[s]] = taken
+                st.hlen[s] += 1
+                st.discard[st.ndiscard] = given
+                st.ndiscard += 1
+        self._next_card_turn()
+
+    cdef bint _betting_act(self, int s, object action, object t):
+        cdef State* st = &self.st
+        cdef long long paid, to_call, amount
+        cdef int i
+        if t is _Check:
+            st.acted[s] = 1
+        elif t is _Call:
+            paid = self._pay(s, st.cur_bet - st.round_bet[s], 0)
+            st.round_bet[s] += paid
+            st.acted[s] = 1
+            st.allin_last[s] = st.stacks[s] == 0
+        elif t is _Bet or t is _Raise:
+            amount = action.amount
+            to_call = st.cur_bet - st.round_bet[s]
+            paid = self._pay(s, to_call + amount, 0)
+            st.round_bet[s] += paid
+            if amount >= self.o.unit:
+                for i in range(st.n):
+                    st.acted[i] = 0
+            if t is _Raise:
+                st.raises += 1
+            st.cur_bet = st.round_bet[s]
+            st.acted[s] = 1
+            st.allin_last[s] = st.stacks[s] == 0
+        else:  # junk: the hand is mucked face down
+            st.folded[s] = 1
+            self._clear_hand(s, st.muck, &st.nmuck)
+        if self._nlive() > 1:
+            st.to_act = self._next_bettor(s, 0)
+            if st.to_act >= 0:
+                return False
+        else:
+            st.to_act = -1
+        self._return_uncalled()
+        return True
+
+    cdef void _return_uncalled(self) noexcept:
+        cdef State* st = &self.st
+        cdef int s, top = -1
+        cdef long long others = 0, excess
+        if not st.cur_bet:
+            return
+        for s in range(st.n):
+            if st.in_hand[s] and not st.folded[s]:
+                if top < 0 or st.committed[s] > st.committed[top]:
+                    top = s
+        if top < 0:
+            return
+        for s in range(st.n):
+            if s != top and st.committed[s] > others:
+                others = st.committed[s]
+        excess = st.committed[top] - others
+        if excess > st.round_bet[top]:
+            excess = st.round_bet[top]
+        if excess > 0:
+            st.committed[top] -= excess
+            st.round_bet[top] -= excess
+            st.stacks[top] += excess
+
+    cdef bint _all_junked_win(self):
+        cdef State* st = &self.st
+        cdef int s, winner = -1
+        cdef long long amount
+        if self._nlive() != 1:
+            return False
+        for s in range(st.n):
+            if st.in_hand[s] and not st.folded[s]:
+                winner = s
+        amount = self._pot_total()
+        self._award(amount, 1 << winner)
+        self._finish_hand("all_junked", ((amount, 1 << winner),), None, None)
+        return True
+
+    cdef void _spike_phase(self):
+        cdef State* st = &self.st
+        st.phase = PH_SPIKE
+        st.to_act = -1
+        st.d1 = mt_die(&st.rng)
+        st.d2 = mt_die(&st.rng)
+        if st.d1 == st.d2:
+            self._sabacc_shift()
+        if st.round < self.o.rounds:
+            st.round += 1
+            self._begin_card_phase()
+        else:
+            self._showdown()
+
+    cdef void _sabacc_shift(self) noexcept:
+        cdef State* st = &self.st
+        cdef int order[MAXP]
+        cdef int sizes[MAXP]
+        cdef int k, i, j, s
+        cdef signed char c
+        k = self._order_from((st.dealer + 1) % st.n, order)
+        for i in range(k):
+            s = order[i]
+            sizes[i] = st.hlen[s]
+            self._clear_hand(s, st.discard, &st.ndiscard)
+        for i in range(k):
+            s = order[i]
+            for j in range(sizes[i]):
+                c = self._draw()
+                if c < 0:  # more cards in hands than the deck holds (8 seats at hand_cap 8)
+                    break
+                st.hands[s][st.hlen[s]] = c
+                st.hlen[s] += 1
+        c = self._draw()
+        if c >= 0:
+            st.discard[st.ndiscard] = c
+            st.ndiscard += 1
+
+    cdef int _build_pots(self, long long* amounts, int* masks) noexcept:
+        """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
+        cdef State* st = &self.st
+        cdef long long levels[MAXP + 1]
+        cdef long long level, prev = 0, amount, top = -1, c, lo, plo, leftover = 0, x
+        cdef int nlev = 0, npots = 0, s, i, j, elig
+        cdef int live = 0, capped = 0
+        for s in range(st.n):
+            if st.in_hand[s] and not st.folded[s]:
+                live |= 1 << s
+                if st.committed[s] > top:
+                    top = st.committed[s]
+                if st.stacks[s] == 0:
+                    capped |= 1 << s
+        if not live:
+            amounts[0] = self._pot_total()
+            masks[0] = 0
+            return 1
+        for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
+            if capped >> s & 1:
+                levels[nlev] = st.committed[s]
+                nlev += 1
+        levels[nlev] = top
+        nlev += 1
+        for i in range(1, nlev):  # sort ascending
+            x = levels[i]
+            j = i - 1
+            while j >= 0 and levels[j] > x:
+                levels[j + 1] = levels[j]
+                j -= 1
+            levels[j + 1] = x
+        for i in range(nlev):
+            level = levels[i]
+            if i and level == levels[i - 1]:
+                continue
+            amount = 0
+            for s in range(st.n):
+                c = st.committed[s]
+                lo = c if c < level else level
+                plo = c if c < prev else prev
+                amount += lo - plo
+            elig = 0
+            for s in range(st.n):
+                if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
+                    elig |= 1 << s
+            if npots and masks[npots - 1] == elig:
+                amounts[npots - 1] += amount
+            elif amount > 0 or not npots:
+                amounts[npots] = amount
+                masks[npots] = elig
+                npots += 1
+            prev = level
+        for s in range(st.n):
+            if st.committed[s] > prev:
+                leftover += st.committed[s] - prev
+        amounts[npots - 1] += leftover
+        amounts[0] += st.dead
+        return npots
+
+    cdef void _showdown(self):
+        cdef State* st = &self.st
+        cdef int64_t values[MAXP]
+        cdef long long amounts[MAXP + 2]
+        cdef int masks[MAXP + 2]
+        cdef int dec_key[MAXP + 4]
+        cdef int dec_val[MAXP + 4]
+        cdef int ndec = 0
+        cdef int npots, i, s, live = 0, overall, best_seat = -1
+        cdef int totals[MAXP]
+        cdef int order[MAXP]
+        cdef int j, total, k, won
+        cdef list shown = []
+        cdef list pots = []
+        st.phase = PH_SHOWDOWN
+        st.to_act = -1
+        for s in range(st.n):
+            if st.in_hand[s] and not st.folded[s]:
+                live |= 1 << s
+                values[s] = strength(st.hands[s], st.hlen[s])
+                total = 0
+                for j in range(st.hlen[s]):
+                    total += VAL[st.hands[s][j]]
+                totals[s] = total
+        k = self._order_from((st.dealer + 1) % st.n, order)
+        for i in range(k):  # the revealed hands, for hand_results
+            s = order[i]
+            shown.append((s, (<char*>st.hands[s])[:st.hlen[s]]))
+        npots = self._build_pots(amounts, masks)
+        for i in range(npots):
+            won = self._winners(masks[i], values, dec_key, dec_val, &ndec)
+            self._award(amounts[i], won)
+            pots.append((amounts[i], won))
+        overall = self._winners(live, values, dec_key, dec_val, &ndec)
+        for s in range(st.n):
+            if overall >> s & 1:
+                best_seat = s
+                break
+        sab_won = None
+        if totals[best_seat] == 0 and st.sabacc_pot:
+            sab_won = (st.sabacc_pot, overall)
+            self._award(st.sabacc_pot, overall)
+            st.sabacc_pot = 0
+        self._finish_hand("showdown", tuple(pots), sab_won, tuple(shown))
+
+    cdef int _winners(self, int seats, int64_t* values, int* dec_key, int* dec_val,
+                      int* ndec) noexcept:
+        cdef int s, tied = 0, i
+        cdef int64_t best = -1
+        for s in range(self.st.n):
+            if seats >> s & 1 and values[s] > best:
+                best = values[s]
+        for s in range(self.st.n):
+            if seats >> s & 1 and values[s] == best:
+                tied |= 1 << s
+        if tied & (tied - 1) == 0:
+            return tied
+        for i in range(ndec[0]):
+            if dec_key[i] == tied:
+                return dec_val[i]
+        dec_key[ndec[0]] = tied
+        dec_val[ndec[0]] = self._break_true_tie(tied)
+        ndec[0] += 1
+        return dec_val[ndec[0] - 1]
+
+    cdef int _break_true_tie(self, int tied) noexcept:
+        cdef State* st = &self.st
+        cdef int order[MAXP]
+        cdef int drawn[MAXP]
+        cdef int k, i, s, best, keep, v, closeness
+        cdef signed char c
+        if self.o.tie_split:
+            return tied
+        k = self._odd_order(tied, order)
+        while k > 1:
+            if not self._can_draw():
+                break
+            best = -1
+            for i in range(k):
+                if not self._can_draw():
+                    return self._mask_of(order, k)
+                c = self._draw()
+                st.discard[st.ndiscard] = c
+                st.ndiscard += 1
+                v = VAL[c]
+                closeness = (10 - (v if v >= 0 else -v)) * 2 + (1 if v > 0 else 0)
+                drawn[i] = closeness
+                if closeness > best:
+                    best = closeness
+            keep = 0
+            for i in range(k):
+                if drawn[i] == best:
+                    order[keep] = order[i]
+                    keep += 1
+            k = keep
+        return self._mask_of(order, k)
+
+    cdef inline int _mask_of(self, int* seats, int k) noexcept:
+        cdef int i, m = 0
+        for i in range(k):
+            m |= 1 << seats[i]
+        return m
+
+    cdef void _finish_hand(self, str reason, tuple pots, object sabacc, object shown):
+        cdef State* st = &self.st
+        cdef int s
+        self.hand_nets.append(
+            (st.hand_no, st.dealer, reason,
+             tuple([st.stacks[s] - st.hand_start[s] for s in range(st.n)]))
+        )
+        self._hand_data.append((pots, sabacc, shown, st.carry, st.sabacc_pot))
+        for s in range(st.n):
+            st.committed[s] = 0
+        st.dead = 0
+        st.to_act = -1
+        self._start_hand()
+
+    cdef void _end_game(self):
+        cdef State* st = &self.st
+        cdef int s, alive = 0
+        cdef long long leftover = st.sabacc_pot + st.carry
+        if leftover:
+            for s in range(st.n):
+                if not st.out[s]:
+                    alive |= 1 << s
+            if not alive:
+                alive = (1 << st.n) - 1
+            if self.o.final_split:
+                self._award(leftover, alive)
+            else:
+                st.house += leftover
+            st.sabacc_pot = 0
+            st.carry = 0
+        st.over = 1
+        st.to_act = -1
+        st.phase = PH_OVER
+
+    # ------------------------------------------------------------------ results, observation
+    cdef object _pot_result(self, str pot, long long amount, int mask, int dealer, str reason):
+        """The :class:`PotResult` of an award: winners in odd-credit order, odd credits first."""
+        cdef int order[MAXP]
+        cdef int n = self.st.n, i, k = 0, s
+        cdef long long base, odd
+        for i in range(n):
+            s = (dealer + 1 + i) % n
+            if mask >> s & 1:
+                order[k] = s
+                k += 1
+        if k == 0:  # nobody to win it (as Game._award: no shares)
+            return PotResult(pot, amount, (), (), reason)
+        base = amount // k
+        odd = amount % k
+        return PotResult(
+            pot,
+            amount,
+            tuple([order[i] for i in range(k)]),
+            tuple([base + (1 if i < odd else 0) for i in range(k)]),
+            reason,
+        )
+
+    cdef object _build_result(self, int index):
+        """The :class:`HandResult` of finished hand ``index``, from its compact record."""
+        hand, dealer, reason, net = self.hand_nets[index]
+        pots, sab_won, shown, carry, sab_left = self._hand_data[index]
+        results = []
+        hands = {}
+        if shown is None:  # everyone else junked
+            amount, mask = pots[0]
+            results.append(self._pot_result("main", amount, mask, dealer, "everyone else junked"))
+        else:
+            values = {}
+            for s, cards in shown:
+                value = evaluate_spike([_VALUES[c] for c in cards])
+                values[s] = value
+                hands[s] = (tuple([_CODES[c] for c in cards]), value)
+            for i, (amount, mask) in enumerate(pots):
+                name = "main" if i == 0 else f"side {i}"
+                best = values[_lowest_seat(mask)]
+                results.append(
+                    self._pot_result(name, amount, mask, dealer, f"best hand: {best.name}")
+                )
+            if sab_won is not None:
+                amount, mask = sab_won
+                best = values[_lowest_seat(mask)]
+                results.append(
+                    self._pot_result("sabacc", amount, mask, dealer, f"won with {best.name}")
+                )
+        carried = {}
+        if carry:
+            carried["main"] = carry
+        if sab_left:
+            carried["sabacc"] = sab_left
+        return HandResult(hand, dealer, reason, tuple(results), hands, carried, net)
+
+    cdef object _last_result(self):
+        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
+        cdef int i
+        if not self._hand_data:
+            return None
+        for i in range(len(self._results), len(self._hand_data)):
+            self._results.append(self._build_result(i))
+        return self._results[len(self._results) - 1]
+
+    @property
+    def hand_results(self):
+        """The typed result of every finished hand, equal to the reference engine's
+        :attr:`Game.hand_results`: built on first use from the compact record each hand end
+        keeps (pots and winners, the revealed hands' card ids, what was carried), then cached.
+        A new list each time (the results themselves are immutable)."""
+        self._last_result()
+        return list(self._results)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
+        equal to the reference engine's :meth:`Game.observation` in every state, ``last_hand``,
+        ``legal``, side pots, ``you`` and ``outcome`` included. Raises IndexError for a seat
+        not at this table (the reference engine reads a negative seat from the end)."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s, i, me = -1
+        cdef signed char c
+        cdef long long to_call = 0, total = 0
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            seat = _index(seat)  # an int (a NumPy integer is taken too)
+            if not 0 <= seat < n:
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            me = seat
+        current = self.current_player
+        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
+        last = self.last_action
+        seats = []
+        for s in range(n):
+            known = []
+            for i in range(st.hlen[s]):
+                c = st.hands[s][i]
+                if st.pub[c]:
+                    known.append(_CODES[c])
+            if st.out[s]:
+                status = "out"
+            elif not st.in_hand[s]:
+                status = "waiting"
+            elif st.folded[s]:
+                status = "junked"
+            elif st.stacks[s] == 0:
+                status = "all_in"
+            else:
+                status = "active"
+            seats.append(
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "stack": st.stacks[s],
+                    "committed": st.committed[s],
+                    "round_bet": st.round_bet[s],
+                    "cards": st.hlen[s],
+                    "known_cards": known,
+                    "status": status,
+                    "dealer": s == st.dealer,
+                    "last_action": last[s],
+                }
+            )
+        if me >= 0 and st.phase == PH_BETTING:
+            to_call = st.cur_bet - st.round_bet[me]
+            if to_call < 0:
+                to_call = 0
+        result = self._last_result()
+        obs = {
+            "variant": "corellian_spike",
+            "seat": seat,
+            "hand": st.hand_no,
+            "phase": _PHASES[st.phase],
+            "dealer": st.dealer,
+            "current_player": current,
+            "is_over": bool(st.over),
+            "seats": seats,
+            "pots": {
+                "main": self._pot_total(),
+                "sabacc": st.sabacc_pot,
+                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            },
+            "betting": {
+                "current_bet": st.cur_bet,
+                "to_call": to_call,
+                "structure": str(self.options.betting),
+                "unit": self.o.unit,
+            },
+            "legal": legal.to_dict(),
+            "last_hand": None if result is None else result.to_dict(),
+        }
+        if me >= 0:
+            codes = []
+            values = []
+            for i in range(st.hlen[me]):
+                c = st.hands[me][i]
+                codes.append(_CODES[c])
+                values.append(VAL[c])
+                total += VAL[c]
+            obs["you"] = {
+                "cards": codes,
+                "values": values,
+                "total": total,
+                "hand": evaluate_spike(values).to_dict() if values else None,
+            }
+        obs["round"] = st.round
+        obs["rounds"] = self.o.rounds
+        obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
+        obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
+        obs["draw_pile"] = st.ndraw
+        obs["mucked"] = st.nmuck
+        obs["dice"] = [st.d1, st.d2] if st.d1 else None
+        if st.over:
+            obs["outcome"] = self.outcome.to_dict()
+        return obs
+
+    def full_state(self):
+        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
+        cdef State* st = &self.st
+        cdef int s, i
+        return {
+            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
+            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
+            "muck": [_CODES[st.muck[i]] for i in range(st.nmuck)],
+            "observation": self.observation(None),
+        }
+
+    # ------------------------------------------------------------------ compact view (RL)
+    def seat_view(self, int seat):
+        """What ``observation(seat)`` of the reference engine shows that a numeric encoder
+        needs, as ints, strings and card ids in one call (no :class:`Card` lists, no action
+        texts): for :meth:`sabacc.apps.rl.ObservationEncoder.encode_core`. A tuple of
+
+        ``phase`` (str), ``round``, main pot (:meth:`pot_total`), ``sabacc_pot``, ``cur_bet``,
+        draw pile size, muck size, whether the last spike dice were doubles, the dealer's
+        offset from ``seat`` (clockwise), the seat's own card ids (bytes, hand order), their
+        total, the discard pile's card ids (bytes, bottom to top), and one tuple per seat from
+        ``seat`` clockwise (entry ``k`` is seat ``(seat + k) % n``): ``(stack, committed, round
+        bet, card count, status, last, known)``, status an index in :data:`SEAT_STATUSES`,
+        ``last`` the ``kind`` of the seat's last action this hand (``None``: none yet; the
+        first word of :attr:`last_action`), ``known`` the ids of the cards everybody saw go into
+        that hand (bytes, hand order).
+        """
+        cdef State* st = &self.st
+        cdef int n = st.n
+        cdef int k, s, i, m, status, total = 0
+        cdef signed char c
+        cdef char buf[NC]
+        if not 0 <= seat < n:
+            raise IndexError(f"no seat {seat} at a {n}-seat table")
+        seats = []
+        for k in range(n):
+            s = seat + k
+            if s >= n:
+                s -= n
+            if st.out[s]:
+                status = 4
+            elif not st.in_hand[s]:
+                status = 3
+            elif st.folded[s]:
+                status = 2
+            elif st.stacks[s] == 0:
+                status = 1
+            else:
+                status = 0
+            a = self._last[s]
+            m = 0
+            for i in range(st.hlen[s]):
+                c = st.hands[s][i]
+                if st.pub[c]:
+                    buf[m] = c
+                    m += 1
+            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
+                          None if a is None else a.kind, buf[:m]))
+        for i in range(st.hlen[seat]):
+            total += VAL[st.hands[seat][i]]
+        return (
+            _PHASES[st.phase], st.round, self._pot_total(), st.sabacc_pot, st.cur_bet,
+            st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2, (st.dealer - seat + n) % n,
+            (<char*>st.hands[seat])[:st.hlen[seat]], total, (<char*>st.discard)[:st.ndiscard],
+            tuple(seats),
+        )
+
+    # ------------------------------------------------------------------ search (bots)
+    def _rounds(self):
+        """Rounds per hand (the reference engine's hook of the same name)."""
+        return self.o.rounds
+
+    def _bet_unit(self):
+        """The minimum bet and raise increment (the reference engine's hook of the same name)."""
+        return self.o.unit
+
+    @staticmethod
+    def from_game(game):
+        """A compiled copy of a reference :class:`SpikeGame`'s current state, RNG state and
+        action log included: it goes on exactly as ``game`` would (for search bots, which
+        sample and play out many worlds from one position)."""
+        cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
+        cdef State* st = &new.st
+        cdef int s, i, n
+        if type(game) is not SpikeGame:
+            raise OptionError("from_game copies a Corellian Spike game of the reference engine")
+        new.options = game.options
+        new.seed = game.seed
+        new.names = list(game.names)
+        new._seats = [s for s, _ in game.actions]
+        new._acts = [parse_action(a) for _, a in game.actions]
+        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in game.hand_results]
+        new._results = list(game.hand_results)
+        new._hand_data = [None] * len(new._results)
+        new._legal_obj = None
+        new._legal_list = None
+        memset(st, 0, sizeof(State))
+        _read_options(&new.o, game.options)
+        version, internal, _gauss = game.rng.getstate()
+        for i in range(MT_N):
+            st.rng.mt[i] = <uint32_t>internal[i]
+        st.rng.mti = internal[MT_N]
+        n = st.n = game.n
+        last = []
+        for s in range(n):
+            st.stacks[s] = game.stacks[s]
+            st.out[s] = game.out[s]
+            st.in_hand[s] = game.in_hand[s]
+            st.folded[s] = game.folded[s]
+            st.acted[s] = game.acted[s]
+            st.committed[s] = game.committed[s]
+            st.round_bet[s] = game.round_bet[s]
+            st.hand_start[s] = game.hand_start_stacks[s]
+            hand = game.hands[s]
+            st.hlen[s] = len(hand)
+            for i, card in enumerate(hand):
+                st.hands[s][i] = card.id
+                st.pub[card.id] = card.id in game.public_ids[s]
+            text = game.last_action[s]
+            if text is None:
+                last.append(None)
+            else:
+                st.allin_last[s] = text.endswith(" (all-in)")
+                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
+        new._last = last
+        st.hand_no = game.hand_no
+        st.dealer = game.dealer
+        st.orbit_steps = game.orbit_steps
+        st.sabacc_pot = game.sabacc_pot
+        st.carry = game.carry
+        st.house = game.house
+        st.to_act = -1 if game.to_act is None else game.to_act
+        st.phase = _PHASES.index(game.phase)
+        st.over = game.over
+        st.dead = game.dead
+        st.cur_bet = game.cur_bet
+        st.raises = game.raises
+        st.ndraw = len(game.draw)
+        for i, card in enumerate(game.draw):
+            st.draw[i] = card.id
+        st.ndiscard = len(game.discard)
+        for i, card in enumerate(game.discard):
+            st.discard[i] = card.id
+        st.nmuck = len(game.muck)
+        for i, card in enumerate(game.muck):
+            st.muck[i] = card.id
+        st.round = game.round
+        st.qlen = len(game.card_queue)
+        st.qpos = 0
+        for i, s in enumerate(game.card_queue):
+            st.queue[i] = s
+        if game.last_dice is not None:
+            st.d1, st.d2 = game.last_dice
+        return new
+
+    def determinize(self, int viewer, rng):
+        """A copy of this state as ``viewer`` might imagine it, exactly as
+        :meth:`Game.determinize` draws it from ``rng`` (same calls, same result): the other
+        seats' hidden cards, the draw pile and the muck are shuffled and dealt back into the
+        same places; the copy gets a fresh RNG seeded from ``rng``. Like the reference's
+        (``clone(log=False)``), the copy starts with an empty action log."""
+        cdef SpikeCore new = self.clone(reseed=rng.getrandbits(64))
+        cdef State* st = &new.st
+        new._seats = []
+        new._acts = []
+        cdef int s, i, k = 0
+        cdef signed char* places[NC]
+        cdef signed char c
+        if not 0 <= viewer < st.n:
+            raise IndexError(f"no seat {viewer} at this {st.n}-seat table")
+        cards = []
+        for s in range(st.n):
+            if s == viewer:
+                continue
+            for i in range(st.hlen[s]):
+                c = st.hands[s][i]
+                if not st.pub[c]:
+                    places[k] = &st.hands[s][i]
+                    k += 1
+                    cards.append(c)
+        for i in range(st.ndraw):
+            places[k] = &st.draw[i]
+            k += 1
+            cards.append(st.draw[i])
+        for i in range(st.nmuck):
+            places[k] = &st.muck[i]
+            k += 1
+            cards.append(st.muck[i])
+        cards.sort()  # forget where they were
+        if type(rng) is _random.Random:
+            shuffle_like_python(rng, cards)
+        else:
+            rng.shuffle(cards)
+        for i in range(k):
+            places[i][0] = <signed char>cards[i]
+        st.legal_ok = 0
+        new._legal_obj = None
+        new._legal_list = None
+        return new
+
+
+def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
+             hand_data, results):
+    """Rebuild a pickled :class:`SpikeCore` (see ``SpikeCore.__reduce__``)."""
+    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
+        raise ValueError("this SpikeCore was pickled by another build of sabacc")
+    return _assemble(<State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
+                     last, hand_nets, hand_data, results)
+
+
+cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, last, hand_nets,
+                         hand_data, results):
+    """A core with a copy of this C state and options and copies of the Python-side logs; its
+    legal actions are computed afresh (``clone`` and unpickling share it)."""
+    cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
+    memcpy(&new.st, st, sizeof(State))
+    memcpy(&new.o, o, sizeof(Opts))
+    new.st.legal_ok = 0
+    new.options = options
+    new.seed = seed
+    new.names = list(names)
+    new._seats = list(seats)
+    new._acts = list(acts)
+    new._last = list(last)
+    new.hand_nets = list(hand_nets)
+    new._hand_data = list(hand_data)
+    new._results = list(results)
+    new._legal_obj = None
+    new._legal_list = None
+    return new

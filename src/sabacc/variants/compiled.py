@@ -1,0 +1,98 @@
+"""The compiled Corellian Spike engine (:mod:`sabacc.variants._spike_core`): is it built, and make
+games.
+
+The compiled core plays the same rules as the reference engine (the pure-Python
+:class:`~sabacc.variants.corellian_spike.SpikeGame`) for every Spike option, draws from a
+bit-exact copy of its seeded RNG, and so reaches the same states for the same seed and actions
+(tests play both in lockstep). It is for throughput: simulations, search, RL. It has the same
+protocol (``legal_actions``, ``apply``, ``observation``, ``hand_results``, ``history``,
+``clone``, ``determinize``...) but no per-event log (``apply`` returns ``None``);
+``sabacc.replay(game.history())`` rebuilds the events on the reference engine when wanted.
+
+It is a C extension built by Cython when sabacc is installed; without a C compiler sabacc still
+installs, and asking for ``engine="compiled"`` says so.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from sabacc.core.errors import OptionError
+from sabacc.core.options import Options
+from sabacc.variants.registry import lookup
+
+if TYPE_CHECKING:
+    from sabacc.variants._spike_core import SpikeCore
+
+ENGINES = ("python", "compiled")
+#: What an ``engine=`` parameter accepts where a default is chosen for the user.
+CHOICES = ("auto", *ENGINES)
+
+
+@functools.cache
+def available() -> bool:
+    """Whether the compiled core is built and importable."""
+    try:
+        import sabacc.variants._spike_core  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def check_engine(engine: str, variant: str) -> None:
+    """Refuse an unknown engine, or ``compiled`` for a variant it does not play."""
+    if engine not in ENGINES:
+        raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
+    if engine == "compiled":
+        if variant != "corellian_spike" and (info := lookup(variant)).name != "corellian_spike":
+            raise OptionError(
+                f"engine='compiled' plays Corellian Spike only, not {info.title}: "
+                "use engine='python'"
+            )
+        if not available():
+            raise OptionError(
+                "engine='compiled': the compiled core is not built (reinstall sabacc where a "
+                "C compiler is available: pip install --force-reinstall sabacc)"
+            )
+
+
+def resolve_engine(engine: str, variant: str) -> str:
+    """``"python"`` or ``"compiled"``: the engine ``engine`` (one of :data:`CHOICES`) means for
+    ``variant``.
+
+    ``"auto"`` is ``"compiled"`` for Corellian Spike when the compiled core is built, else
+    ``"python"``; ``"compiled"`` for another variant, or when the core is not built, is refused
+    (:class:`~sabacc.core.errors.OptionError`).
+    """
+    if engine not in CHOICES:
+        raise OptionError(f"engine={engine!r}: must be one of {', '.join(CHOICES)}")
+    name = lookup(variant).name
+    if engine == "auto":
+        return "compiled" if name == "corellian_spike" and available() else "python"
+    check_engine(engine, name)
+    return engine
+
+
+def new_compiled_game(
+    options: Options,
+    players: int | Sequence[str] = 4,
+    seed: int | None = None,
+    engine: str = "compiled",
+    variant: str = "corellian_spike",
+) -> SpikeCore:
+    """A Corellian Spike game on the compiled core (``options`` are :class:`SpikeOptions`).
+
+    ``engine`` and ``variant`` are checked as :func:`check_engine` does (the API passes them
+    through so that one call does every check).
+    """
+    check_engine(engine, variant)
+    return _core_type()(options, seed=seed, players=players)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _core_type() -> type[SpikeCore]:
+    from sabacc.variants._spike_core import SpikeCore
+
+    return SpikeCore

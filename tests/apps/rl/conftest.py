@@ -1,0 +1,32 @@
+"""The RL tests need the ``rl`` extra (PettingZoo, Gymnasium, NumPy), part of ``sabacc[test]``.
+
+Without it they are not collected; the Ray backend test skips itself when Ray is missing.
+Corellian Spike runs on both engines (``engine="python"`` and, when it is built, the compiled
+core); the compiled cases skip themselves when it is not built.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+import sabacc.variants.compiled
+
+VARIANTS = ("corellian_spike", "surabat_cycle", "classic")
+COMPILED = sabacc.variants.compiled.available()
+needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+
+#: ``(variant, engine)``: every variant on the reference engine, and Spike on the compiled one.
+VARIANT_ENGINES = [
+    pytest.param(
+        "corellian_spike", "compiled", marks=needs_compiled, id="corellian_spike-compiled"
+    ),
+    pytest.param("corellian_spike", "python", id="corellian_spike-python"),
+    pytest.param("surabat_cycle", "python", id="surabat_cycle-python"),
+    pytest.param("classic", "python", id="classic-python"),
+]
+
+_RL = ("numpy", "gymnasium", "pettingzoo")
+if not all(importlib.util.find_spec(name) for name in _RL):
+    collect_ignore_glob = ["test_*.py"]

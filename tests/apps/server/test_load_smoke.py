@@ -1,0 +1,27 @@
+"""The load script runs (a small load, against the shared server) and loses no action."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from tests.apps.server.helpers import ServerProcess
+
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "load_server.py"
+
+
+def test_load_script_small_run(server: ServerProcess) -> None:
+    spec = importlib.util.spec_from_file_location("load_server", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["load_server"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    report = module.main(
+        ["--url", server.base, "--tables", "4", "--seats", "3", "--duration", "3",
+         "--think-ms", "0", "--warmup", "0", "--json"]
+    )  # fmt: skip
+    assert report["actions_applied"] > 20
+    assert report["lost_actions"] == 0
+    assert report["actions_stored"] == report["actions_applied"]
+    assert report["latency_ms"]["p50"] > 0

@@ -1,0 +1,363 @@
+"""The full-screen table driven by key presses and clicks (Textual pilot, 80×24)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, RichLog, Select
+
+from sabacc.apps.tui import SabaccApp, TableConfig, hints
+from sabacc.apps.tui.screens import GameOverScreen, RulesScreen, SettingsScreen
+from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
+from sabacc.core.actions import Action
+from tests.apps.tui.helpers import keys_now, make_app, play_until, screen_text, settle
+
+pytestmark = pytest.mark.asyncio
+
+
+def log_text(app: SabaccApp) -> str:
+    return "\n".join(line.text for line in app.table.query_one("#log", RichLog).lines)
+
+
+async def test_start_shows_the_table() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        text = screen_text(app)
+        assert "Corellian Spike" in text and "Hand 1" in text and "Card phase" in text
+        for name in ("Bot 1", "Bot 2", "Bot 3"):
+            assert name in text
+        assert "Pot 4" in text and "Sabacc pot 4" in text
+        assert "You (D)" in text and "98 credits" in text  # dealer button, stack after antes
+        assert "Discard" in text and "Draw" in text
+        game = app.game
+        assert game is not None
+        cards = game.observation(0)["you"]["cards"]
+        hand = app.table.query_one("#hand", CardsView)
+        assert hand.codes == cards
+        assert "╭1────╮" in text  # the cards are drawn, numbered
+        # every legal action has a key on screen
+        bar = app.table.query_one(ActionBar)
+        assert keys_now(app) == ["s", "g", "d", "e"]
+        labels = " ".join(bar.labels())
+        for key in ("s", "g", "d", "e"):
+            assert f" {key}  " in labels
+        assert "Your turn" in text
+        # the log tells the hand so far, our own cards included
+        assert "You are dealt: " + " ".join(cards) in log_text(app)
+        # keys that are not offered do nothing
+        n = len(game.actions)
+        await pilot.press("r", "b", "c", "j", "x", "m", "1", "enter", "escape")
+        assert len(game.actions) == n and app.table.mode == "play"
+        # the footer shows the global keys; `h` (odds hints) only when odds are available
+        shown = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert {"question_mark", "n", "q"} <= shown
+        assert ("h" in shown) == hints.available()
+
+
+async def test_a_hand_played_by_keys_reaches_the_showdown_summary() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await play_until(pilot, "review", prefer="cs") == "review"
+        game = app.game
+        assert game is not None
+        result = game.hand_results[0]
+        assert result.reason == "showdown"
+        text = screen_text(app)
+        assert "Hand 1 · over (showdown)" in text
+        main = result.pots[0]
+        winner = "You" if main.winners[0] == 0 else game.names[main.winners[0]]
+        hand_name = result.hands[main.winners[0]][1]
+        assert hand_name is not None
+        assert f"{winner} win" in text and f"the main pot {main.amount}" in text
+        assert f"with {hand_name.name}" in text
+        # every hand at the showdown is revealed on its seat
+        for seat, (cards, _value) in result.hands.items():
+            if seat == 0:
+                assert app.table.query_one("#hand", CardsView).codes == list(cards)
+            else:
+                body = str(app.table.query_one(f"#seat-{seat}", SeatView).render())
+                for code in cards:
+                    assert code.rstrip("cst") in body
+        assert "next hand" in " ".join(app.table.query_one(ActionBar).labels())
+        # Enter: on to hand 2, with a fresh log
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.table.review is None
+        assert "Hand 2" in screen_text(app)
+        assert "Hand 1" not in log_text(app)
+
+
+async def test_swap_picks_a_card_by_number_and_escape_cancels() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game = app.game
+        assert game is not None
+        before = game.observation(0)
+        top = before["discard_top"]
+        await pilot.press("d")
+        assert app.table.mode == "pick"
+        assert "Give which card" in app.table.query_one(ActionBar).prompt
+        assert app.table.query_one("#hand", CardsView).highlight == {0, 1}
+        await pilot.press("escape")
+        assert app.table.mode == "play"
+        assert len(game.actions) == len([a for a in game.actions])  # nothing applied
+        # h: odds hints for the options at hand
+        await pilot.press("h")
+        hint = str(app.table.query_one("#you-summary").render())
+        assert hint.startswith("Odds ") and "↑" in hint
+        await pilot.press("h")
+        assert not app.table.query_one("#you-summary").display
+        n = len(game.actions)
+        await pilot.press("d", "2")
+        assert game.actions[n] == (0, f"swap discard {before['you']['cards'][1][:-1]}")
+        assert top in game.observation(0)["you"]["cards"]
+
+
+async def test_bet_sizing_with_keys_never_leaves_the_legal_range() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        assert await settle(pilot) == "human"
+        game = app.game
+        assert game is not None
+        assert game.phase == "betting"
+        assert keys_now(app) == ["c", "b", "j"]
+        lo, hi = game.legal().bet or (0, 0)
+        await pilot.press("b")
+        sizer = app.table.sizer
+        assert sizer is not None and (sizer.low, sizer.high) == (lo, hi)
+        assert sizer.value == lo
+        await pilot.press("left")  # already at the minimum
+        assert sizer.value == lo
+        await pilot.press("right", "right", "up")
+        assert sizer.value == lo + 7
+        await pilot.press("a")
+        assert sizer.value == hi
+        await pilot.press("right")
+        assert sizer.value == hi
+        await pilot.press("9", "9")  # 99: out of range, shown but cannot be confirmed
+        assert not sizer.valid
+        await pilot.press("enter")
+        assert app.table.mode == "size" and game.current_player == 0
+        await pilot.press("backspace", "backspace", "1", "2")
+        assert sizer.value == 12 and sizer.valid
+        assert "Bet 12" in screen_text(app)
+        await pilot.press("escape")
+        assert app.table.mode == "play"
+        n = len(game.actions)
+        await pilot.press("b", "m", "right", "enter")
+        assert game.actions[n] == (0, f"bet {lo + 1}")
+
+
+async def test_mouse_clicks_on_buttons_and_cards() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game = app.game
+        assert game is not None
+        bar = app.table.query_one(ActionBar)
+        swap = bar.button_for("d")
+        assert swap is not None
+        await pilot.click(f"#{swap.id}")
+        assert app.table.mode == "pick"
+        card = game.observation(0)["you"]["cards"][0]
+        n = len(game.actions)
+        await pilot.click("#hand", offset=(3, 2))  # the first card
+        assert game.actions[n] == (0, f"swap discard {card[:-1]}")
+        await settle(pilot)
+        check = bar.button_for("c")
+        assert check is not None
+        await pilot.click(f"#{check.id}")
+        assert game.actions[n + 1 :][-1][0] != 0 or game.actions[-1] == (0, "check")
+        assert (0, "check") in game.actions
+
+
+async def test_surabat_table_shows_sun_and_moon_and_picks_a_sun_card() -> None:
+    app = make_app(variant="surabat_cycle", players=3, seed=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        game = app.game
+        assert game is not None
+        obs = game.observation(0)
+        text = screen_text(app)
+        assert "Sun (3)" in text and "Moon (2)" in text and "Discards 0" in text
+        await pilot.press("g")
+        assert app.table.mode == "pick"
+        assert "Take which Sun card?" in app.table.query_one(ActionBar).prompt
+        n = len(game.actions)
+        await pilot.press("3")
+        assert game.actions[n] == (0, f"gain {obs['sun'][2][:-1]}")
+        assert obs["sun"][2] in game.observation(0)["you"]["cards"]
+        # ? shows the rules of the variant at hand
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, RulesScreen)
+        assert "Surabat Cycle: rules" in screen_text(app)
+        assert "Sun pile" in str(app.screen.query_one("#rules-text").render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, RulesScreen)
+
+
+async def test_classic_hand_by_keys() -> None:
+    app = make_app(variant="classic", players=3, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        text = screen_text(app)
+        assert "Classic Sabacc" in text and "Betting phase" in text
+        assert "fold" in " ".join(app.table.query_one(ActionBar).labels())
+        assert await play_until(pilot, "review", prefer="cs") == "review"
+        game = app.game
+        assert game is not None
+        assert "Hand 1 · over" in screen_text(app)
+
+
+async def _open_settings(pilot: Pilot[None], app: SabaccApp, options: str) -> SettingsScreen:
+    await settle(pilot)
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, SettingsScreen)
+    screen = app.screen
+    screen.query_one("#variant", Select).value = "surabat_cycle"
+    await pilot.pause()
+    screen.query_one("#players", Select).value = 3
+    screen.query_one("#seed", Input).value = "7"
+    screen.query_one("#options", Input).value = options
+    await pilot.pause()
+    assert screen.query_one("#players", Select).value == 3
+    return screen
+
+
+async def test_settings_screen_reports_a_bad_option() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_settings(pilot, app, "rounds=nope")
+        await pilot.click("#start")
+        await pilot.pause()
+        assert app.screen is screen  # a bad option is reported, nothing starts
+        assert "rounds" in str(screen.query_one("#settings-error").render())
+        start = screen.query_one("#start")
+        assert start.region.bottom <= 24  # still on screen under the error message
+        assert app.game is not None and app.game.variant == "corellian_spike"
+
+
+async def test_settings_screen_starts_a_new_game() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_settings(pilot, app, "rounds=2")
+        old_game = app.game
+        await pilot.click("#start")
+        for _ in range(200):  # the settings screen closes and the new table is built
+            await pilot.pause()
+            if app.game is not old_game and app.screen is not screen:
+                break
+        assert await settle(pilot) == "human"
+        game = app.game
+        assert game is not None
+        assert (game.variant, game.n, game.seed) == ("surabat_cycle", 3, 7)
+        assert "round 1/2" in screen_text(app)
+
+
+async def test_setup_flag_opens_settings_and_enter_starts_with_defaults() -> None:
+    app = SabaccApp(TableConfig(seed=4, bot_delay=0), setup=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        assert app.game is None
+        await pilot.press("enter")  # the Start button has the focus
+        assert await settle(pilot) == "human"
+        assert app.game is not None and app.game.seed == 4
+
+
+async def test_game_over_shows_standings_and_plays_again() -> None:
+    app = make_app(players=2, seed=5, options={"game_end": "hands:1"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await play_until(pilot, "over", prefer="cs") == "over"
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        game = app.game
+        assert game is not None and game.outcome is not None
+        text = screen_text(app)
+        assert "final standings" in text
+        for place, seat in enumerate(game.outcome.standings, 1):
+            who = "You" if seat == 0 else game.names[seat]
+            assert f"{place}. {who}" in text
+        await pilot.press("enter")
+        assert await settle(pilot) == "human"
+        assert app.game is not game and app.game is not None and app.game.hand_no == 1
+
+
+class SlowBot:
+    """A bot that thinks until the test lets it answer, recording the thread it thinks on.
+
+    ``started`` is set once it is deciding; it answers when ``release`` is set (or after 30 s,
+    so a failing test cannot hang). No sleeps: the test controls when the decision ends.
+    """
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.threads: list[str] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        self.threads.append(threading.current_thread().name)
+        self.started.set()
+        self.release.wait(timeout=30)
+        return legal[0]
+
+
+async def test_bots_think_off_the_ui_thread_after_a_visible_delay() -> None:
+    import sabacc
+
+    bot = SlowBot()
+    game = sabacc.new_game("spike", players=["You", "Bot 1"], seed=1)
+    config = TableConfig(players=2, seed=1, bot_delay=0.05)
+    app = SabaccApp(config, game=game, bots={1: bot})
+    async with app.run_test(size=(80, 24)) as pilot:
+        try:
+            await pilot.pause()
+            # the seat shows as thinking during the delay and while the bot decides
+            assert app.table.state == "bots"
+            assert "Bot 1 is thinking…" in app.table.query_one(ActionBar).prompt
+            assert await asyncio.to_thread(bot.started.wait, 30), "the bot was never asked"
+            await pilot.pause()
+            assert app.table.state == "bots"
+            assert "Bot 1 is thinking…" in app.table.query_one(ActionBar).prompt
+            assert "thinking…" in str(app.table.query_one("#seat-1", SeatView).render())
+            # the UI answers while the bot is still deciding
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, RulesScreen)
+            await pilot.press("escape")
+            assert not bot.release.is_set() and app.table.state == "bots"
+        finally:
+            bot.release.set()
+        await settle(pilot)
+        assert app.table.state != "bots"
+        assert bot.threads and all(t != threading.main_thread().name for t in bot.threads)
+
+
+async def test_resizes_cleanly() -> None:
+    app = make_app(players=8, seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        lines = text.splitlines()
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+        for i in range(1, 8):
+            assert f"Bot {i}" in text
+        assert "Your turn" in text and " s  stand" in text and "? Rules" in text
+        hand = app.table.query_one("#hand", CardsView)
+        assert hand.region.bottom <= 24 and hand.region.height >= 5
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "Your turn" in screen_text(app)

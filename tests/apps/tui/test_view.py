@@ -1,0 +1,177 @@
+"""The pure parts of the table: drawing from observations, key-bound choices, bet sizing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import sabacc
+from sabacc.apps.tui.config import TableConfig, parse_bots, parse_option_text
+from sabacc.apps.tui.controls import Sizer, build_choices, legal_texts
+from sabacc.apps.tui.screens import reflow
+from sabacc.apps.tui.view import (
+    card_lines,
+    card_value,
+    colour_cards,
+    dice_line,
+    event_line,
+    info_parts,
+    pile_counts,
+    piles,
+    result_lines,
+    seat_body,
+    second_person,
+    standings_lines,
+    you_summary,
+)
+from sabacc.core.actions import Bet, Raise, Swap
+from sabacc.core.errors import OptionError
+
+
+def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
+    lines = [line.plain for line in card_lines("corellian_spike", "+10c", index=3)]
+    assert lines == ["╭3────╮", "│+10 ●│", "│  ●  │", "│  +10│", "╰─────╯"]
+    assert "green" in str(card_lines("corellian_spike", "+7t")[1].spans[0].style)
+    assert "red" in str(card_lines("corellian_spike", "-2s")[1].spans[0].style)
+    assert [line.plain for line in card_lines("corellian_spike", "0")][2] == "│Sylop│"
+    classic = [line.plain for line in card_lines("classic", "12c")]
+    assert classic[1] == "│12  ♦│" and classic[2] == "│Cmdr │"
+    assert [line.plain for line in card_lines("classic", "-17")][2] == "│Star │"
+    assert card_value("-13") == -13 and card_value("+4t") == 4 and card_value("11f") == 11
+
+
+def test_log_lines() -> None:
+    assert second_person("You is dealt: +4t", "You") == "You are dealt: +4t"
+    assert second_person("You takes -7t from the discard", "You") == "You take -7t from the discard"
+    assert second_person("You is dealt", "Han") == "You is dealt"
+    text = colour_cards("corellian_spike", "Bot 1 takes -7t and +3; rolls 3 3")
+    coloured = {text.plain[s.start : s.end] for s in text.spans}
+    assert coloured == {"-7t", "+3"}
+
+
+@pytest.mark.parametrize("variant", ["corellian_spike", "surabat_cycle", "classic"])
+def test_every_legal_action_has_a_key_and_nothing_else(variant: str) -> None:
+    """Random playouts: the choices reach exactly the legal actions, one key per choice."""
+    rng = random.Random(7)
+    game = sabacc.new_game(variant, players=3, seed=11)
+    for _ in range(150):
+        if game.is_over:
+            break
+        seat = game.current_player
+        obs = game.observation(seat)
+        choices = build_choices(obs)
+        keys = [c.key for c in choices]
+        assert len(keys) == len(set(keys))
+        legal = game.legal()
+        reached = set()
+        for c in choices:
+            if c.kind == "direct":
+                assert c.action is not None and game.is_legal(c.action)
+                reached.add(c.action)
+            elif c.kind == "pick":
+                assert len({o.key for o in c.options}) == len(c.options)
+                reached.update(o.action for o in c.options)
+            else:
+                rng_ = legal.bet if c.size_kind == "bet" else legal.raise_
+                assert rng_ == (c.low, c.high)
+                assert rng_ is not None
+                sizes = range(rng_[0], rng_[1] + 1)
+                reached.update(Bet(n) if c.size_kind == "bet" else Raise(n) for n in sizes)
+        assert reached == set(game.legal_actions()), legal_texts(choices)
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_choices_in_each_phase() -> None:
+    game = sabacc.new_game("spike", players=2, seed=1)
+    obs = game.observation(game.current_player)
+    labels = {c.key: c.label for c in build_choices(obs)}
+    assert labels == {
+        "s": "stand",
+        "g": "gain (draw)",
+        "d": "swap with discard",
+        "e": "swap with draw",
+    }
+    swap = next(c for c in build_choices(obs) if c.key == "d")
+    assert [o.key for o in swap.options] == ["1", "2"]
+    assert all(isinstance(o.action, Swap) and o.where == "hand" for o in swap.options)
+
+
+def test_sizer_stays_in_range() -> None:
+    s = Sizer("raise", 2, 40, unit=2, pot=10, to_call=4)
+    assert s.value == 2 and s.presets == {"min": 2, "half": 7, "pot": 14, "max": 40}
+    s.step(-1)
+    assert s.value == 2
+    s.step(5)
+    assert s.value == 12
+    s.preset("max")
+    s.step(1)
+    assert s.value == 40 and s.action() == Raise(40)
+    s.type_digit("5")
+    s.type_digit("0")
+    assert s.value == 50 and not s.valid and s.action() is None
+    s.backspace()
+    assert s.value == 5 and s.action() == Raise(5)
+    s.type_digit("1")
+    s.type_digit("2")  # a third digit starts over (the maximum has two)
+    assert s.value == 2
+
+
+def test_observation_parts_for_each_variant() -> None:
+    spike = sabacc.new_game("spike", players=2, seed=1).observation(0)
+    assert [p.name for p in piles(spike)] == ["discard"]
+    counts = pile_counts(spike)
+    assert counts is not None and counts.plain.startswith(f"Draw {spike['draw_pile']}")
+    surabat = sabacc.new_game("surabat", players=3, seed=2).observation(0)
+    assert [(p.name, len(p.codes), p.backs) for p in piles(surabat)] == [
+        ("sun", 3, 0),
+        ("moon", 0, 1),
+    ]
+    assert "Bot" not in " ".join(info_parts(surabat))  # names come from the seats
+    classic = sabacc.new_game("classic", players=3, seed=3).observation(0)
+    assert piles(classic) == []
+    assert "no calls yet" in info_parts(classic)
+    assert dice_line(classic) is None
+    rolled = dict(spike, dice=[3, 3])
+    line = dice_line(rolled)
+    assert line is not None and line[1] and "⚂ ⚂" in line[0].plain
+    unknown = dict(spike, comet_tail=7)
+    assert "comet tail 7" in info_parts(unknown)  # keys the table does not know are shown
+    assert you_summary(spike).plain.startswith("Total ")
+    body = seat_body(spike, spike["seats"][1])
+    assert "98 cr" in body.plain and "▮▮" in body.plain
+
+
+def test_results_and_standings() -> None:
+    game = sabacc.new_game("spike", players=2, seed=1)
+    while game.hand_no == 1:
+        game.apply(game.legal_actions()[0])
+    result = game.hand_results[0].to_dict()
+    lines = [t.plain for t in result_lines(result, game.names, 0)]
+    assert lines[0].startswith("Hand 1 over")
+    assert any("pot" in line for line in lines[1:])
+    outcome = {"stacks": [120, 80], "payoffs": [20, -20], "standings": [0, 1], "winners": [0]}
+    plain = [t.plain for t in standings_lines(outcome, ["You", "Bot 1"], 0)]
+    assert plain[0].startswith("1. You") and "winner" in plain[0] and "-20" in plain[1]
+
+
+def test_events_without_a_seat_are_described() -> None:
+    game = sabacc.new_game("surabat", players=2, seed=2)
+    lines = [event_line(e, game.names) for e in game.events_for(0)]
+    assert "The dealer puts a card face down on the Moon pile" in lines
+
+
+def test_config_parsing_and_building() -> None:
+    assert parse_option_text("rounds=4; gain_fee = 1") == {"rounds": "4", "gain_fee": "1"}
+    with pytest.raises(OptionError):
+        parse_option_text("rounds")
+    with pytest.raises(OptionError):
+        parse_bots("heuristic, nobody")
+    game, bots = TableConfig(variant="classic", players=3, seed=9, name="Lando").build()
+    assert game.names == ["Lando", "Bot 1", "Bot 2"] and sorted(bots) == [1, 2]
+    assert TableConfig(seed=9).again().seed is None
+
+
+def test_rules_reflow() -> None:
+    text = "A line\nwrapped here.\nNew sentence:\n- item one\n- item\ncontinued"
+    assert reflow(text) == "A line wrapped here.\nNew sentence:\n- item one\n- item continued"
