@@ -122,6 +122,8 @@ def test_the_wheel_from_the_sdist_installs_and_plays(dist: Path, tmp_path: Path)
         metadata = whl.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert not [n for n in names if n.endswith((".c", ".pyx"))], "generated C or .pyx shipped"
     assert any(n.endswith("_spike_core.pyi") for n in names)
+    assert any(n.endswith("/py.typed") for n in names)
+    assert any("/web/" in n and n.endswith(".js") for n in names), "the web client is missing"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in metadata
     assert "Project-URL: Documentation" in metadata

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.cards import CLASSIC_DECK, SPIKE_DECK, signed
+from sabacc.core.cards import signed
+from sabacc.variants.classic import CLASSIC_DECK
+from sabacc.variants.corellian_spike import SPIKE_DECK
 
 
 class TestSpikeDeck:

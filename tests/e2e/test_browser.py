@@ -164,3 +164,46 @@ def test_two_players_play_a_hand_in_the_browser(
     finally:
         host_ctx.close()
         guest_ctx.close()
+
+
+def test_every_variant_is_drawn_from_its_declared_facts(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    # The client names no variant: each table draws its cards with the variant's own card-art
+    # module and its piles from /api/variants; the lobby offers enum options as dropdowns.
+    catalogue = web_server.get("/api/variants").json()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    errors = _errors(page)
+    try:
+        page.goto(web_server.base + "/")
+        page.wait_for_selector("#create-form")
+        for v in catalogue["variants"]:
+            page.select_option("select[name=variant]", v["name"])
+            page.wait_for_function(  # the form is redrawn for the chosen variant
+                "(s) => document.querySelector('#create-form p.muted')?.textContent === s",
+                arg=v["summary"],
+            )
+            choices = page.eval_on_selector_all(
+                "select[name=opt-final_pot] option", "(os) => os.map((o) => o.value)"
+            )
+            assert choices == ["", "split", "house"]
+        for v in catalogue["variants"]:
+            created = web_server.create(
+                variant=v["name"],
+                seats=["human", "bot:heuristic", "bot:heuristic"],
+                player_name="Lando",
+                turn_timer=0,
+            )
+            code = created["code"]
+            page.evaluate(
+                "([code, token]) => localStorage.setItem(`sabacc:token:${code}`, token)",
+                [code, created["token"]],
+            )
+            page.goto(f"{web_server.base}/t/{code}")
+            page.wait_for_selector(f".my-hand .card.{v['deck']}")
+            page.wait_for_selector(".felt .piles .pile")
+            page.screenshot(path=str(ARTIFACTS / f"variant-{v['name']}.png"))
+        assert not errors, errors
+    finally:
+        ctx.close()

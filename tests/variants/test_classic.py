@@ -17,10 +17,11 @@ import pytest
 
 import sabacc
 from sabacc import IllegalActionError, OptionError
-from sabacc.core.cards import CLASSIC_DECK, Card
+from sabacc.core.cards import Card
 from sabacc.core.events import Event
 from sabacc.variants.classic import (
     BOMB_OUT,
+    CLASSIC_DECK,
     IDIOTS_ARRAY,
     ORDINARY,
     PURE_SABACC,

@@ -13,8 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.cards import CLASSIC_DECK
-from sabacc.variants.classic import BOMB_OUT, IDIOTS_ARRAY, ClassicGame, evaluate_classic
+from sabacc.variants.classic import (
+    BOMB_OUT,
+    CLASSIC_DECK,
+    IDIOTS_ARRAY,
+    ClassicGame,
+    evaluate_classic,
+)
 from tests.support import check_cards, check_credits, check_no_leak, choose, playout, snapshot
 from tests.variants.test_classic import check_no_leak_hand
 

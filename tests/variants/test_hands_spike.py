@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sabacc.core.cards import SPIKE_DECK
 from sabacc.core.hands import HandValue
 from sabacc.variants import spike_hands as hands
+from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.spike_hands import (
     SPIKE_CODES,
     SPIKE_RANK_NAMES,

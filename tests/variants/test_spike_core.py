@@ -44,10 +44,9 @@ from sabacc.core.actions import (
     Stand,
     Swap,
 )
-from sabacc.core.cards import SPIKE_DECK
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import Legal
-from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
+from sabacc.variants.corellian_spike import SPIKE_DECK, SpikeGame, SpikeOptions
 from sabacc.variants.spike_hands import SPIKE_KEY_BITS, evaluate_spike, spike_table
 from tests.support import ids
 from tests.support import spike_state as state

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import sabacc
-from sabacc.core.cards import SPIKE_DECK, Card, signed
+from sabacc.core.cards import Card, signed
 from sabacc.core.events import (
     Acted,
     BlindDraw,
@@ -25,6 +25,7 @@ from sabacc.core.events import (
     PotAwarded,
     Reshuffled,
 )
+from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.surabat_cycle import MoonPlaced, SurabatGame, SurabatOptions
 from tests.support import check_cards, check_credits, snapshot
 

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.cards import SPIKE_DECK
 from sabacc.core.events import (
     Acted,
     BlindDraw,
@@ -30,6 +29,7 @@ from sabacc.core.events import (
     HandStarted,
     Revealed,
 )
+from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.surabat_cycle import MoonPlaced, SurabatGame
 from tests.support import check_cards, check_credits, snapshot
 

@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 import sabacc
+from sabacc.apps.commands.common import (
+    OptionOpt,
+    VariantOpt,
+    err,
+    fail,
+    get_variant,
+    parse_options,
+)
 from sabacc.core.errors import SabaccError
 
 app = typer.Typer(
@@ -26,45 +34,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
-err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-VariantOpt = Annotated[
-    str,
-    typer.Option("--variant", "-v", help="classic, corellian_spike (spike), surabat_cycle..."),
-]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option", "-o", help="A house rule as name=value (repeatable); see `sabacc options`."
-    ),
-]
 # Card arguments start with '-' ("-4"): let them through as arguments, not options.
 CARD_ARGS = {"ignore_unknown_options": True, "allow_extra_args": False}
-
-
-def fail(message: str) -> NoReturn:
-    """One line on stderr, exit status 2."""
-    err.print(f"sabacc: error: {message}", highlight=False, markup=False, soft_wrap=True)
-    raise typer.Exit(2)
-
-
-def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs or []:
-        if "=" not in pair:
-            fail(f"option {pair!r} must look like name=value")
-        name, value = pair.split("=", 1)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def get_variant(name: str, options: Sequence[str] | None = None) -> sabacc.Variant:
-    try:
-        return sabacc.variant(name, **parse_options(options))
-    except SabaccError as exc:
-        fail(str(exc))
 
 
 def main() -> None:
@@ -165,11 +139,10 @@ def rules(variant: VariantOpt = "corellian_spike") -> None:
 def options(variant: VariantOpt = "corellian_spike") -> None:
     """List a variant's options (house rules) with their defaults."""
     v = get_variant(variant)
-    opts = v.options
-    for name in opts.names():
-        default = getattr(opts, name)
+    for spec in v.info.options_type.specs():
         console.print(
-            f"[bold]{name}[/bold] = {default!r}  [dim]{opts.help.get(name, '')}[/dim]",
+            f"[bold]{spec.name}[/bold] = {spec.default!r}  ({spec.describe()})  "
+            f"[dim]{spec.help}[/dim]",
             highlight=False,
         )
 

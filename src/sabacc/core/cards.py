@@ -1,31 +1,18 @@
 """Cards, decks and the card notation of docs/rules.md.
 
 A deck is an immutable tuple of :class:`Card` objects with unique ``id`` values (0..n-1), so
-identical-looking cards (the two Sylops, the pairs of classic face cards) stay distinct and card
-conservation can be checked. Cards are shared, never copied: the engine moves references around.
+identical-looking cards stay distinct and card conservation can be checked. Cards are shared,
+never copied: the engine moves references around. The decks themselves are variant knowledge:
+each variant module builds its own (``sabacc.variants.corellian_spike.SPIKE_DECK``...).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sabacc.core.errors import CardParseError
-
-SPIKE_STAVES: dict[str, str] = {"c": "circle", "s": "square", "t": "triangle"}
-CLASSIC_SUITS: dict[str, str] = {"s": "Sabres", "t": "Staves", "f": "Flasks", "c": "Coins"}
-CLASSIC_RANKED: dict[int, str] = {12: "Commander", 13: "Mistress", 14: "Master", 15: "Ace"}
-CLASSIC_FACES: dict[int, str] = {
-    0: "The Idiot",
-    -2: "Queen of Air and Darkness",
-    -8: "Endurance",
-    -11: "Balance",
-    -13: "Demise",
-    -14: "Moderation",
-    -15: "The Evil One",
-    -17: "The Star",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +45,29 @@ _TOKEN = re.compile(r"^([+-]?)(\d{1,2})([a-z]?)$")
 class Deck:
     """An immutable deck with strict parsing of card notation.
 
-    ``style`` is ``"spike"`` (signed values, stave letters) or ``"classic"`` (unsigned suit
-    values with a suit letter; face cards by their negative value).
+    ``style`` names the notation (and the card art apps draw it with); ``suits`` maps each suit
+    letter to its name and ``symbols`` to a one-cell symbol for terminals. With
+    ``signed_values`` values are written with their sign (``+4c``, ``-3``) and a suit letter may
+    follow any value; without, suited cards are unsigned (``11f``) and only unsuited face cards
+    carry a minus sign (``-2``).
     """
 
-    def __init__(self, name: str, style: str, cards: Sequence[Card]) -> None:
+    def __init__(
+        self,
+        name: str,
+        style: str,
+        cards: Sequence[Card],
+        *,
+        suits: Mapping[str, str],
+        signed_values: bool,
+        symbols: Mapping[str, str] | None = None,
+    ) -> None:
         self.name = name
         self.style = style
         self.cards: tuple[Card, ...] = tuple(cards)
-        self.suits = SPIKE_STAVES if style == "spike" else CLASSIC_SUITS
+        self.suits: dict[str, str] = dict(suits)
+        self.symbols: dict[str, str] = dict(symbols or {})
+        self.signed_values = signed_values
         self.values: tuple[int, ...] = tuple(sorted({c.value for c in self.cards}))
         self._by_code: dict[str, list[Card]] = {}
         self._by_value: dict[int, list[Card]] = {}
@@ -83,8 +84,8 @@ class Deck:
         return iter(self.cards)
 
     def format_value(self, value: int) -> str:
-        """A value as written in this deck's notation (``+4`` for Spike, ``7`` for classic)."""
-        return signed(value) if self.style == "spike" else str(value)
+        """A value as written in this deck's notation (``+4`` signed, ``7`` unsigned)."""
+        return signed(value) if self.signed_values else str(value)
 
     def card_name(self, value: int) -> str:
         """The face/ranked name of a value, or its notation if it has none."""
@@ -150,7 +151,7 @@ class Deck:
             raise CardParseError(f"unknown card {raw!r} for the {self.name} deck")
         sign, digits, suit = m.groups()
         value = int(digits) * (-1 if sign == "-" else 1)
-        if self.style == "spike":
+        if self.signed_values:
             if suit:
                 code = f"{signed(value)}{suit}"
                 if code in self._by_code:
@@ -169,33 +170,3 @@ class Deck:
         raise CardParseError(
             f"unknown card {raw!r}: no card of value {value} in the {self.name} deck"
         )
-
-
-def build_spike_deck() -> Deck:
-    """The 62-card Corellian Spike deck: ±1..±10 in three staves, plus two Sylops (0)."""
-    cards: list[Card] = []
-    for suit in SPIKE_STAVES:
-        for mag in range(1, 11):
-            for value in (mag, -mag):
-                cards.append(Card(len(cards), value, suit, f"{signed(value)}{suit}"))
-    for _ in range(2):
-        cards.append(Card(len(cards), 0, None, "0", "Sylop"))
-    return Deck("Corellian Spike", "spike", cards)
-
-
-def build_classic_deck() -> Deck:
-    """The 76-card classic deck: four suits of 1..15 and two of each of eight face cards."""
-    cards: list[Card] = []
-    for suit, suit_name in CLASSIC_SUITS.items():
-        for value in range(1, 16):
-            rank = CLASSIC_RANKED.get(value)
-            name = f"{rank} of {suit_name}" if rank else ""
-            cards.append(Card(len(cards), value, suit, f"{value}{suit}", name))
-    for value, name in CLASSIC_FACES.items():
-        for _ in range(2):
-            cards.append(Card(len(cards), value, None, str(value), name))
-    return Deck("classic", "classic", cards)
-
-
-SPIKE_DECK = build_spike_deck()
-CLASSIC_DECK = build_classic_deck()

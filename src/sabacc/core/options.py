@@ -1,7 +1,10 @@
 """Options: the house rules of a variant, as a frozen, validated dataclass.
 
 Options are frozen dataclasses validated in ``__post_init__``; every field is a documented house
-rule a user can set (Python keyword, CLI ``--option name=value``, web table settings).
+rule a user can set (Python keyword, CLI ``--option name=value``, web table settings). What a UI
+needs to draw a field is declared, not coded: ``help`` texts, ``Literal[...]`` annotations for
+choices (dropdowns), ``bounds`` for whole numbers; :func:`option_specs` publishes them and
+:func:`validate_fields` checks every value against them.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import functools
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from sabacc.core.errors import OptionError
 
@@ -19,9 +22,11 @@ OptionsT = TypeVar("OptionsT", bound="Options")
 _DEFAULTS: dict[type, Options] = {}
 
 
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+def _choice(name: str, value: object, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
-        raise OptionError(f"option {name}={value!r}: must be one of {', '.join(allowed)}")
+        raise OptionError(
+            f"option {name}={value!r}: must be one of {', '.join(str(a) for a in allowed)}"
+        )
 
 
 def _at_least(name: str, value: int | None, low: int) -> None:
@@ -42,18 +47,23 @@ class Options:
         "final_pot": "what happens to pots left at game end: split (among players left) | house",
     }
 
+    #: Whole-number options: (smallest, largest or None) allowed value.
+    bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
+        "buy_in": (1, None),
+        "ante": (0, None),
+        "sabacc_ante": (0, None),
+        "max_hands": (1, None),
+    }
+
     buy_in: int | None = None
     ante: int = 1
     sabacc_ante: int = 1
     game_end: str = "orbit"
     max_hands: int | None = None
-    final_pot: str = "split"
+    final_pot: Literal["split", "house"] = "split"
 
     def __post_init__(self) -> None:
-        _at_least("ante", self.ante, 0)
-        _at_least("sabacc_ante", self.sabacc_ante, 0)
-        _at_least("buy_in", self.buy_in, 1)
-        _at_least("max_hands", self.max_hands, 1)
+        validate_fields(self)
         if not (self.game_end in ("orbit", "last_standing") or self.game_end.startswith("hands:")):
             raise OptionError(
                 f"option game_end={self.game_end!r}: must be orbit, last_standing or hands:N"
@@ -64,7 +74,6 @@ class Options:
                 raise OptionError(
                     f"option game_end={self.game_end!r}: N must be a whole number >= 1"
                 )
-        _choice("final_pot", self.final_pot, ("split", "house"))
         if self.ante == 0 and self.sabacc_ante == 0 and self.game_end == "last_standing":
             raise OptionError("game_end=last_standing needs a non-zero ante to be sure to end")
 
@@ -84,6 +93,11 @@ class Options:
     @classmethod
     def names(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def specs(cls) -> list[OptionSpec]:
+        """The declared facts of every option (see :func:`option_specs`)."""
+        return option_specs(cls)  # type: ignore[arg-type]
 
     @classmethod
     def from_mapping(cls: type[OptionsT], values: Mapping[str, Any]) -> OptionsT:
@@ -121,6 +135,125 @@ class Options:
         return type(self).from_mapping({**self.to_dict(), **changes})
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """What a UI needs to offer one option: a dropdown of ``choices``, a number box between
+    ``minimum`` and ``maximum``, a checkbox (``kind="bool"``) or a text box."""
+
+    name: str
+    kind: str  # "choice" | "int" | "bool" | "text"
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    optional: bool = False  # "none" is allowed (the field may be None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``/api/variants``)."""
+        return dataclasses.asdict(self) | {"choices": list(self.choices)}
+
+    def describe(self) -> str:
+        """The values the option takes, in a few words: ``one of a | b``, ``2..8``, ``>= 1``."""
+        if self.choices:
+            text = "one of " + " | ".join(str(c) for c in self.choices)
+        elif self.kind == "bool":
+            text = "true | false"
+        elif self.minimum is not None and self.maximum is not None:
+            text = f"{self.minimum}..{self.maximum}"
+        elif self.minimum is not None:
+            text = f">= {self.minimum}"
+        else:
+            text = self.kind
+        return f"none or {text}" if self.optional else text
+
+
+def literal_choices(hint: Any) -> tuple[Any, ...]:
+    """The values of a ``Literal[...]`` (or ``Literal[...] | None``) annotation, else ``()``."""
+    if typing.get_origin(hint) is Literal:
+        return typing.get_args(hint)
+    for arg in typing.get_args(hint):
+        if typing.get_origin(arg) is Literal:
+            return typing.get_args(arg)
+    return ()
+
+
+def _base_type(hint: Any) -> tuple[Any, bool]:
+    """(the non-None type of a field annotation, whether None is allowed)."""
+    if typing.get_origin(hint) is Literal:
+        return hint, False
+    args = typing.get_args(hint)
+    optional = type(None) in args
+    base = next((a for a in args if a is not type(None)), hint) if args else hint
+    return base, optional
+
+
+@functools.cache
+def option_specs(cls: type[Options]) -> list[OptionSpec]:
+    """The :class:`OptionSpec` of every field of an options class, derived from its
+    annotations, ``help``, ``bounds`` and defaults (cached per class)."""
+    default = cls()
+    out = []
+    for name, hint in _hints(cls).items():  # type: ignore[arg-type]
+        base, optional = _base_type(hint)
+        choices = literal_choices(hint)
+        low, high = cls.bounds.get(name, (None, None))
+        if choices:
+            kind = "choice"
+        elif base is bool:
+            kind = "bool"
+        elif base is int:
+            kind = "int"
+        else:
+            kind = "text"
+        out.append(
+            OptionSpec(
+                name,
+                kind,
+                getattr(default, name),
+                cls.help.get(name, ""),
+                choices,
+                low,
+                high,
+                optional,
+            )
+        )
+    return out
+
+
+def validate_fields(options: Options) -> None:
+    """Check each field against its declaration: ``Literal`` choices, ``bounds``, booleans.
+
+    Raises :class:`OptionError` naming the first bad option.
+    """
+    for name, choices, is_bool, optional, bounds in _checks(type(options)):  # type: ignore[arg-type]
+        value = getattr(options, name)
+        if value is None and optional:
+            continue
+        if choices:
+            _choice(name, value, choices)
+        elif is_bool and not isinstance(value, bool):
+            raise OptionError(f"option {name}={value!r}: must be true or false")
+        if bounds is not None:
+            low, high = bounds
+            _at_least(name, value, low)
+            if high is not None and value > high:
+                raise OptionError(f"option {name}={value}: must be {high} or less")
+
+
+_Check = tuple[str, tuple[Any, ...], bool, bool, "tuple[int, int | None] | None"]
+
+
+@functools.cache
+def _checks(cls: type[Options]) -> list[_Check]:
+    """What :func:`validate_fields` checks for each field of ``cls`` (derived once per class)."""
+    out: list[_Check] = []
+    for name, hint in _hints(cls).items():  # type: ignore[arg-type]
+        base, optional = _base_type(hint)
+        out.append((name, literal_choices(hint), base is bool, optional, cls.bounds.get(name)))
+    return out
+
+
 @functools.cache
 def _hints(cls: type[Options]) -> dict[str, Any]:
     """Field name -> type of an options class (cached: get_type_hints is slow)."""
@@ -130,9 +263,12 @@ def _hints(cls: type[Options]) -> dict[str, Any]:
 
 def _coerce(name: str, value: Any, hint: Any) -> Any:
     """Convert a CLI/JSON value to the field's type; raise OptionError on failure."""
-    args = typing.get_args(hint)
-    optional = type(None) in args
-    base = next((a for a in args if a is not type(None)), hint) if args else hint
+    base, optional = _base_type(hint)
+    if literal_choices(hint):  # a choice: text as given, checked by validate_fields
+        if isinstance(value, str):
+            text = value.strip()
+            return None if optional and text.lower() in ("none", "null", "") else text
+        return value
     if isinstance(value, str):
         text = value.strip()
         if optional and text.lower() in ("none", "null", ""):

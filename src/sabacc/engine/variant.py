@@ -1,14 +1,20 @@
 """What a variant declares to the engine and to everything above it: :class:`VariantInfo`.
 
 The engine defines the record; each variant module in :mod:`sabacc.variants` fills one in and
-registers it (:mod:`sabacc.variants.registry`).
+registers it (:mod:`sabacc.variants.registry`). Apps (bots, odds, the CLI, the TUI, the web
+server and client) ask the record instead of comparing variant names: the piles and which are
+face up, the rounds of a hand, which hands take which pot, the betting unit, the exact-odds model
+(:class:`OddsModel`), the heuristic bot's knowledge (:class:`sabacc.engine.bots.BotModel`), the
+compiled core if there is one, and the web card art.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from sabacc.engine.bots import BotModel
 
 if TYPE_CHECKING:
     from sabacc.core.cards import Card, Deck
@@ -16,10 +22,125 @@ if TYPE_CHECKING:
     from sabacc.core.options import Options
     from sabacc.engine.game import Game
 
+#: A hand given by its card values, evaluated (the odds enumerations work on values).
+ValueEvaluator = Callable[[Sequence[int]], "HandValue"]
+#: One card option's outcomes: (action text, [(resulting hand, weight)], card known).
+CardOption = tuple[str, list[tuple["HandValue", int]], bool]
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A pile on the table besides the hands, as apps draw it from an observation.
+
+    A face-up pile's ``key`` holds its card codes, bottom to top (its top is the last); a
+    face-down pile's ``key`` holds its card count, and ``known_key`` (if any) the codes this seat
+    knows in it (``None`` where unknown). ``spread``: show every card, not only the top.
+    """
+
+    name: str  # a generic pile name: "draw", "discard", "sun", "moon", "out"...
+    face_up: bool
+    key: str
+    known_key: str | None = None
+    spread: bool = False
+
+
+@dataclass(frozen=True)
+class PotRule:
+    """Who takes a pot at the showdown: ``takes(hand)`` says whether a showdown winner holding
+    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line."""
+
+    pot: str
+    rule: str
+    takes: Callable[[HandValue], bool] = field(repr=False)
+
+
+def _always(hand: HandValue) -> bool:
+    return True
+
+
+def _no_rounds(options: Options, players: int) -> int | None:
+    return None
+
+
+def _unit_from_options(options: Options) -> int:
+    unit = getattr(options, "min_bet", None)
+    return int(unit) if unit else max(1, options.ante)
+
+
+@dataclass(frozen=True)
+class CardSituation:
+    """What the odds model needs to list a seat's card options (see :class:`OddsModel`).
+
+    ``drawn(base)`` is every ``base + [unseen card]`` hand with its weight (how many unseen
+    cards give it); ``want(action)`` says whether an option is asked for (skip the others).
+    """
+
+    hand: list[int]
+    options: Options
+    discard_top: int | None
+    sun: tuple[int, ...]
+    moon_top: int | None
+    evaluate: ValueEvaluator
+    drawn: Callable[[list[int]], list[tuple[HandValue, int]]]
+    want: Callable[[str], bool]
+
+    @property
+    def distinct(self) -> list[int]:
+        return sorted(set(self.hand))
+
+    def without(self, value: int) -> list[int]:
+        rest = list(self.hand)
+        rest.remove(value)
+        return rest
+
+
+class OddsModel:
+    """The exact-odds knowledge of a variant, used by :mod:`sabacc.services.odds`.
+
+    The defaults fit any variant: hands are evaluated through the variant's evaluator, grouped
+    by name, and the only card option is to draw. A variant overrides what it knows better.
+    """
+
+    #: A fast path for enumerations: each value's code in an additive multiset key (index
+    #: ``value - key_offset``), and the evaluator of such keys.
+    key_codes: Sequence[int] | None = None
+    key_offset: int = 0
+
+    def evaluate_key(self, key: int) -> HandValue:  # pragma: no cover - only with key_codes
+        raise NotImplementedError
+
+    def value_evaluator(self, info: VariantInfo, options: Options) -> ValueEvaluator:
+        """A function evaluating a hand given by its card values under ``options``."""
+        by_value: dict[int, list[Card]] = {}
+        for card in info.deck.cards:
+            by_value.setdefault(card.value, []).append(card)
+
+        def generic(values: Sequence[int]) -> HandValue:
+            used: dict[int, int] = {}
+            cards = []
+            for v in values:
+                i = used.get(v, 0)
+                used[v] = i + 1
+                cards.append(by_value[v][i])
+            return info.evaluator(options, cards)
+
+        return generic
+
+    def hand_label(self, hand: HandValue) -> str:
+        """The name a distribution groups a hand under."""
+        return hand.name
+
+    def card_options(self, situation: CardSituation) -> list[CardOption]:
+        """Every card option besides standing, with its outcomes."""
+        if situation.want("gain"):
+            return [("gain", situation.drawn(list(situation.hand)), False)]
+        return []
+
 
 @dataclass(frozen=True)
 class VariantInfo:
-    """A registered variant: its deck, options type, game class and hand evaluator."""
+    """A registered variant: its deck, options type, game class and hand evaluator, and the
+    facts every app asks instead of testing the variant's name."""
 
     name: str
     title: str
@@ -32,3 +153,33 @@ class VariantInfo:
     max_players: int = 8
     summary: str = ""
     rules_text: str = field(default="", repr=False)
+
+    # ---- structural facts for apps (bots, odds, CLI, TUI, web) -------------------------------
+    #: The piles on the table besides the hands, as the observation shows them.
+    piles: tuple[Pile, ...] = ()
+    #: Who takes each pot at the showdown (the main pot first).
+    pots: tuple[PotRule, ...] = (PotRule("main", "the best hand", _always),)
+    #: Rounds of a hand for these options and this many players dealt in (None: the hand is
+    #: not played in a fixed number of rounds).
+    rounds: Callable[[Options, int], int | None] = field(default=_no_rounds, repr=False)
+    #: The minimum bet and raise increment for these options.
+    bet_unit: Callable[[Options], int] = field(default=_unit_from_options, repr=False)
+    #: The exact-odds model (:mod:`sabacc.services.odds`).
+    odds: OddsModel = field(default_factory=OddsModel, repr=False)
+    #: The heuristic bot's knowledge of the variant (:mod:`sabacc.services.bots.policy`).
+    bot: BotModel = field(default_factory=BotModel, repr=False)
+    #: The compiled engine, if the variant has one: a loader returning its game class, called
+    #: as ``cls(options, seed=..., players=...)``; it raises ImportError when it is not built.
+    compiled: Callable[[], Callable[..., Any]] | None = field(default=None, repr=False)
+    #: The web client's card-art ES module (a file in ``sabacc/variants/art/``).
+    card_art: str = ""
+    #: Words the variant says instead of the generic action names (``{"junk": "fold"}``).
+    vocabulary: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    def pot_rule(self, pot: str) -> PotRule | None:
+        """The rule of ``pot``, or None if the variant has no such pot."""
+        return next((rule for rule in self.pots if rule.pot == pot), None)
+
+    def word(self, generic: str) -> str:
+        """The variant's word for a generic action name (the name itself by default)."""
+        return self.vocabulary.get(generic, generic)

@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from sabacc.core.cards import signed
 from sabacc.core.errors import CardParseError, OptionError
 from sabacc.core.hands import HandValue
-from sabacc.variants.spike_hands import SPIKE_CODES, evaluate_spike_key
+from sabacc.engine.bots import card_value
+from sabacc.engine.variant import CardSituation, VariantInfo
+from sabacc.variants.registry import lookup
 
-SPIKE_FAMILY = ("corellian_spike", "surabat_cycle")
 #: Refuse enumerations with more multisets than this (they would take minutes).
 MAX_MULTISETS = 250_000
 
@@ -37,9 +39,7 @@ MAX_MULTISETS = 250_000
 # --------------------------------------------------------------------------------------------
 
 
-def _info(variant: str) -> Any:
-    from sabacc.variants.registry import lookup
-
+def _info(variant: str) -> VariantInfo:
     return lookup(variant)
 
 
@@ -64,60 +64,19 @@ Evaluator = Callable[[Sequence[int]], HandValue]
 def value_evaluator(variant: str, options: Mapping[str, Any] | None = None) -> Evaluator:
     """A function evaluating a hand given by card values, for ``variant`` under ``options``."""
     info = _info(variant)
-    name = info.name
-    if name in SPIKE_FAMILY:
-        codes = SPIKE_CODES
-
-        def spike(values: Sequence[int]) -> HandValue:
-            key = 0
-            for v in values:
-                key += codes[v + 10]
-            return evaluate_spike_key(key)
-
-        return spike
     opts = info.options_type.from_mapping(dict(options or {}))
-    if name == "classic":
-        from sabacc.variants.classic import evaluate_classic
-
-        scoring = str(getattr(opts, "scoring", "signed"))
-        return lambda values: evaluate_classic(values, scoring)
-    by_value: dict[int, list[Any]] = {}
-    for card in info.deck.cards:
-        by_value.setdefault(card.value, []).append(card)
-
-    def generic(values: Sequence[int]) -> HandValue:
-        used: dict[int, int] = {}
-        cards = []
-        for v in values:
-            i = used.get(v, 0)
-            used[v] = i + 1
-            cards.append(by_value[v][i])
-        result: HandValue = info.evaluator(opts, cards)
-        return result
-
-    return generic
+    return info.odds.value_evaluator(info, opts)
 
 
 def hand_label(variant: str, hv: HandValue) -> str:
-    """The name a distribution groups a hand under (Spike's two kinds of Sabacc apart)."""
-    if _info(variant).name in SPIKE_FAMILY:
-        if hv.rank == 12:
-            return "Sabacc (unranked)"
-        if hv.rank == 11:
-            return "Sabacc (pair)"
-        return hv.name
-    if hv.rank == 3 and hv.name.lstrip("+-").isdigit():
-        return "Ordinary hand"
-    return hv.name
+    """The name a distribution groups a hand under (e.g. Spike's two kinds of Sabacc apart)."""
+    return _info(variant).odds.hand_label(hv)
 
 
 def is_sabacc(variant: str, hv: HandValue) -> bool:
-    """Whether the hand would also win the sabacc pot (Spike family: total 0; classic: special)."""
-    if _info(variant).name in SPIKE_FAMILY:
-        return hv.total == 0
-    if _info(variant).name == "classic":
-        return hv.rank <= 2
-    return hv.rank == 1
+    """Whether the hand would also win the sabacc pot (the variant's rule for that pot)."""
+    rule = _info(variant).pot_rule("sabacc")
+    return rule is not None and rule.takes(hv)
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,10 +146,13 @@ def value_weights(
     """How many ``k``-card hands from ``counts`` have each hand value (exact, fast).
 
     A depth-first walk over the distinct values with a running multiset key (Spike family) or
-    value list (other variants); each multiset is evaluated once. Hands are grouped by key,
+    value list (other variants), as the variant's odds model says; each multiset is evaluated
+    once. Hands are grouped by key,
     total and name (classic bomb outs compare equal but differ in total).
     """
-    name = _info(variant).name
+    info = _info(variant)
+    name = info.name
+    model = info.odds
     items = sorted((v, c) for v, c in counts.items() if c > 0)
     n = len(items)
     suffix = [0] * (n + 1)
@@ -199,13 +161,16 @@ def value_weights(
     combs = [[math.comb(c, m) for m in range(c + 1)] for _, c in items]
     acc: dict[HandValue, int] = {}  # Spike: HandValue keys are unique per total
     groups: dict[tuple[Any, ...], list[Any]] = {}
-    if name in SPIKE_FAMILY:
-        codes = [SPIKE_CODES[v + 10] for v, _ in items]
+    if model.key_codes is not None:  # a running multiset key (Spike family)
+        key_codes = model.key_codes
+        offset = model.key_offset
+        evaluate_key = model.evaluate_key
+        codes = [key_codes[v - offset] for v, _ in items]
         caps = [c for _, c in items]
 
         def walk(i: int, left: int, weight: int, key: int) -> None:
             if left == 0:
-                hv = evaluate_spike_key(key)
+                hv = evaluate_key(key)
                 acc[hv] = acc.get(hv, 0) + weight
                 return
             if suffix[i] < left:
@@ -356,10 +321,6 @@ class OptionOdds:
         }
 
 
-def _signed(v: int) -> str:
-    return f"{v:+d}" if v else "0"
-
-
 def _option(
     variant: str,
     action: str,
@@ -431,91 +392,30 @@ def improve_odds(
     pool = [(v, c) for v, c in sorted(unseen.items()) if c > 0]
     evaluate = value_evaluator(name, options)
     current = evaluate(hand)
-    cap = int(getattr(opts, "hand_cap", 0) or 0)
-    distinct = sorted(set(hand))
 
     def drawn(base: list[int]) -> list[tuple[HandValue, int]]:
         return [(evaluate([*base, v]), c) for v, c in pool]
 
-    def without(v: int) -> list[int]:
-        rest = list(hand)
-        rest.remove(v)
-        return rest
-
-    def best_after_discard(values: list[int]) -> HandValue:
-        best: HandValue | None = None
-        for v in sorted(set(values)):
-            rest = list(values)
-            rest.remove(v)
-            hv = evaluate(rest)
-            if best is None or hv > best:
-                best = hv
-        assert best is not None
-        return best
-
     wanted = None if actions is None else {a.strip().lower() for a in actions}
-    out: list[OptionOdds] = []
 
     def want(action: str) -> bool:
         return wanted is None or action in wanted
 
-    def add(action: str, results: list[tuple[HandValue, int]], known: bool) -> None:
+    out: list[OptionOdds] = []
+    if want("stand"):
+        out.append(_option(name, "stand", current, [(current, 1)], True))
+    situation = CardSituation(
+        list(hand), opts, discard_top, tuple(sun), moon_top, evaluate, drawn, want
+    )
+    for action, results, known in info.odds.card_options(situation):
         if results:
             out.append(_option(name, action, current, results, known))
-
-    if want("stand"):
-        add("stand", [(current, 1)], True)
-    if name == "corellian_spike":
-        if (not cap or len(hand) < cap) and want("gain"):
-            add("gain", drawn(list(hand)), False)
-        if discard_top is not None:
-            for v in distinct:
-                action = f"swap discard {_signed(v)}"
-                if want(action):
-                    add(action, [(evaluate([*without(v), discard_top]), 1)], True)
-        for v in distinct:
-            action = f"swap draw {_signed(v)}"
-            if want(action):
-                add(action, drawn(without(v)), False)
-    elif name == "surabat_cycle":
-        for s in sorted(set(sun)):
-            action = f"gain {_signed(s)}"
-            if want(action):
-                values = [*hand, s]
-                if cap and len(values) > cap:
-                    add(action, [(best_after_discard(values), 1)], True)
-                else:
-                    add(action, [(evaluate(values), 1)], True)
-        for v in distinct:
-            action = f"swap moon {_signed(v)}"
-            if not want(action):
-                continue
-            if moon_top is not None:
-                add(action, [(evaluate([*without(v), moon_top]), 1)], True)
-            else:
-                add(action, drawn(without(v)), False)
-    elif name == "classic":
-        if want("gain"):
-            add("gain", drawn(list(hand)), False)
-        if len(hand) >= 3 or bool(getattr(opts, "allow_exchange_at_two", False)):
-            for v in distinct:
-                action = f"swap draw {_signed(v)}"
-                if want(action):
-                    add(action, drawn(without(v)), False)
-    elif want("gain"):
-        add("gain", drawn(list(hand)), False)
     return out
 
 
 # --------------------------------------------------------------------------------------------
 # From an observation
 # --------------------------------------------------------------------------------------------
-
-
-def card_value(code: str) -> int:
-    """The value of a card code of any variant (``+4c`` -> 4, ``11f`` -> 11, ``0`` -> 0)."""
-    text = code.rstrip("cstf")
-    return int(text) if text not in ("", "+", "-") else 0
 
 
 def seen_values(observation: Mapping[str, Any]) -> list[int]:
@@ -545,7 +445,7 @@ def option_odds(observation: Mapping[str, Any]) -> list[OptionOdds]:
     variant = str(observation["variant"])
     hand = list(you["values"])
     seen = seen_values(observation)
-    if variant == "surabat_cycle" and observation.get("phase") == "discard":
+    if any(a.split(" ")[0] == "discard" for a in legal):  # a discard decision (Surabat's)
         return _discard_odds(variant, hand, legal)
     top_code = observation.get("discard_top")
     discard_top = card_value(top_code) if top_code else None
@@ -564,7 +464,7 @@ def option_odds(observation: Mapping[str, Any]) -> list[OptionOdds]:
         variant,
         hand,
         seen,
-        discard_top=discard_top if variant == "corellian_spike" else None,
+        discard_top=discard_top,
         sun=sun,
         moon_top=moon_top,
         actions=[_normal(a) for a in legal],
@@ -579,7 +479,7 @@ def _normal(action: str) -> str:
             value = card_value(words[-1])
         except ValueError:
             return " ".join(words)
-        return " ".join([*words[:-1], _signed(value)])
+        return " ".join([*words[:-1], signed(value)])
     return " ".join(words)
 
 

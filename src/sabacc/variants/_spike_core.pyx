@@ -26,7 +26,7 @@ from operator import index as _index
 
 from sabacc.core.actions import CALL, CHECK, GAIN, JUNK, STAND
 from sabacc.core.actions import Action, Bet, Call, Check, Gain, Junk, Raise, Stand, Swap, parse_action
-from sabacc.core.cards import SPIKE_DECK
+from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
 from sabacc.engine.game import (

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from sabacc.core.actions import (
     CALL,
@@ -40,14 +40,16 @@ from sabacc.core.actions import (
     Stand,
     Swap,
 )
-from sabacc.core.cards import CLASSIC_DECK, Card
+from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import OptionError
 from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, Revealed
 from sabacc.core.hands import HandValue
-from sabacc.core.options import Options, _at_least, _choice
+from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game, PotResult
-from sabacc.engine.variant import VariantInfo
+from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.variants.classic_bot import ClassicBot
+from sabacc.variants.classic_odds import ClassicOdds
 from sabacc.variants.registry import register
 
 # --------------------------------------------------------------------------------------------
@@ -55,6 +57,43 @@ from sabacc.variants.registry import register
 # --------------------------------------------------------------------------------------------
 
 #: ``HandValue.rank`` of each kind of classic hand (1 = best).
+CLASSIC_SUITS: dict[str, str] = {"s": "Sabres", "t": "Staves", "f": "Flasks", "c": "Coins"}
+CLASSIC_RANKED: dict[int, str] = {12: "Commander", 13: "Mistress", 14: "Master", 15: "Ace"}
+CLASSIC_FACES: dict[int, str] = {
+    0: "The Idiot",
+    -2: "Queen of Air and Darkness",
+    -8: "Endurance",
+    -11: "Balance",
+    -13: "Demise",
+    -14: "Moderation",
+    -15: "The Evil One",
+    -17: "The Star",
+}
+
+
+def build_classic_deck() -> Deck:
+    """The 76-card classic deck: four suits of 1..15 and two of each of eight face cards."""
+    cards: list[Card] = []
+    for suit, suit_name in CLASSIC_SUITS.items():
+        for value in range(1, 16):
+            rank = CLASSIC_RANKED.get(value)
+            name = f"{rank} of {suit_name}" if rank else ""
+            cards.append(Card(len(cards), value, suit, f"{value}{suit}", name))
+    for value, name in CLASSIC_FACES.items():
+        for _ in range(2):
+            cards.append(Card(len(cards), value, None, str(value), name))
+    return Deck(
+        "classic",
+        "classic",
+        cards,
+        suits=CLASSIC_SUITS,
+        signed_values=False,
+        symbols={"s": "♠", "t": "♣", "f": "♥", "c": "♦"},  # Sabres, Staves, Flasks, Coins
+    )
+
+
+CLASSIC_DECK = build_classic_deck()
+
 IDIOTS_ARRAY = 1
 PURE_SABACC = 2
 ORDINARY = 3
@@ -168,8 +207,18 @@ class ClassicOptions(Options):
         "scoring": "signed (highest total <= 23 wins) | absolute (closest to ±23, +x beats -x)",
     }
 
+    bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
+        **{k: v for k, v in Options.bounds.items() if k != "sabacc_ante"},  # a mode here
+        "sabacc_ante_amount": (0, None),
+        "bet_limit": (1, None),
+        "max_raises": (0, None),
+        "fold_fee": (0, None),
+        "min_turns_before_call": (0, None),
+        "max_orbits": (1, None),
+    }
+
     # The base class types this as an int amount; classic sabacc makes it a mode (docs/rules.md §1).
-    sabacc_ante: str = "if_empty"  # type: ignore[assignment]
+    sabacc_ante: Literal["if_empty", "always"] = "if_empty"  # type: ignore[assignment]
     sabacc_ante_amount: int = 1
     bet_limit: int = 3
     max_raises: int = 3
@@ -178,33 +227,13 @@ class ClassicOptions(Options):
     min_turns_before_call: int = 1
     max_orbits: int = 10
     allow_exchange_at_two: bool = False
-    scoring: str = "signed"
+    scoring: Literal["signed", "absolute"] = "signed"
 
     def __post_init__(self) -> None:
-        _choice("sabacc_ante", self.sabacc_ante, SABACC_ANTE_MODES)
-        _at_least("sabacc_ante_amount", self.sabacc_ante_amount, 0)
-        # Let the base class validate its own fields, with the ante amount standing in for the
-        # mode it expects as ``sabacc_ante``.
-        mode = self.sabacc_ante
-        object.__setattr__(self, "sabacc_ante", self.sabacc_ante_amount)
-        try:
-            super().__post_init__()
-        finally:
-            object.__setattr__(self, "sabacc_ante", mode)
-        _at_least("bet_limit", self.bet_limit, 1)
-        _at_least("max_raises", self.max_raises, 0)
-        _at_least("fold_fee", self.fold_fee, 0)
+        super().__post_init__()  # every declared choice and bound, and the game end
         if not isinstance(self.shift_chance, str):
             raise OptionError(f"option shift_chance={self.shift_chance!r}: must be text like 1/2")
         shift_faces(self.shift_chance)
-        _at_least("min_turns_before_call", self.min_turns_before_call, 0)
-        _at_least("max_orbits", self.max_orbits, 1)
-        if not isinstance(self.allow_exchange_at_two, bool):
-            raise OptionError(
-                f"option allow_exchange_at_two={self.allow_exchange_at_two!r}: "
-                "must be true or false"
-            )
-        _choice("scoring", self.scoring, SCORINGS)
         if (
             self.game_end == "last_standing"
             and self.ante == 0
@@ -637,5 +666,22 @@ ClassicGame.info = register(
         evaluator=evaluate,
         summary="The 76-card game of the Star Wars galaxy: highest total up to 23, shifting cards.",
         rules_text=CLASSIC_RULES,
+        piles=(Pile("deck", False, "deck"), Pile("out", False, "out_of_play")),
+        pots=(
+            PotRule("main", "the best hand", lambda hand: True),
+            PotRule(
+                "sabacc", "the best hand, if it is an Idiot's Array or a Pure Sabacc", is_special
+            ),
+        ),
+        bet_unit=lambda options: 1,
+        odds=ClassicOdds(),
+        bot=ClassicBot(CLASSIC_DECK),
+        card_art="classic.js",
+        vocabulary={
+            "stand": "pass",
+            "gain": "draw a card",
+            "swap draw": "exchange",
+            "junk": "fold",
+        },
     )
 )

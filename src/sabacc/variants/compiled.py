@@ -1,5 +1,5 @@
-"""The compiled Corellian Spike engine (:mod:`sabacc.variants._spike_core`): is it built, and make
-games.
+"""Compiled engines (today Corellian Spike's :mod:`sabacc.variants._spike_core`): is one built,
+and make games. A variant declares its compiled core in ``VariantInfo.compiled``.
 
 The compiled core plays the same rules as the reference engine (the pure-Python
 :class:`~sabacc.variants.corellian_spike.SpikeGame`) for every Spike option, draws from a
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from sabacc.core.errors import OptionError
 from sabacc.core.options import Options
-from sabacc.variants.registry import lookup
+from sabacc.variants.registry import lookup, variant_names
 
 if TYPE_CHECKING:
     from sabacc.variants._spike_core import SpikeCore
@@ -31,14 +31,27 @@ ENGINES = ("python", "compiled")
 CHOICES = ("auto", *ENGINES)
 
 
+def available(variant: str = "corellian_spike") -> bool:
+    """Whether ``variant`` has a compiled core and it is built and importable."""
+    return _available(lookup(variant).name)
+
+
 @functools.cache
-def available() -> bool:
-    """Whether the compiled core is built and importable."""
+def _available(name: str) -> bool:
+    loader = lookup(name).compiled
+    if loader is None:
+        return False
     try:
-        import sabacc.variants._spike_core  # noqa: F401
+        loader()
     except ImportError:
         return False
     return True
+
+
+def compiled_titles() -> str:
+    """The titles of the variants that have a compiled core (for messages)."""
+    titles = [lookup(n).title for n in variant_names() if lookup(n).compiled is not None]
+    return " and ".join(titles) or "no variant"
 
 
 def check_engine(engine: str, variant: str) -> None:
@@ -46,12 +59,13 @@ def check_engine(engine: str, variant: str) -> None:
     if engine not in ENGINES:
         raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
     if engine == "compiled":
-        if variant != "corellian_spike" and (info := lookup(variant)).name != "corellian_spike":
+        info = lookup(variant)
+        if info.compiled is None:
             raise OptionError(
-                f"engine='compiled' plays Corellian Spike only, not {info.title}: "
+                f"engine='compiled' plays {compiled_titles()} only, not {info.title}: "
                 "use engine='python'"
             )
-        if not available():
+        if not available(info.name):
             raise OptionError(
                 "engine='compiled': the compiled core is not built (reinstall sabacc where a "
                 "C compiler is available: pip install --force-reinstall sabacc)"
@@ -62,7 +76,7 @@ def resolve_engine(engine: str, variant: str) -> str:
     """``"python"`` or ``"compiled"``: the engine ``engine`` (one of :data:`CHOICES`) means for
     ``variant``.
 
-    ``"auto"`` is ``"compiled"`` for Corellian Spike when the compiled core is built, else
+    ``"auto"`` is ``"compiled"`` for a variant with a compiled core when it is built, else
     ``"python"``; ``"compiled"`` for another variant, or when the core is not built, is refused
     (:class:`~sabacc.core.errors.OptionError`).
     """
@@ -70,7 +84,7 @@ def resolve_engine(engine: str, variant: str) -> str:
         raise OptionError(f"engine={engine!r}: must be one of {', '.join(CHOICES)}")
     name = lookup(variant).name
     if engine == "auto":
-        return "compiled" if name == "corellian_spike" and available() else "python"
+        return "compiled" if available(name) else "python"
     check_engine(engine, name)
     return engine
 
@@ -82,17 +96,13 @@ def new_compiled_game(
     engine: str = "compiled",
     variant: str = "corellian_spike",
 ) -> SpikeCore:
-    """A Corellian Spike game on the compiled core (``options`` are :class:`SpikeOptions`).
+    """A game on ``variant``'s compiled core (``options`` are that variant's options).
 
     ``engine`` and ``variant`` are checked as :func:`check_engine` does (the API passes them
     through so that one call does every check).
     """
     check_engine(engine, variant)
-    return _core_type()(options, seed=seed, players=players)  # type: ignore[arg-type]
-
-
-@functools.cache
-def _core_type() -> type[SpikeCore]:
-    from sabacc.variants._spike_core import SpikeCore
-
-    return SpikeCore
+    loader = lookup(variant).compiled
+    assert loader is not None  # check_engine refused variants without one
+    game: SpikeCore = loader()(options, seed=seed, players=players)
+    return game

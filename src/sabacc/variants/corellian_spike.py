@@ -17,11 +17,10 @@ Project decisions where docs/rules.md is silent (documented in docs/rules-decisi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
-from sabacc.core.cards import SPIKE_DECK, Card
-from sabacc.core.errors import OptionError
+from sabacc.core.cards import Card, Deck, signed
 from sabacc.core.events import (
     BlindDraw,
     CardDiscarded,
@@ -34,12 +33,39 @@ from sabacc.core.events import (
     Revealed,
 )
 from sabacc.core.hands import HandValue
-from sabacc.core.options import Options, _at_least, _choice
+from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game, PotResult
-from sabacc.engine.variant import VariantInfo
+from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.registry import register
+from sabacc.variants.spike_bot import SpikeBot
 from sabacc.variants.spike_hands import evaluate_spike
+from sabacc.variants.spike_odds import SpikeOdds
+
+SPIKE_STAVES: dict[str, str] = {"c": "circle", "s": "square", "t": "triangle"}
+
+
+def build_spike_deck() -> Deck:
+    """The 62-card Corellian Spike deck: ±1..±10 in three staves, plus two Sylops (0)."""
+    cards: list[Card] = []
+    for suit in SPIKE_STAVES:
+        for mag in range(1, 11):
+            for value in (mag, -mag):
+                cards.append(Card(len(cards), value, suit, f"{signed(value)}{suit}"))
+    for _ in range(2):
+        cards.append(Card(len(cards), 0, None, "0", "Sylop"))
+    return Deck(
+        "Corellian Spike",
+        "spike",
+        cards,
+        suits=SPIKE_STAVES,
+        signed_values=True,
+        symbols={"c": "●", "s": "■", "t": "▲"},
+    )
+
+
+#: The deck of Corellian Spike and Surabat Cycle.
+SPIKE_DECK = build_spike_deck()
 
 _SWAPS: dict[tuple[str, int], Swap] = {}
 
@@ -69,27 +95,24 @@ class SpikeOptions(Options):
         "true_tie": "blind_draw (official Galaxy's Edge) | split",
     }
 
+    bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
+        **Options.bounds,
+        "rounds": (1, None),
+        "min_bet": (1, None),
+        "max_raises": (0, None),
+        "gain_fee": (0, None),
+        "swap_fee": (0, None),
+        "hand_cap": (2, 8),
+    }
+
     rounds: int = 3
-    betting: str = "no_limit"
+    betting: Literal["no_limit", "pot_limit", "fixed"] = "no_limit"
     min_bet: int | None = None
     max_raises: int | None = None
     gain_fee: int = 0
     swap_fee: int = 0
     hand_cap: int = 5
-    true_tie: str = "blind_draw"
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        _at_least("rounds", self.rounds, 1)
-        _choice("betting", self.betting, ("no_limit", "pot_limit", "fixed"))
-        _at_least("min_bet", self.min_bet, 1)
-        _at_least("max_raises", self.max_raises, 0)
-        _at_least("gain_fee", self.gain_fee, 0)
-        _at_least("swap_fee", self.swap_fee, 0)
-        _at_least("hand_cap", self.hand_cap, 2)
-        if self.hand_cap > 8:
-            raise OptionError(f"option hand_cap={self.hand_cap}: must be 8 or less")
-        _choice("true_tie", self.true_tie, ("blind_draw", "split"))
+    true_tie: Literal["blind_draw", "split"] = "blind_draw"
 
 
 def _closeness(card: Card) -> tuple[int, int]:
@@ -398,6 +421,31 @@ Nulrhek (not 0: closest to 0 wins, + beats -). Ties: lower pattern values, more 
 of positives, higher single positive, then a blind draw.
 """
 
+
+def total_zero(hand: HandValue) -> bool:
+    """Whether a Spike-family hand totals 0 (and so takes the sabacc pot if it wins)."""
+    return hand.total == 0
+
+
+#: The pots of the Spike family: the best hand takes the main pot, and the sabacc pot too if it
+#: totals 0 (otherwise the sabacc pot carries over).
+SPIKE_POTS = (
+    PotRule("main", "the best hand", lambda hand: True),
+    PotRule("sabacc", "the best hand, if it totals 0", total_zero),
+)
+
+
+def _spike_rounds(options: Options, players: int) -> int:
+    return int(getattr(options, "rounds", 3))
+
+
+def load_compiled_core() -> type[Any]:
+    """The compiled Corellian Spike engine's game class (ImportError when it is not built)."""
+    from sabacc.variants._spike_core import SpikeCore
+
+    return SpikeCore
+
+
 SpikeGame.info = register(
     VariantInfo(
         name="corellian_spike",
@@ -409,5 +457,12 @@ SpikeGame.info = register(
         evaluator=evaluate,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
+        piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),
+        pots=SPIKE_POTS,
+        rounds=_spike_rounds,
+        odds=SpikeOdds(),
+        bot=SpikeBot(SPIKE_DECK),
+        compiled=load_compiled_core,
+        card_art="spike.js",
     )
 )

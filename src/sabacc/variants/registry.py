@@ -1,7 +1,9 @@
 """The variant registry: names and aliases to :class:`VariantInfo` records.
 
-Each variant module registers itself on import; importing :mod:`sabacc.variants` registers the
-built-in ones.
+Each variant module registers itself on import. Importing this module first imports its package,
+:mod:`sabacc.variants`, whose ``__init__`` imports the built-in variant modules: so the built-ins
+are registered by the time anyone can call :func:`lookup` (no lazy imports, no cycle: this module
+imports only the core and the engine).
 """
 
 from __future__ import annotations
@@ -28,9 +30,8 @@ def _norm(name: str) -> str:
 def lookup(name: str) -> VariantInfo:
     """The registered variant for a name or alias (``spike``, ``corellian-spike``...)."""
     key = _ALIASES.get(name)  # the common case: a canonical name or alias as registered
-    if key is not None and key in _REGISTRY:
+    if key is not None:
         return _REGISTRY[key]
-    _ensure_loaded()
     key = _ALIASES.get(_norm(name))
     if key is None:
         raise UnknownVariantError(
@@ -40,10 +41,5 @@ def lookup(name: str) -> VariantInfo:
 
 
 def variant_names() -> list[str]:
-    _ensure_loaded()
+    """The canonical names of the registered variants, sorted."""
     return sorted(_REGISTRY)
-
-
-def _ensure_loaded() -> None:
-    # Importing the package registers the built-in variants; done lazily to avoid import cycles.
-    import sabacc.variants  # noqa: F401

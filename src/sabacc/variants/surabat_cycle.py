@@ -28,12 +28,22 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sabacc.core.actions import STAND, Action, Discard, Gain, Stand, Swap
-from sabacc.core.cards import SPIKE_DECK, Card
+from sabacc.core.cards import Card
 from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
+from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
-from sabacc.engine.variant import VariantInfo
-from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, evaluate, swap_action
+from sabacc.engine.variant import Pile, VariantInfo
+from sabacc.variants.corellian_spike import (
+    SPIKE_DECK,
+    SPIKE_POTS,
+    SpikeGame,
+    SpikeOptions,
+    evaluate,
+    swap_action,
+)
 from sabacc.variants.registry import register
+from sabacc.variants.spike_bot import SurabatBot
+from sabacc.variants.spike_odds import SurabatOdds
 
 #: Cards put face up on an empty Sun pile (at the start of a hand and on every restock).
 SUN_SIZE = 3
@@ -115,11 +125,7 @@ class SurabatGame(SpikeGame):
         self.starting_player: int | None = None
 
     def _rounds(self) -> int:
-        rounds = self.options.rounds
-        if rounds is not None:
-            return rounds
-        players = len(self.round_seats) or self.n
-        return 4 if players == 2 else players
+        return surabat_rounds(self.options, len(self.round_seats) or self.n)
 
     def _start_hand_variant(self) -> None:
         self.draw = self._shuffled(type(self).info.deck.cards)
@@ -409,6 +415,15 @@ Showdown: closest to 0 wins the hand pot (Spike ranks and tie-breakers); a winne
 exactly 0 also takes the sabacc pot, otherwise it carries over.
 """
 
+
+def surabat_rounds(options: Options, players: int) -> int:
+    """Rounds of a hand: the ``rounds`` option, else one per player dealt in (4 with two)."""
+    rounds = getattr(options, "rounds", None)
+    if rounds is not None:
+        return int(rounds)
+    return 4 if players == 2 else players
+
+
 SurabatGame.info = register(
     VariantInfo(
         name="surabat_cycle",
@@ -420,5 +435,16 @@ SurabatGame.info = register(
         evaluator=evaluate,
         summary="Corellian Spike with a Sun and a Moon pile; one round per player, 500 buy-in.",
         rules_text=SURABAT_RULES,
+        piles=(
+            Pile("draw", False, "draw_pile"),
+            Pile("sun", True, "sun", spread=True),
+            Pile("moon", False, "moon_count", known_key="moon_known"),
+            Pile("discard", True, "discard_pile"),
+        ),
+        pots=SPIKE_POTS,
+        rounds=surabat_rounds,
+        odds=SurabatOdds(),
+        bot=SurabatBot(SPIKE_DECK),
+        card_art="spike.js",
     )
 )

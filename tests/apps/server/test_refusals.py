@@ -116,7 +116,19 @@ def test_lobby_validation(server: ServerProcess) -> None:
     assert server.get(f"/api/tables/{code}/games/7/history").status_code == 404
     catalogue = server.get("/api/variants").json()
     assert {v["name"] for v in catalogue["variants"]} >= {"corellian_spike"}
+    assert catalogue["default_variant"] in {v["name"] for v in catalogue["variants"]}
     assert "heuristic" in catalogue["bots"]
+    for v in catalogue["variants"]:
+        # Each variant's declared facts: its card art is served as an ES module, its piles and
+        # pots are listed, and its enum options carry their choices (the lobby's dropdowns).
+        art = server.get(v["card_art"])
+        assert art.status_code == 200 and "javascript" in art.headers["content-type"]
+        assert "export function cardHTML" in art.text
+        assert v["piles"] and v["pots"][0]["pot"] == "main"
+        specs = {o["name"]: o for o in v["options"]}
+        assert specs["final_pot"]["kind"] == "choice"
+        assert specs["final_pot"]["choices"] == ["split", "house"]
+        assert specs["ante"]["kind"] == "int" and specs["ante"]["minimum"] == 0
     listed = server.get("/api/tables").json()["tables"]
     assert any(t["code"] == code for t in listed)
     page = server.get(f"/t/{code}")

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
+from sabacc.apps.commands.common import VariantOpt
+
 
 def register(app: typer.Typer) -> None:
     @app.command(context_settings={"ignore_unknown_options": True})
     def odds(
-        variant: Annotated[
-            str, typer.Option("--variant", "-v", help="classic, spike, surabat ...")
-        ] = "corellian_spike",
+        variant: VariantOpt = "corellian_spike",
         cards: Annotated[
             int, typer.Option("--cards", "-k", help="Cards dealt (distribution mode).")
         ] = 2,
@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from sabacc.apps.cli import fail, get_variant, parse_options
+        from sabacc.apps.commands.common import fail, get_variant, parse_options
         from sabacc.core.errors import SabaccError
         from sabacc.services.odds import hand_distribution, improve_odds
 

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from sabacc.apps.commands.common import VariantOpt
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -21,9 +23,7 @@ def register(app: typer.Typer) -> None:
                 "(random, heuristic, ismcts, ismcts:200 ...).",
             ),
         ] = "heuristic,random",
-        variant: Annotated[
-            str, typer.Option("--variant", "-v", help="classic, spike, surabat ...")
-        ] = "corellian_spike",
+        variant: VariantOpt = "corellian_spike",
         players: Annotated[
             int | None,
             typer.Option("--players", "-p", help="Seats (default: the number of bots)."),
@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
         )
         from rich.table import Table
 
-        from sabacc.apps.cli import fail, get_variant, parse_options
+        from sabacc.apps.commands.common import fail, get_variant, parse_options
         from sabacc.core.errors import SabaccError
         from sabacc.services.bots import make_bot
         from sabacc.services.sim import SimSpec, plot_cumulative, simulate

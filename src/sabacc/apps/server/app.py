@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -37,41 +38,44 @@ from sabacc.apps.server.protocol import (
     TokenBody,
 )
 from sabacc.apps.server.tables import Connection, ServerError, Settings, TableManager
-from sabacc.services.bots import make_bot
-from sabacc.services.bots.base import BOTS
+from sabacc.services.bots import bot_names
 from sabacc.services.store import Store
 from sabacc.variants.registry import lookup, variant_names
 
 log = logging.getLogger("sabacc.apps.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: The variants' card art (ES modules the client imports), served under /art/.
+ART_DIR = Path(__file__).resolve().parents[2] / "variants" / "art"
 NO_CACHE = {"Cache-Control": "no-cache"}
 
 
 def variants_catalogue() -> dict[str, Any]:
-    """Variants with their options (name, default, help) and the bots, for the create form."""
-    make_bot("random")  # loads the bot registry
+    """Each variant's declared facts (what the web client draws from, so that it never names a
+    variant): names, players, options with their choices and ranges, piles, pots, card art;
+    and the bots."""
     out = []
     for name in variant_names():
         info = lookup(name)
-        defaults = info.options_type()
-        help_texts = info.options_type.help
         out.append(
             {
                 "name": info.name,
                 "title": info.title,
+                "aliases": list(info.aliases),
                 "summary": info.summary,
                 "min_players": info.min_players,
                 "max_players": info.max_players,
                 "deck": info.deck.style,
+                "signed_values": info.deck.signed_values,
+                "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
-                "options": [
-                    {"name": f, "default": getattr(defaults, f), "help": help_texts.get(f, "")}
-                    for f in info.options_type.names()
-                ],
+                "options": [spec.to_dict() for spec in info.options_type.specs()],
+                "piles": [dataclasses.asdict(pile) for pile in info.piles],
+                "pots": [{"pot": rule.pot, "rule": rule.rule} for rule in info.pots],
             }
         )
-    return {"variants": out, "bots": sorted(BOTS)}
+    default = lookup(str(CreateTable.model_fields["variant"].default)).name
+    return {"variants": out, "default_variant": default, "bots": bot_names()}
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -138,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(WEB_DIR / "index.html", headers=NO_CACHE)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    app.mount("/art", StaticFiles(directory=ART_DIR), name="art")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

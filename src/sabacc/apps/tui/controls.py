@@ -33,7 +33,8 @@ from sabacc.core.actions import (
     Swap,
     parse_action,
 )
-from sabacc.core.errors import IllegalActionError
+from sabacc.core.errors import IllegalActionError, SabaccError
+from sabacc.variants.registry import lookup
 
 #: Keys free for action kinds nobody planned for (a future variant's new action).
 SPARE_KEYS = "fiklouvyz"
@@ -65,6 +66,14 @@ class Choice:
     high: int = 0
 
 
+def _vocabulary(variant: str) -> Mapping[str, str]:
+    """The variant's own words for actions (classic says pass, draw, exchange, fold)."""
+    try:
+        return lookup(variant).vocabulary
+    except SabaccError:
+        return {}
+
+
 def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
     """The choices for the observing seat (empty when it is not its turn)."""
     legal = obs.get("legal") or {}
@@ -74,7 +83,7 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
             actions.append(parse_action(str(text)))
         except IllegalActionError:  # pragma: no cover - the engine only lists valid actions
             continue
-    classic = obs.get("variant") == "classic"
+    vocabulary = _vocabulary(str(obs.get("variant", "")))
     phase = str(obs.get("phase", ""))
     you = obs.get("you") or {}
     hand: list[str] = list(you.get("cards") or [])
@@ -115,11 +124,11 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
 
     for a in actions:
         if isinstance(a, Stand):
-            label = "pass" if phase in ("calling", "drawing") or classic else "stand"
+            label = "pass" if phase in ("calling", "drawing") else vocabulary.get("stand", "stand")
             add(Choice("s", label, "direct", action=a))
             break
     if any(isinstance(a, Gain) and a.value is None for a in actions):
-        label = "draw a card" if classic else "gain (draw)"
+        label = vocabulary.get("gain", "gain (draw)")
         add(Choice("g", label, "direct", action=next(a for a in actions if a == Gain())))
     sun_gains = [a for a in actions if isinstance(a, Gain) and a.value is not None]
     if sun_gains:
@@ -131,11 +140,11 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
         pick_or_direct("g", "gain a Sun card", "Take which Sun card?", opts, "gain")
     for source, key, label, prompt in (
         ("discard", "d", "swap with discard", "Give which card for the discard top?"),
-        ("draw", "e", "exchange" if classic else "swap with draw", "Give which card?"),
+        ("draw", "e", vocabulary.get("swap draw", "swap with draw"), "Give which card?"),
         ("moon", "m", "swap with Moon", "Put which card face down on the Moon pile?"),
     ):
         if any(isinstance(a, Swap) and a.source == source for a in actions):
-            verb = "exchange" if classic and source == "draw" else f"swap {source}"
+            verb = vocabulary.get(f"swap {source}", f"swap {source}")
             opts = hand_pick(partial(Swap, source))
             pick_or_direct(key, label, prompt, opts, verb)
     if any(isinstance(a, Discard) for a in actions):
@@ -158,7 +167,7 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
                 add(Choice(key, f"{kind} {lo}-{hi}", "size", size_kind=kind, low=lo, high=hi))
     for a in actions:
         if isinstance(a, Junk):
-            add(Choice("j", "fold" if classic else "junk", "direct", action=a))
+            add(Choice("j", vocabulary.get("junk", "junk"), "direct", action=a))
     # Anything not covered above (a variant's new action): one spare key each.
     covered = {
         a

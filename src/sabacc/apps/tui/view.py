@@ -21,9 +21,6 @@ from sabacc.core.errors import SabaccError
 from sabacc.core.events import Event
 from sabacc.services.render import describe_event
 
-#: Spike staves and classic suits as single-cell symbols.
-SPIKE_SYMBOLS = {"c": "●", "s": "■", "t": "▲"}
-CLASSIC_SYMBOLS = {"s": "♠", "t": "♣", "f": "♥", "c": "♦"}  # Sabres, Staves, Flasks, Coins
 #: Short names for the middle of a drawn card (five cells at most).
 SHORT_NAMES = {
     "Commander": "Cmdr",
@@ -88,9 +85,8 @@ def card_symbol(variant: str, code: str) -> str:
     suit = card_suit(code)
     if not suit:
         return ""
-    deck = deck_for(variant)
-    table = CLASSIC_SYMBOLS if deck is not None and deck.style == "classic" else SPIKE_SYMBOLS
-    return table.get(suit, suit)
+    deck = deck_for(variant)  # each deck declares its suits' one-cell symbols
+    return deck.symbols.get(suit, suit) if deck is not None else suit
 
 
 def short_name(name: str) -> str:

@@ -79,7 +79,6 @@ def register_bot(name: str, factory: BotFactory) -> None:
 
 def bot_names() -> list[str]:
     """The registered bot names, sorted."""
-    _load()
     return sorted(BOTS)
 
 
@@ -90,7 +89,6 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
     ``ismcts:0.5s`` (half a second per decision, not deterministic). Keyword ``params`` go to the
     bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
     """
-    _load()
     base, _, arg = name.strip().lower().partition(":")
     try:
         factory = BOTS[base.strip()]
@@ -104,8 +102,8 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
 def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
     """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``).
 
-    ``engine="auto"`` (the default) samples a Corellian Spike game on the compiled core when it
-    is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
+    ``engine="auto"`` (the default) samples on the variant's compiled core when it has one and
+    it is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
     search bots then play their rollouts on it, many times faster); ``"python"`` always uses
     the reference engine; ``"compiled"`` insists on the core.
 
@@ -130,14 +128,14 @@ def sampler_for(game: World, seat: int, engine: str = "auto") -> Sampler:
 
         return sample_own
     if chosen == "compiled":
-        from sabacc.variants._spike_core import SpikeCore
-        from sabacc.variants.corellian_spike import SpikeGame
-
-        assert isinstance(game, SpikeGame)  # "compiled" resolves for Corellian Spike only
-        core = SpikeCore.from_game(game)
+        loader = game.info.compiled
+        assert loader is not None  # "compiled" resolves only for variants with a core
+        core_type: Any = loader()
+        core: Any = core_type.from_game(game)
 
         def sample_core(rng: random.Random) -> World:
-            return core.determinize(seat, rng)
+            world: World = core.determinize(seat, rng)
+            return world
 
         return sample_core
 
@@ -174,8 +172,3 @@ def decide(bot: Bot, game: World, seat: int | None = None) -> Action:
         action: Action = search.act(observation, legal, sampler=sampler_for(game, seat))
         return action
     return bot.act(observation, legal)
-
-
-def _load() -> None:
-    import sabacc.services.bots.ismcts
-    import sabacc.services.bots.simple  # noqa: F401  (registers the built-in bots)

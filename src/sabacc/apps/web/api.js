@@ -1,0 +1,39 @@
+// The HTTP API client and the variant catalogue (GET /api/variants), loaded once with every
+// variant's card art. The catalogue holds each variant's declared facts (options with choices,
+// piles, pots, players): the client draws from them and never names a variant.
+import { loadArt } from "./cards.js";
+
+let catalogue = null;
+
+export async function api(path, options = {}) {
+  const res = await fetch(path, {
+    ...options,
+    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+  });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(body?.error?.message || body?.detail || res.statusText);
+    err.code = body?.error?.code;
+    throw err;
+  }
+  return body;
+}
+
+/** The catalogue: {variants: [...], bots: [...]}. */
+export async function loadCatalogue() {
+  if (!catalogue) {
+    const loaded = await api("/api/variants");
+    await loadArt(loaded.variants);
+    catalogue = loaded;
+  }
+  return catalogue;
+}
+
+export function variantInfo(name) {
+  return catalogue?.variants.find((v) => v.name === name) || null;
+}
+
+/** The deck style (card art) of a variant. */
+export function deckStyle(variant) {
+  return variantInfo(variant)?.deck ?? "";
+}

@@ -1,0 +1,164 @@
+// The lobby: create a table (variant, house rules, seats, bots), join by code, list tables.
+import { api, loadCatalogue, variantInfo } from "./api.js";
+import { $, app, esc, navigate, store, toast, ui } from "./dom.js";
+import { t } from "./i18n.js";
+
+export async function lobby() {
+  document.title = "Sabacc";
+  $("#crumb").textContent = "";
+  const catalogue = await loadCatalogue();
+  const form = { variant: catalogue.default_variant, seats: ["human", "human", "bot:heuristic"] };
+  const bots = catalogue.bots;
+
+  function seatOptions(i, value) {
+    const opts = [`<option value="human" ${value === "human" ? "selected" : ""}>${i === 0 ? t("you_seat") : t("human")}</option>`];
+    if (i > 0) for (const b of bots) opts.push(`<option value="bot:${b}" ${value === `bot:${b}` ? "selected" : ""}>${t("bot", { name: b })}</option>`);
+    return opts.join("");
+  }
+
+  function draw() {
+    const v = variantInfo(form.variant);
+    const n = form.seats.length;
+    const optionRows = v.options
+      .filter((o) => o.name !== "buy_in")
+      .map(
+        (o) => `<label class="opt"><span>${esc(o.name)}</span>
+          ${optionInput(o, form.options?.[o.name] ?? "")}
+          <small>${esc(o.help)}</small></label>`,
+      )
+      .join("");
+    app.innerHTML = `<section class="lobby">
+      <div class="hero"><h1>Sabacc</h1><p>${t("tagline")}</p></div>
+      <div class="lobby-grid">
+        <form class="panel" id="create-form" autocomplete="off">
+          <h2>${t("new_table")}</h2>
+          <label>${t("variant")}
+            <select name="variant">${catalogue.variants.map((x) => `<option value="${x.name}" ${x.name === form.variant ? "selected" : ""}>${esc(x.title)}</option>`).join("")}</select>
+          </label>
+          <p class="muted small">${esc(v.summary)}</p>
+          <label>${t("your_name")}<input name="player_name" maxlength="24" placeholder="${t("name_placeholder")}" value="${esc(form.player_name ?? store.get("sabacc:name") ?? "")}" required></label>
+          <div class="row">
+            <label>${t("seats")}<input name="seat_count" type="number" min="${v.min_players}" max="${Math.min(8, v.max_players)}" value="${n}"></label>
+            <label>${t("buy_in")}<input name="buy_in" type="number" min="1" placeholder="${esc(v.options.find((o) => o.name === "buy_in")?.default ?? "")}" value="${esc(form.buy_in ?? "")}"></label>
+            <label>${t("turn_timer")}<input name="turn_timer" type="number" min="0" max="3600" value="${esc(form.turn_timer ?? 60)}"></label>
+          </div>
+          <div class="seat-list">${form.seats.map((k, i) => `<label class="seat-pick"><span>${t("seat", { n: i + 1 })}</span><select name="seat-${i}">${seatOptions(i, k)}</select></label>`).join("")}</div>
+          <details class="house"><summary>${t("house_rules")}</summary><div class="opts">${optionRows}</div></details>
+          <label class="check"><input type="checkbox" name="listed" ${form.listed === false ? "" : "checked"}> ${t("listed")}</label>
+          <button class="primary" type="submit" id="create">${t("create")}</button>
+        </form>
+        <div class="side-col">
+          <form class="panel" id="join-form">
+            <h2>${t("join_code")}</h2>
+            <div class="row"><input name="code" maxlength="8" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
+          </form>
+          <div class="panel"><h2>${t("open_tables")}</h2><div id="table-list" class="table-list"><span class="muted">…</span></div></div>
+        </div>
+      </div>
+    </section>`;
+    const f = $("#create-form");
+    const capture = () => {
+      form.player_name = f.player_name.value;
+      form.buy_in = f.buy_in.value;
+      form.turn_timer = f.turn_timer.value;
+      form.listed = f.listed.checked;
+      form.options = {};
+      for (const o of v.options) {
+        const input = f[`opt-${o.name}`];
+        if (input && input.value.trim() !== "") form.options[o.name] = input.value.trim();
+      }
+      form.seats = form.seats.map((k, i) => f[`seat-${i}`]?.value || k);
+    };
+    // Redraws are deferred: a "change" can fire from a blur while the form is being replaced.
+    f.variant.addEventListener("change", () => {
+      capture();
+      form.variant = f.variant.value;
+      form.options = {};
+      setTimeout(draw);
+    });
+    f.seat_count.addEventListener("change", () => {
+      capture();
+      const want = Math.max(v.min_players, Math.min(8, v.max_players, Number(f.seat_count.value) || 2));
+      if (want === form.seats.length) return;
+      while (form.seats.length < want) form.seats.push("bot:heuristic");
+      form.seats.length = want;
+      setTimeout(draw);
+    });
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      capture();
+      const name = (form.player_name || "").trim();
+      if (!name) return toast(t("name_needed"), "error");
+      store.set("sabacc:name", name);
+      const body = {
+        variant: form.variant,
+        seats: form.seats,
+        options: form.options,
+        turn_timer: Number(form.turn_timer || 0),
+        listed: form.listed,
+        player_name: name,
+      };
+      if (form.buy_in) body.buy_in = Number(form.buy_in);
+      $("#create").disabled = true;
+      $("#create").textContent = t("creating");
+      try {
+        const res = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+        store.set(`sabacc:host:${res.code}`, res.host_token);
+        if (res.token) store.set(`sabacc:token:${res.code}`, res.token);
+        navigate(res.url);
+      } catch (err) {
+        toast(err.message, "error");
+        $("#create").disabled = false;
+        $("#create").textContent = t("create");
+      }
+    });
+    $("#join-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const code = $("#join-form").code.value.trim().toUpperCase();
+      if (code) navigate(`/t/${encodeURIComponent(code)}`);
+    });
+    listTables();
+    ui.rerender = () => {
+      capture();
+      draw();
+    };
+  }
+  draw();
+}
+
+/** The input of one option, from its spec: a dropdown for choices and booleans, a number box
+ * within its range, or a text box. "" keeps the default. */
+function optionInput(o, value) {
+  const name = `opt-${esc(o.name)}`;
+  const fallback = `${t("default")}: ${o.default ?? "none"}`;
+  const choices = o.kind === "bool" ? [true, false] : o.choices;
+  if (choices && choices.length) {
+    const opts = [`<option value="">${esc(fallback)}</option>`];
+    if (o.optional) opts.push(`<option value="none" ${value === "none" ? "selected" : ""}>none</option>`);
+    for (const c of choices) opts.push(`<option value="${esc(c)}" ${String(c) === value ? "selected" : ""}>${esc(c)}</option>`);
+    return `<select name="${name}">${opts.join("")}</select>`;
+  }
+  const range = o.kind === "int" ? `type="${o.optional ? "text" : "number"}" ${o.minimum != null ? `min="${o.minimum}"` : ""} ${o.maximum != null ? `max="${o.maximum}"` : ""}` : "";
+  return `<input name="${name}" ${range} placeholder="${esc(o.default ?? "none")}" value="${esc(value)}">`;
+}
+
+async function listTables() {
+  const box = $("#table-list");
+  if (!box) return;
+  try {
+    const { tables } = await api("/api/tables");
+    box.innerHTML = tables.length
+      ? tables
+          .map(
+            (tb) => `<a class="table-row" href="/t/${tb.code}" data-link>
+              <span class="code">${tb.code}</span>
+              <span class="tname">${esc(tb.name)}<small>${esc(tb.title)}</small></span>
+              <span class="tstatus ${tb.status}">${t(`status_${tb.status}`)}${tb.open_seats ? ` · ${t("open_seats", { n: tb.open_seats })}` : ""}</span>
+            </a>`,
+          )
+          .join("")
+      : `<span class="muted">${t("no_tables")}</span>`;
+  } catch (err) {
+    box.textContent = err.message;
+  }
+}

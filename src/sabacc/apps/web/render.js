@@ -1,0 +1,223 @@
+// Pure rendering: the felt (seats, piles, pots, dice), the player's hand and a hand's result,
+// all drawn from an observation; no state, no events.
+import { variantInfo } from "./api.js";
+import { backHTML, cardHTML, dieHTML, formatTotal } from "./cards.js";
+import { esc } from "./dom.js";
+import { handName, has, t } from "./i18n.js";
+import { actionText, displayCode } from "./text.js";
+
+const KNOWN_KEYS = new Set([
+  "variant", "seat", "hand", "phase", "dealer", "current_player", "is_over", "seats", "pots",
+  "betting", "legal", "last_hand", "you", "outcome", "round", "rounds", "discard_top",
+  "discard_pile", "draw_pile", "mucked", "dice", "sun", "moon_count", "moon_known",
+  "discard_stack", "starting_player", "hand_cap", "deck", "out_of_play", "roll", "shift",
+  "turn", "orbit", "max_orbits", "calls_open", "bet_limit", "raises", "max_raises", "caller",
+]);
+
+// i18n keys of the generic pile names a variant may declare.
+const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", moon: "moon", sun: "sun", out: "out_pile" };
+
+function pileLabel(name) {
+  const key = PILE_LABELS[name] || `pile_${name}`;
+  return has(key) ? t(key) : name.replace(/_/g, " ");
+}
+
+function seatPosition(k, n, phone) {
+  const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+  const rx = phone ? 36 : 44;
+  const ry = phone ? 43 : 41;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle), angle };
+}
+
+function isPhone() {
+  return window.matchMedia("(max-width: 700px)").matches;
+}
+
+/**
+ * The table as HTML. view: {obs, table, me, turn, deadlineFrac, reveal, style}.
+ * obs may be null (no game yet): the seats then come from the table description.
+ */
+export function feltHTML(view) {
+  const { obs, table, me, style } = view;
+  const seatsInfo = table ? table.seats : [];
+  const n = obs ? obs.seats.length : seatsInfo.length;
+  const bottom = me ?? 0;
+  const phone = isPhone();
+  const parts = [];
+  for (let s = 0; s < n; s++) {
+    const k = (s - bottom + n) % n;
+    const pos = seatPosition(k, n, phone);
+    parts.push(seatHTML(view, s, pos));
+    const bet = obs ? obs.seats[s].round_bet : 0;
+    if (bet > 0) {
+      const bx = 50 + (pos.x - 50) * 0.58;
+      const by = 50 + (pos.y - 50) * 0.52;
+      parts.push(`<div class="bet-chip" style="left:${bx}%;top:${by}%"><i></i>${bet}</div>`);
+    }
+  }
+  return `<div class="felt ${phone ? "phone" : ""}">
+    <div class="felt-rim"></div>
+    <div class="center">${obs ? centerHTML(obs, style) : waitingCenterHTML(table)}</div>
+    ${parts.join("")}
+    <div class="overlay-slot"></div>
+  </div>`;
+}
+
+function waitingCenterHTML(table) {
+  if (!table) return "";
+  const open = table.seats.filter((s) => !s.taken).length;
+  return `<div class="center-title">${esc(table.title)}</div>
+    <div class="center-sub">${open ? t("waiting_for", { n: open }) : t(`status_${table.status}`)}</div>`;
+}
+
+function seatHTML(view, s, pos) {
+  const { obs, table, me, turn } = view;
+  const info = table?.seats?.[s] || {};
+  const seat = obs ? obs.seats[s] : null;
+  const name = seat ? seat.name : info.name || (info.kind === "human" ? t("open_seat") : "");
+  const isTurn = turn && turn.seat === s;
+  const classes = ["seat"];
+  if (s === me) classes.push("me");
+  if (isTurn) classes.push("turn");
+  if (seat && seat.status !== "active") classes.push(`st-${seat.status}`);
+  if (!obs && !info.taken) classes.push("open");
+  const tags = [];
+  if (info.kind === "bot") tags.push(`<span class="tag bot">${t("bot_tag")}</span>`);
+  if (table && table.host_seat === s) tags.push(`<span class="tag host">${t("host")}</span>`);
+  if (info.away) tags.push(`<span class="tag warn">${t("away")}</span>`);
+  else if (info.taken && info.kind === "human" && !info.connected) tags.push(`<span class="tag warn">${t("offline")}</span>`);
+  if (seat && seat.status !== "active" && has(`status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`)) {
+    const key = `status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`;
+    if (t(key)) tags.push(`<span class="tag st">${t(key)}</span>`);
+  }
+  let cards = "";
+  if (seat) {
+    const reveal = view.reveal?.[s];
+    if (reveal && s !== me) {
+      cards = reveal.cards.map((c) => cardHTML(c, view.style, "sm", view.animate ? "flip-in" : "")).join("");
+    } else if (s !== me) {
+      const known = seat.known_cards || [];
+      const hidden = Math.max(0, seat.cards - known.length);
+      cards = known.map((c) => cardHTML(c, view.style, "sm")).join("") + backHTML("sm").repeat(hidden);
+    } else {
+      cards = backHTML("sm").repeat(0);
+    }
+  }
+  const initial = !obs && !info.taken ? "+" : esc((name || "?").trim().charAt(0).toUpperCase() || "?");
+  const stack = seat ? seat.stack : null;
+  const last = seat?.last_action ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
+  const timer = isTurn && turn.deadline_ms != null ? `<div class="timer"><i style="width:${Math.round((view.deadlineFrac ?? 1) * 100)}%"></i></div>` : "";
+  const sit =
+    view.canSit && !info.taken && info.kind === "human"
+      ? `<button class="sit" data-sit="${s}">${t("take_seat")}</button>`
+      : "";
+  // Cards sit on the outer side of the top seats, on the inner side of the others.
+  const top = pos.y < 40;
+  return `<div class="${classes.join(" ")} ${top ? "top" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
+    <div class="seat-cards">${cards}</div>
+    <div class="seat-box">
+      <div class="avatar ${info.kind === "bot" ? "droid" : ""}">${initial}</div>
+      <div class="seat-meta">
+        <div class="seat-name">${esc(name || t("empty"))}${s === me ? ` <span class="you">(${t("you")})</span>` : ""}</div>
+        <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span>` : ""}${tags.join("")}</div>
+      </div>
+      ${seat && seat.dealer ? `<div class="dealer-btn" title="${t("dealer")}">D</div>` : ""}
+      ${timer}
+    </div>
+    ${last}${sit}
+  </div>`;
+}
+
+function centerHTML(obs, style) {
+  const lines = [];
+  const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : obs.phase;
+  let round = "";
+  if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
+  else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
+  lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
+  if (round) lines.push(`<div class="center-sub">${round}</div>`);
+  // piles, as the variant declares them (face up: their cards; face down: a count)
+  const piles = [];
+  const rows = [];
+  for (const pile of variantInfo(obs.variant)?.piles || []) {
+    const value = obs[pile.key];
+    if (value == null) continue;
+    const label = pileLabel(pile.name);
+    if (pile.face_up && pile.spread) {
+      if (value.length) rows.push(`<div class="sun-row"><label>${label}</label>${value.map((c) => cardHTML(c, style, "sm")).join("")}</div>`);
+    } else if (pile.face_up) {
+      const top = value.length ? cardHTML(value[value.length - 1], style, "", "pile-card") : `<div class="card empty-slot"></div>`;
+      piles.push(`<div class="pile">${top}<label>${label}${value.length > 1 ? ` · ${value.length}` : ""}</label></div>`);
+    } else {
+      const known = pile.known_key ? (obs[pile.known_key] || []).filter(Boolean) : [];
+      const back = value ? backHTML("", `pile-card ${pile.name}`) : `<div class="card empty-slot"></div>`;
+      piles.push(`<div class="pile"><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
+    }
+    KNOWN_KEYS.add(pile.key);
+  }
+  if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
+  lines.push(...rows);
+  // pots
+  const pots = [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
+  if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
+  const sides = (obs.pots.side || []).slice(1);
+  for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
+  const dice = obs.dice || (obs.roll != null ? [obs.roll] : null);
+  const diceHTML = dice
+    ? `<div class="dice-row" title="${t("dice")}">${dice.map((d) => dieHTML(d)).join("")}${obs.shift ? `<span class="chip shift">${t("shift")}</span>` : ""}</div>`
+    : "";
+  lines.push(`<div class="pots">${pots.join("")}${diceHTML}</div>`);
+  // anything else a variant adds, shown generically
+  const extra = [];
+  if (obs.calls_open) extra.push(`<span class="chip">${t("calls_open")}</span>`);
+  for (const [key, value] of Object.entries(obs)) {
+    if (KNOWN_KEYS.has(key) || value == null || typeof value === "object") continue;
+    extra.push(`<span class="chip">${esc(key.replace(/_/g, " "))}: ${esc(value)}</span>`);
+  }
+  if (extra.length) lines.push(`<div class="extras">${extra.join("")}</div>`);
+  return lines.join("");
+}
+
+export function handHTML(obs, style, previous) {
+  if (!obs || !obs.you) return "";
+  const you = obs.you;
+  const cards = you.cards
+    .map((c) => cardHTML(c, style, "lg", previous && !previous.includes(c) ? "deal-in" : ""))
+    .join("");
+  let name = you.hand ? handName(you.hand.name) : "";
+  if (you.hand && String(you.hand.name) === String(you.total)) name = "";
+  const total = you.total != null ? t("total", { n: formatTotal(you.total, style) }) : "";
+  const good = you.hand && (you.hand.total === 0 || you.hand.rank <= 2);
+  return `<div class="my-hand">
+    <div class="hand-cards">${cards || `<span class="muted">—</span>`}</div>
+    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span></div>
+  </div>`;
+}
+
+/** A finished hand's result: each revealed hand, and who won which pot. */
+export function resultHTML(result, names, style, animate = false) {
+  const winners = new Set(result.pots.flatMap((p) => p.winners));
+  const hands = Object.entries(result.hands || {})
+    .map(([seat, h]) => {
+      const s = Number(seat);
+      return `<div class="reveal-row ${winners.has(s) ? "winner" : ""}">
+        <span class="rname">${winners.has(s) ? "★ " : ""}${esc(names[s])}</span>
+        <span class="rcards">${h.cards.map((c) => cardHTML(c, style, "sm", animate ? "flip-in" : "")).join("")}</span>
+        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null ? `(${formatTotal(h.total, style)})` : ""}</span>
+      </div>`;
+    })
+    .join("");
+  const potName = (p) => (has(`pot_${p}`) ? t(`pot_${p}`) : p);
+  const pots = result.pots
+    .map(
+      (p) =>
+        `<li>${t("wins_pot", { names: p.winners.map((w) => esc(names[w])).join(", "), pot: potName(p.pot), amount: p.amount })} <small class="muted">${esc(p.reason)}</small></li>`,
+    )
+    .join("");
+  const carried = Object.entries(result.carried || {})
+    .map(([pot, amount]) => `<li class="muted">${t("carried", { pot: potName(pot), amount })}</li>`)
+    .join("");
+  return `<h3>${t("hand_over", { n: result.hand })}${result.reason === "showdown" ? ` · ${t("showdown")}` : ""}</h3>
+    ${hands}
+    <ul class="pot-lines">${pots}${carried}</ul>`;
+}

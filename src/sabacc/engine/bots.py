@@ -1,0 +1,108 @@
+"""What the heuristic bot knows of a variant: :class:`BotModel`, and the :class:`View` it
+decides from.
+
+The decision rules (pot odds, when to call, rollouts) are generic and live in
+:mod:`sabacc.services.bots.policy`; the hand values they weigh are variant knowledge, so each
+variant module subclasses :class:`BotModel` (``sabacc.variants.spike_bot``,
+``sabacc.variants.classic_bot``) and declares it in its :class:`~sabacc.engine.variant.VariantInfo`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sabacc.core.actions import Action, Bet, Raise, Stand
+from sabacc.engine.betting import Legal
+
+_SUIT = re.compile(r"[a-z]+$")
+
+
+def card_value(code: str) -> int:
+    """The value of a card code of any deck (``+4c`` -> 4, ``11f`` -> 11, ``0`` -> 0)."""
+    text = _SUIT.sub("", code)
+    return int(text) if text not in ("", "+", "-") else 0
+
+
+def legal_from_actions(legal: Sequence[Action]) -> Legal:
+    """The compact :class:`Legal` form of an expanded legal-action list."""
+    fixed: list[Action] = []
+    bets: list[int] = []
+    raises: list[int] = []
+    for a in legal:
+        if type(a) is Bet:
+            bets.append(a.amount)
+        elif type(a) is Raise:
+            raises.append(a.amount)
+        else:
+            fixed.append(a)
+    return Legal(
+        tuple(fixed),
+        (min(bets), max(bets)) if bets else None,
+        (min(raises), max(raises)) if raises else None,
+    )
+
+
+@dataclass(slots=True)
+class View:
+    """What one seat knows at a decision (built from an observation or a sampled state)."""
+
+    variant: str
+    phase: str
+    values: list[int]
+    legal: Legal
+    to_call: int = 0
+    pot: int = 0
+    stack: int = 0
+    unit: int = 1
+    opponents: int = 1
+    round: int = 1
+    rounds: int = 1
+    hand_cap: int = 5
+    discard_top: int | None = None
+    sun: tuple[int, ...] = ()
+    moon_top: int | None = None
+    #: Copies of each value the seat has not seen; ``None``: approximate by the whole deck.
+    unseen: Mapping[int, int] | None = None
+    calls_open: bool = False
+    scoring: str = "signed"
+    late: bool = False  # the last orbit before a forced call (variants with one)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class BotModel:
+    """The heuristic bot's knowledge of one variant. The defaults know nothing of its hands:
+    a variant without a model is played by standing, checking and calling."""
+
+    def hand_quality(self, view: View) -> float:
+        """Estimated chance that the seat's current hand beats one opponent at the showdown."""
+        return 0.5 if view.values else 0.0
+
+    def card_scores(self, view: View) -> list[tuple[float, Action]]:
+        """Each card action with its expected hand quality afterwards (higher is better)."""
+        return [(1.0 if isinstance(a, Stand) else 0.0, a) for a in view.legal.fixed]
+
+    def win_chance(self, view: View) -> float:
+        """Estimated chance to beat one opponent by the end of the hand (cards still to come
+        included); the policy raises it to the number of opponents."""
+        return self.hand_quality(view)
+
+    def folds_hopeless(self, view: View) -> bool:
+        """Whether to fold at once in the betting (a hand that can only lose more)."""
+        return False
+
+    def view_extras(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """More :class:`View` fields read from an observation (``late``, ``scoring``...)."""
+        return {}
+
+    def view_from_game(self, game: Any, seat: int) -> View | None:
+        """A fast view of ``seat`` in a sampled game state (rollouts), reading only what the
+        seat could see; None: build it from the observation."""
+        return None
+
+    def rollout_key(self, game: Any, seat: int, betting: bool) -> Hashable | None:
+        """A cache key for ``seat``'s decision in a sampled state: everything the decision
+        depends on (None: do not cache). ``betting``: the key of the chance of winning."""
+        return None
