@@ -14,6 +14,8 @@ from typer.testing import CliRunner, Result
 
 import sabacc
 from sabacc.apps.cli import app
+from sabacc.core.events import Acted
+from sabacc.services.render import render_log
 from tests.support import choose_small
 
 runner = CliRunner()
@@ -197,13 +199,19 @@ class TestReplay:
         out = res.stdout.splitlines()
         assert "Han, Lando, Chewie" in out[0] and "seed 3" in out[0]
         assert "── Hand 1: Han deals ──" in out
-        assert "── Game over ──" in out
-        # Every action appears, in order, as "<name>: <action>".
-        names = h["players"]
-        expected = [f"{names[a['seat']]}: {a['action']}" for a in h["actions"]]
+        assert any(ln.startswith("── Game over: ") for ln in out)
+        # Every action is told, in order, with the renderer's line for it.
+        game = sabacc.replay(h)
+        lines = render_log(game.events, game.names, variant=game.info)
+        expected = [
+            line
+            for e, line in zip(game.events, lines, strict=True)
+            if isinstance(e, Acted) and line is not None
+        ]
+        assert len(expected) == len(h["actions"])
         told = [ln for ln in out if ln in expected]
         assert told == expected
-        assert any(" shows " in ln for ln in out) or any("junked" in ln for ln in out)
+        assert any(" shows " in ln for ln in out) or any(" junks" in ln for ln in out)
         assert any(" is dealt: " in ln for ln in out)
 
     def test_seat_view_hides_other_cards(self, tmp_path: Path) -> None:
@@ -216,7 +224,7 @@ class TestReplay:
         han = " ".join(c.code for c in g.hands[0])
         assert f"Lando is dealt: {lando}" in full
         assert "Lando is dealt: 2 cards" in mine
-        assert f"Han is dealt: {han}" in mine
+        assert f"You are dealt: {han}" in mine  # told to Han, in the second person
 
     def test_bad_files(self, tmp_path: Path) -> None:
         assert_bad_input(run("replay", str(tmp_path / "missing.json")), "cannot read")
@@ -304,7 +312,7 @@ class TestPlay:
         )
         assert res.exit_code == 0
         assert "How much?" in res.stdout
-        assert "You: bet 2" in res.stdout or "You: raise 2" in res.stdout
+        assert "You bet 2" in res.stdout or "You raise by 2" in res.stdout
         assert "Traceback" not in res.stdout
 
     def test_quit(self) -> None:

@@ -125,6 +125,15 @@ def test_two_players_play_a_hand_in_the_browser(
         guest.screenshot(path=str(ARTIFACTS / "showdown-phone.png"))
         # The winning hand is named in the log too.
         assert "win" in host.inner_text("#log")
+        # The log is the server's lines for this seat (services/render.py): second person, and
+        # switching the language re-reads the past lines at once.
+        assert "You ante " in host.inner_text("#log")
+        host.click("#lang")
+        host.wait_for_function(
+            "() => document.querySelector('#log').innerText.includes('あなたは')"
+        )
+        host.click("#lang")
+        host.wait_for_function("() => document.querySelector('#log').innerText.includes('You ')")
 
         # Hand 2 is under way: dismiss the result and look at the table on both screens.
         for page in (host, guest):

@@ -158,16 +158,29 @@ def variants() -> None:
 
 
 # ---------------------------------------------------------------------- replay
+LangOpt = Annotated[str, typer.Option("--lang", help="Language of the game log: en or ja.")]
+
+
+def _check_lang(lang: str) -> str:
+    from sabacc.services.render import LANGUAGES
+
+    if lang not in LANGUAGES:
+        fail(f"unknown language {lang!r}: choose from {', '.join(LANGUAGES)}")
+    return lang
+
+
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A hand-history JSON file.", exists=False)],
     seat: Annotated[
         int | None, typer.Option(help="Tell it as this seat saw it (default: everything).")
     ] = None,
+    lang: LangOpt = "en",
 ) -> None:
     """Tell a saved game move by move: `sabacc replay game.json`."""
-    from sabacc.services.render import describe_event
+    from sabacc.services.render import render_log
 
+    _check_lang(lang)
     try:
         history = json.loads(file.read_text())
     except OSError as exc:
@@ -181,9 +194,8 @@ def replay(
     console.print(
         f"[bold]{game.info.title}[/bold], seed {game.seed}, players: {', '.join(game.names)}"
     )
-    for event in game.events:
-        shown = event if seat is None else event.visible_to(seat)
-        line = describe_event(shown, game.names)
+    shown = game.events if seat is None else [e.visible_to(seat) for e in game.events]
+    for line in render_log(shown, game.names, viewer=seat, lang=lang, variant=game.info):
         if line:
             console.print(line, highlight=False)
 
@@ -218,6 +230,7 @@ def play(
     hints: Annotated[
         bool, typer.Option("--hints", help="Show the exact odds of your options (key h).")
     ] = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Play a game against bots in the terminal (you are seat 1).
 
@@ -228,6 +241,7 @@ def play(
     from sabacc.services.bots import make_bot
 
     v = get_variant(variant, option)
+    _check_lang(lang)
     bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["ismcts"]
     try:
         game = v.new_game([name, *[f"Bot {i}" for i in range(1, players)]], seed)
@@ -243,11 +257,11 @@ def play(
         config = TableConfig(
             v.name, players, tuple(bot_names), name, seed, parse_options(option), bot_delay
         )
-        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints)
+        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
         tui.run()
         game = tui.game or game
     else:
-        table = PlainTable(game, human=0, bots=seats, console=console, hints=hints)
+        table = PlainTable(game, human=0, bots=seats, console=console, hints=hints, lang=lang)
         try:
             table.run()
         except (KeyboardInterrupt, EOFError):

@@ -16,7 +16,7 @@ from rich.table import Table
 from sabacc.core.errors import IllegalActionError
 from sabacc.engine.game import Game
 from sabacc.services.bots.base import Bot, decide
-from sabacc.services.render import describe_event, legal_summary
+from sabacc.services.render import action_label, legal_summary, render_log, vocabulary
 
 
 def card_markup(code: str) -> str:
@@ -97,17 +97,22 @@ class PlainTable:
         bots: Mapping[int, Bot],
         console: Console,
         hints: bool = False,
+        lang: str = "en",
     ) -> None:
         self.game = game
         self.human = human
         self.bots = dict(bots)
         self.console = console
         self.hints = hints
+        self.lang = lang
+        self.vocab = vocabulary(game.info, lang)
         self.seen = 0
 
     def show_events(self) -> None:
-        for event in self.game.events_for(self.human, self.seen):
-            line = describe_event(event, self.game.names)
+        game = self.game
+        new = game.events_for(self.human, self.seen)
+        lines = render_log(new, game.names, viewer=self.human, lang=self.lang, variant=game.info)
+        for line in lines:
             if line:
                 self.console.print(f"[dim]{line}[/dim]", highlight=False)
         self.seen = len(self.game.events)
@@ -132,7 +137,8 @@ class PlainTable:
         you = obs["you"]
         cards = " ".join(card_markup(x) for x in you["cards"]) or "(no cards)"
         hand = you.get("hand") or {}
-        c.print(f"Your hand: {cards}   total [bold]{you['total']:+d}[/]   {hand.get('name', '')}")
+        name = self.vocab.hand(str(hand.get("name", "")))
+        c.print(f"Your hand: {cards}   total [bold]{you['total']:+d}[/]   {name}")
 
     def show_hints(self, obs: Mapping[str, Any]) -> None:
         """The exact odds of the card options (or of the current hand) for the human seat."""
@@ -146,9 +152,11 @@ class PlainTable:
         phrases = legal_summary(obs["legal"])
         to_call = obs["betting"]["to_call"]
         extra = f" (to call: {to_call})" if to_call else ""
-        self.console.print(f"[bold]{obs['phase'].title()} phase[/]{extra}. Your options:")
+        self.console.print(f"[bold]{self.vocab.phase(obs['phase'])}[/]{extra}. Your options:")
         for i, phrase in enumerate(phrases, 1):
-            self.console.print(f"  [bold]{i}[/]. {phrase}")
+            label = action_label(phrase, self.vocab, to_call=to_call)
+            typed = "" if label == phrase else f"  [dim]({phrase})[/]"
+            self.console.print(f"  [bold]{i}[/]. {label}{typed}", highlight=False)
         while True:
             answer = Prompt.ask("Your action (number or text, q to quit)", console=self.console)
             text = answer.strip()

@@ -10,11 +10,12 @@ compiled core if there is one, and the web card art.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sabacc.engine.bots import BotModel
+from sabacc.engine.text import VariantText
 
 if TYPE_CHECKING:
     from sabacc.core.cards import Card, Deck
@@ -173,13 +174,9 @@ class VariantInfo:
     compiled: Callable[[], Callable[..., Any]] | None = field(default=None, repr=False)
     #: The web client's card-art ES module (a file in ``sabacc/variants/art/``).
     card_art: str = ""
-    #: Words the variant says instead of the generic action names (``{"junk": "fold"}``).
-    vocabulary: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.
+    text: VariantText = field(default_factory=VariantText, repr=False)
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""
         return next((rule for rule in self.pots if rule.pot == pot), None)
-
-    def word(self, generic: str) -> str:
-        """The variant's word for a generic action name (the name itself by default)."""
-        return self.vocabulary.get(generic, generic)

@@ -1,71 +1,500 @@
-"""Text rendering of events and observations: pure functions, shared by the CLI and the TUI."""
+"""The one renderer of events: every event's player-facing line, in English or Japanese.
+
+Every front end (the plain prompt, the TUI log, ``sabacc replay``, the web client through the
+server) gets its lines from here, so each event is phrased once. Templates come from the message
+catalogue (:mod:`sabacc.services.messages`), overridden by the variant's own vocabulary
+(:attr:`sabacc.engine.variant.VariantInfo.text`: classic folds and passes, Spike junks and
+stands). Lines are written for a viewer: the viewer's own seat is "You" with second-person verbs.
+
+Nothing is hidden: every event has a line, and every credit movement (ante, bet, call, raise,
+fees and penalties with their reason, pot awards and splits, carries, returned bets, the final
+split) says who moved how much and why. :func:`render_log` joins a betting action with the
+payment it made into one line ("Ann calls 5"); :func:`describe_event` phrases a single event.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sabacc.core import events as ev
+from sabacc.core.actions import (
+    Action,
+    Bet,
+    Call,
+    CallHand,
+    Check,
+    Discard,
+    Gain,
+    Junk,
+    Raise,
+    Stand,
+    Swap,
+    parse_action,
+)
+from sabacc.core.errors import SabaccError
+from sabacc.engine.variant import VariantInfo
+from sabacc.services.messages import CATALOGUE, LANGUAGES
+from sabacc.variants.registry import lookup
+
+__all__ = [
+    "LANGUAGES",
+    "Vocabulary",
+    "action_key",
+    "action_label",
+    "award_reason",
+    "describe_event",
+    "event_texts",
+    "events_json",
+    "glossary_lines",
+    "legal_summary",
+    "paid_reason",
+    "render_log",
+    "vocabulary",
+]
+
+_ALL_IN = " (all-in)"
 
 
-def _who(seat: int | None, names: Sequence[str]) -> str:
-    if seat is None:
-        return "the dealer"
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+@dataclass(frozen=True)
+class Vocabulary:
+    """The messages of one language for one variant (the variant's own terms first)."""
+
+    lang: str
+    variant: VariantInfo | None = None
+
+    def has(self, key: str) -> bool:
+        """Whether ``key`` has a template (in this language or, failing that, English)."""
+        return any(key in table for table in self.tables())
+
+    def has_own(self, key: str) -> bool:
+        """Whether this language itself has ``key`` (no English fallback)."""
+        own = self.variant.text.messages if self.variant is not None else {}
+        return key in own.get(self.lang, {}) or key in CATALOGUE.get(self.lang, {})
+
+    def text(self, key: str, **params: Any) -> str:
+        """The template ``key`` filled with ``params`` (English, then the key, if untranslated)."""
+        for table in self.tables():
+            if key in table:
+                return table[key].format(**params)  # a missing field raises: never "{who}"
+        return key
+
+    def template(self, key: str) -> str:
+        """The raw template of ``key`` (its ``{fields}`` unfilled), as :meth:`text` would use."""
+        for table in self.tables():
+            if key in table:
+                return table[key]
+        return key
+
+    def label(self, key: str, **params: Any) -> str:
+        """The label of an action key (``"junk"``, ``"swap_draw"``...) in this variant's words."""
+        return self.text(f"label.{key}", **params)
+
+    def phase(self, phase: str) -> str:
+        """The player-facing name of a phase."""
+        key = f"phase.{phase}"
+        return self.text(key) if self.has(key) else phase.replace("_", " ").title()
+
+    def hand(self, name: str) -> str:
+        """A hand name as this language writes it (classic totals such as ``23`` stay)."""
+        key = f"hand.{name}"
+        return self.text(key) if self.has(key) else name
+
+    def key_for(self, action: str, default: str) -> str:
+        """The keyboard key the variant binds to an action key."""
+        if self.variant is not None:
+            return self.variant.text.keys.get(action, default)
+        return default
+
+    def tables(self) -> list[Mapping[str, str]]:
+        """The template tables searched, in order: the variant's, then the catalogue's."""
+        own = self.variant.text.messages if self.variant is not None else {}
+        tables: list[Mapping[str, str]] = []
+        for lang in dict.fromkeys((self.lang, "en")):
+            if lang in own:
+                tables.append(own[lang])
+            if lang in CATALOGUE:
+                tables.append(CATALOGUE[lang])
+        return tables
 
 
-def describe_event(event: ev.Event, names: Sequence[str]) -> str | None:
-    """One line of plain text for an event (None for events not worth a line)."""
-    who = _who(getattr(event, "seat", -1), names) if hasattr(event, "seat") else ""
-    if isinstance(event, ev.HandStarted):
-        return f"── Hand {event.hand}: {_who(event.dealer, names)} deals ──"
-    if isinstance(event, ev.Anted):
+@functools.lru_cache(maxsize=64)
+def _vocabulary(variant: str | None, lang: str) -> Vocabulary:
+    info: VariantInfo | None = None
+    if variant is not None:
+        try:
+            info = lookup(variant)
+        except SabaccError:
+            info = None
+    return Vocabulary(lang if lang in LANGUAGES else "en", info)
+
+
+def vocabulary(variant: VariantInfo | str | None = None, lang: str = "en") -> Vocabulary:
+    """The vocabulary of a variant (its record or name; None: the generic one) in ``lang``."""
+    name = variant.name if isinstance(variant, VariantInfo) else variant
+    return _vocabulary(name, lang)
+
+
+# ---------------------------------------------------------------------- reasons
+#: Why a seat paid (a ``Paid`` event's ``reason``), by message key. Bets and raises give their
+#: action text as the reason ("bet 5"), recognised by parsing it.
+_PAID_REASONS: dict[str, str] = {
+    "call": "paid.call",
+    "gain fee": "paid.gain_fee",
+    "swap fee": "paid.swap_fee",
+    "fold fee": "paid.fold_fee",
+    "bomb out": "paid.bomb_out",
+    "caller did not win": "paid.caller_lost",
+}
+
+#: Why a pot was won (a ``PotAwarded`` event's ``reason``), as the engines word it.
+_AWARD_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), key)
+    for pattern, key in (
+        (r"best hand: (?P<hand>.+)", "reason.best_hand"),
+        (r"won with (?P<hand>.+)", "reason.won_with"),
+        (r"everyone else junked", "reason.all_junked"),
+        (r"pots left at game end are split", "reason.game_end"),
+        (r"tie on (?P<hand>.+?), split \(no cards left for sudden demise\)", "reason.tie_no_cards"),
+        (r"tie on (?P<hand>.+?), all bombed out in sudden demise: split", "reason.tie_all_bombed"),
+        (r"tie on (?P<hand>.+?), sudden demise won with (?P<best>.+)", "reason.tie_demise_won"),
+        (
+            r"tie on (?P<hand>.+?), sudden demise still tied: split with (?P<best>.+)",
+            "reason.tie_demise_split",
+        ),
+    )
+)
+
+
+def paid_reason(reason: str) -> str | None:
+    """The message key of a payment's reason, or None for a reason the catalogue lacks."""
+    if reason in _PAID_REASONS:
+        return _PAID_REASONS[reason]
+    try:
+        action = parse_action(reason)
+    except SabaccError:
         return None
-    if isinstance(event, ev.Dealt):
-        cards = " ".join(event.cards) if event.cards else f"{event.count} cards"
-        what = "dealt" if event.reason == "deal" else f"dealt ({event.reason})"
-        return f"{who} is {what}: {cards}"
-    if isinstance(event, ev.Flipped):
-        return f"{event.card} is turned face up on the {event.pile} pile"
-    if isinstance(event, ev.Acted):
-        return f"{who}: {event.action or event.public}"
-    if isinstance(event, ev.CardTaken):
-        card = event.card or "a card"
-        return f"{who} takes {card} from the {event.source}"
-    if isinstance(event, ev.CardDiscarded):
-        return f"{who} discards {event.card}"
-    if isinstance(event, ev.Paid):
-        if event.reason in ("ante",) or event.reason.startswith(("call", "bet", "raise")):
-            return None
-        return f"{who} pays {event.amount} to the {event.pot} pot ({event.reason})"
-    if isinstance(event, ev.BetReturned):
-        return f"{event.amount} uncalled returned to {who}"
-    if isinstance(event, ev.DiceRolled):
-        shift = "  SABACC SHIFT!" if event.shift else ""
-        return f"{_who(event.roller, names)} rolls {' '.join(map(str, event.dice))}{shift}"
-    if isinstance(event, ev.Reshuffled):
-        return f"The discards are reshuffled into a new draw pile ({event.cards} cards)"
-    if isinstance(event, ev.Revealed):
-        return f"{who} shows {' '.join(event.cards)}: {event.name} ({event.total:+d})"
-    if isinstance(event, ev.BlindDraw):
-        return f"{who} blind-draws {event.card}"
-    if isinstance(event, ev.PotAwarded):
-        parts = ", ".join(
-            f"{_who(s, names)} {share}" for s, share in zip(event.seats, event.shares, strict=True)
-        )
-        return f"The {event.pot} pot ({event.amount}) goes to {parts}: {event.reason}"
-    if isinstance(event, ev.PotCarried):
-        return f"The {event.pot} pot ({event.amount}) carries over"
-    if isinstance(event, ev.Eliminated):
-        return f"{who} cannot ante ({event.stack} left) and is out"
-    if isinstance(event, ev.HandEnded):
-        return None
-    if isinstance(event, ev.GameEnded):
-        return "── Game over ──"
-    return None  # pragma: no cover - unknown event types are skipped
+    if isinstance(action, Bet):
+        return "paid.bet"
+    if isinstance(action, Raise):
+        return "paid.raise"
+    return None
 
 
-def legal_summary(legal: dict[str, Any]) -> list[str]:
+def award_reason(reason: str) -> tuple[str, dict[str, str]] | None:
+    """The message key and fields of why a pot was won, or None for an unknown reason."""
+    for pattern, key in _AWARD_REASONS:
+        m = pattern.fullmatch(reason)
+        if m:
+            return key, m.groupdict()
+    return None
+
+
+# ---------------------------------------------------------------------- actions
+def action_key(action: Action) -> str:
+    """The vocabulary key of an action: ``stand``, ``gain``, ``gain_sun``, ``swap_draw``..."""
+    if isinstance(action, Gain):
+        return "gain" if action.value is None else "gain_sun"
+    if isinstance(action, Swap):
+        return f"swap_{action.source}"
+    return action.kind.replace(" ", "_")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+# ---------------------------------------------------------------------- events
+class _Writer:
+    """Phrases events for one viewer, in one vocabulary."""
+
+    def __init__(self, names: Sequence[str], viewer: int | None, vocab: Vocabulary) -> None:
+        self.names = names
+        self.viewer = viewer
+        self.v = vocab
+
+    def who(self, seat: int | None, *, subject: bool = True) -> str:
+        if seat is None:
+            return self.v.text("the_dealer")
+        if seat == self.viewer:
+            return self.v.text("you" if subject else "you.object")
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return self.v.text("seat", n=seat)
+
+    def say(self, key: str, seat: int | None, **params: Any) -> str:
+        """``key`` with ``seat`` as subject (the ``.you`` form when it is the viewer)."""
+        if seat is not None and seat == self.viewer and self.v.has_own(f"{key}.you"):
+            key = f"{key}.you"
+        return self.v.text(key, who=self.who(seat), **params)
+
+    def cards(self, cards: Sequence[str] | None, count: int) -> str:
+        if cards:
+            return " ".join(cards)
+        return self.v.text("a_card") if count == 1 else self.v.text("cards.count", n=count)
+
+    def card(self, card: str | None) -> str:
+        return card if card else self.v.text("a_card")
+
+    def pile(self, pile: str) -> str:
+        key = f"pile.{pile}"
+        return self.v.text(key) if self.v.has(key) else pile
+
+    def pot(self, pot: str) -> str:
+        if pot.startswith("side "):
+            return self.v.text("pot.side", n=pot.split(" ", 1)[1])
+        key = f"pot.{pot}"
+        return self.v.text(key) if self.v.has(key) else pot
+
+    def listing(self, items: Sequence[str]) -> str:
+        return self.v.text("list.sep").join(items)
+
+    def award_reason(self, reason: str) -> str:
+        found = award_reason(reason)
+        if found is None:
+            return reason
+        key, fields = found
+        return self.v.text(key, **{k: self.v.hand(val) for k, val in fields.items()})
+
+    # -------------------------------------------------------------- per event
+    def acted(self, event: ev.Acted, paid: int | None = None) -> str:
+        text = event.action or event.public
+        all_in = text.endswith(_ALL_IN)
+        if all_in:
+            text = text[: -len(_ALL_IN)]
+        line = self._action_line(event.seat, text, paid)
+        return line + self.v.text("all_in") if all_in else line
+
+    def _action_line(self, seat: int, text: str, paid: int | None) -> str:
+        words = text.split(" ")
+        if text == "exchange":  # a draw-pile swap whose given card stays hidden
+            return self.say("did.swap_hidden", seat, pile=self.pile("draw"))
+        if len(words) == 2 and words[0] == "swap":  # a swap whose card is not shown
+            return self.say("did.swap_hidden", seat, pile=self.pile(words[1]))
+        try:
+            action = parse_action(text)
+        except SabaccError:
+            return self.say("did.other", seat, action=text)
+        if isinstance(action, Gain):
+            if action.value is None:
+                return self.say("did.gain", seat)
+            return self.say("did.gain_card", seat, card=_signed(action.value))
+        if isinstance(action, Swap):
+            return self.say(
+                "did.swap", seat, card=_signed(action.value), pile=self.pile(action.source)
+            )
+        if isinstance(action, Discard):
+            return self.say("did.discard", seat, card=_signed(action.value))
+        if isinstance(action, Call):
+            if paid is not None:
+                return self.say("did.call_paid", seat, paid=paid)
+            return self.say("did.call", seat)
+        if isinstance(action, Bet):
+            return self.say("did.bet", seat, amount=action.amount)
+        if isinstance(action, Raise):
+            if paid is not None:
+                return self.say("did.raise_paid", seat, amount=action.amount, paid=paid)
+            return self.say("did.raise", seat, amount=action.amount)
+        if isinstance(action, Stand | Check | Junk | CallHand):
+            return self.say(f"did.{action_key(action)}", seat)
+        return self.say("did.other", seat, action=text)  # pragma: no cover - every kind above
+
+    def paid(self, event: ev.Paid) -> str:
+        key = paid_reason(event.reason)
+        if key is None:
+            return self.say(
+                "paid.other", event.seat, amount=event.amount, pot=self.pot(event.pot),
+                reason=event.reason,
+            )  # fmt: skip
+        return self.say(key, event.seat, amount=event.amount)
+
+    def describe(self, event: ev.Event) -> str:
+        e = event
+        if isinstance(e, ev.HandStarted):
+            return self.say("hand_started", e.dealer, hand=e.hand)
+        if isinstance(e, ev.Anted):
+            part = (
+                ""
+                if e.main and e.sabacc
+                else ".main"
+                if e.main
+                else ".sabacc"
+                if e.sabacc
+                else ".none"
+            )
+            return self.say(f"anted{part}", e.seat, main=e.main, sabacc=e.sabacc)
+        if isinstance(e, ev.Dealt):
+            key = f"dealt.{e.reason}" if self.v.has(f"dealt.{e.reason}") else "dealt.deal"
+            return self.say(key, e.seat, cards=self.cards(e.cards, e.count))
+        if isinstance(e, ev.Flipped):
+            return self.v.text("flipped", card=e.card, pile=self.pile(e.pile))
+        if isinstance(e, ev.Acted):
+            return self.acted(e)
+        if isinstance(e, ev.CardTaken):
+            return self.say("card_taken", e.seat, card=self.card(e.card), pile=self.pile(e.source))
+        if isinstance(e, ev.CardDiscarded):
+            return self.say("card_discarded", e.seat, card=e.card, pile=self.pile(e.pile))
+        if isinstance(e, ev.Paid):
+            return self.paid(e)
+        if isinstance(e, ev.BetReturned):
+            return self.say("bet_returned", e.seat, amount=e.amount)
+        if isinstance(e, ev.DiceRolled):
+            dice = " ".join(map(str, e.dice))
+            if e.shift:
+                dice = self.v.text("dice.shift", roll=dice)
+            return self.say("dice_rolled", e.roller, dice=dice)
+        if isinstance(e, ev.Reshuffled):
+            return self.v.text("reshuffled", n=e.cards)
+        if isinstance(e, ev.Revealed):
+            return self.say(
+                "revealed", e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
+                total=_signed(e.total),
+            )  # fmt: skip
+        if isinstance(e, ev.BlindDraw):
+            return self.say("blind_draw", e.seat, card=e.card)
+        if isinstance(e, ev.PotAwarded):
+            reason = self.award_reason(e.reason)
+            pot = self.pot(e.pot)
+            if len(e.seats) == 1:
+                return self.say("awarded", e.seats[0], pot=pot, amount=e.amount, reason=reason)
+            shares = self.listing(
+                [
+                    self.v.text("share", who=self.who(s, subject=False), amount=share)
+                    for s, share in zip(e.seats, e.shares, strict=True)
+                ]
+            )
+            return self.v.text(
+                "awarded.split", pot=pot, amount=e.amount, shares=shares, reason=reason
+            )
+        if isinstance(e, ev.PotCarried):
+            if e.pot == "house":
+                return self.v.text("carried.house", amount=e.amount)
+            return self.v.text("carried", pot=self.pot(e.pot), amount=e.amount)
+        if isinstance(e, ev.Eliminated):
+            return self.say("eliminated", e.seat, stack=e.stack)
+        if isinstance(e, ev.HandEnded):
+            net = [
+                self.v.text("share", who=self.who(s, subject=False), amount=_signed(n))
+                for s, n in enumerate(e.net)
+                if n
+            ]
+            if not net:
+                return self.v.text("hand_ended.even", hand=e.hand)
+            return self.v.text("hand_ended", hand=e.hand, net=self.listing(net))
+        if isinstance(e, ev.GameEnded):
+            stacks = [
+                self.v.text("share", who=self.who(s, subject=False), amount=n)
+                for s, n in enumerate(e.stacks)
+            ]
+            return self.v.text("game_ended", stacks=self.listing(stacks))
+        return self.generic(e)
+
+    def generic(self, event: ev.Event) -> str:
+        """A variant's own event: template ``<type>.<reason>`` (or ``<type>``) from its text."""
+        fields = event.to_dict()
+        fields.pop("type")
+        reason = fields.get("reason")
+        key = f"{event.type}.{reason}" if self.v.has(f"{event.type}.{reason}") else event.type
+        seat = fields.pop("seat", None)
+        if any(fields.get(name) is None for name in event.private) and self.v.has(f"{key}.hidden"):
+            key = f"{key}.hidden"
+        params = {k: "" if v is None else v for k, v in fields.items()}
+        if "card" in fields:
+            params["card"] = self.card(fields["card"])
+        if not self.v.has(key):
+            what = ", ".join(f"{k} {v}" for k, v in params.items() if v != "")
+            return self.say("did.other", seat, action=f"{event.type.replace('_', ' ')} {what}")
+        return self.say(key, seat, **params)
+
+
+def describe_event(
+    event: ev.Event,
+    names: Sequence[str],
+    *,
+    viewer: int | None = None,
+    lang: str = "en",
+    variant: VariantInfo | str | None = None,
+) -> str:
+    """The line of one event, as ``viewer`` (a seat; None: a spectator) reads it in ``lang``."""
+    return _Writer(names, viewer, vocabulary(variant, lang)).describe(event)
+
+
+def _joins(event: ev.Event, nxt: ev.Event | None) -> bool:
+    """A bet, call or raise payment that the next event (its action) says with it."""
+    if not isinstance(event, ev.Paid) or not isinstance(nxt, ev.Acted) or nxt.seat != event.seat:
+        return False
+    text = nxt.action or nxt.public
+    text = text[: -len(_ALL_IN)] if text.endswith(_ALL_IN) else text
+    return event.reason == text or (event.reason == "call" and text == "call")
+
+
+def render_log(
+    events: Sequence[ev.Event],
+    names: Sequence[str],
+    *,
+    viewer: int | None = None,
+    lang: str = "en",
+    variant: VariantInfo | str | None = None,
+) -> list[str | None]:
+    """The lines of a run of events, one per event (None: said by the next event's line).
+
+    A betting action's payment and the action itself make one line ("Ann calls 5"); every
+    other event has its own line.
+    """
+    writer = _Writer(names, viewer, vocabulary(variant, lang))
+    out: list[str | None] = []
+    paid: int | None = None
+    for i, event in enumerate(events):
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if _joins(event, nxt):
+            assert isinstance(event, ev.Paid)
+            paid = event.amount
+            out.append(None)
+            continue
+        if isinstance(event, ev.Acted):
+            out.append(writer.acted(event, paid))
+        else:
+            out.append(writer.describe(event))
+        paid = None
+    return out
+
+
+def event_texts(
+    events: Sequence[ev.Event],
+    names: Sequence[str],
+    *,
+    viewer: int | None = None,
+    variant: VariantInfo | str | None = None,
+) -> list[dict[str, str | None]]:
+    """Each event's line in every language: ``[{"en": ..., "ja": ...}, ...]``."""
+    per_lang = {
+        lang: render_log(events, names, viewer=viewer, lang=lang, variant=variant)
+        for lang in LANGUAGES
+    }
+    return [{lang: per_lang[lang][i] for lang in LANGUAGES} for i in range(len(events))]
+
+
+def events_json(
+    events: Sequence[ev.Event],
+    names: Sequence[str],
+    *,
+    viewer: int | None = None,
+    variant: VariantInfo | str | None = None,
+) -> list[dict[str, Any]]:
+    """Events as ``viewer`` may see them, as JSON dicts with their rendered ``text`` per language.
+
+    This is what the web protocol sends: the client shows ``text[lang]`` and never phrases an
+    event itself (a ``None`` text is said by the next event's line).
+    """
+    shown = [e.visible_to(viewer) for e in events]
+    texts = event_texts(shown, names, viewer=viewer, variant=variant)
+    return [dict(e.to_dict(), text=t) for e, t in zip(shown, texts, strict=True)]
+
+
+def legal_summary(legal: Mapping[str, Any]) -> list[str]:
     """The legal actions as short phrases (bet ranges folded): ``["check", "bet 1-97"]``."""
     out = list(legal.get("actions", []))
     for kind in ("bet", "raise"):
@@ -74,3 +503,56 @@ def legal_summary(legal: dict[str, Any]) -> list[str]:
             lo, hi = rng
             out.append(f"{kind} {lo}" if lo == hi else f"{kind} {lo}-{hi}")
     return out
+
+
+def action_label(text: str, vocab: Vocabulary, *, to_call: int = 0) -> str:
+    """A legal action's text (``"junk"``, ``"swap discard -3"``, ``"bet 1-97"``) in the variant's
+    words (``"fold"``, ``"swap with discard -3"``, ``"bet 1-97"``)."""
+    words = text.split(" ")
+    if words[0] in ("bet", "raise") and len(words) == 2:
+        return f"{vocab.label(words[0])} {words[1]}"
+    try:
+        action = parse_action(text)
+    except SabaccError:
+        return text
+    key = action_key(action)
+    if isinstance(action, Call) and to_call:
+        return vocab.label("call_amount", amount=to_call)
+    if isinstance(action, Gain) and action.value is not None:
+        return f"{vocab.label(key)} {_signed(action.value)}"
+    if isinstance(action, Swap | Discard):
+        return f"{vocab.label(key)} {_signed(action.value)}"
+    return vocab.label(key)
+
+
+def vocabulary_json(variant: VariantInfo | str) -> dict[str, Any]:
+    """A variant's terms for a client, per language: action labels, phase names, glossary.
+
+    ``{"labels": {"en": {"junk": "fold", ...}, "ja": {...}}, "phases": {...}, "glossary":
+    {"en": [{"name", "definition", "example"}, ...]}}`` (the web client's buttons read it).
+    """
+    out: dict[str, Any] = {"labels": {}, "phases": {}, "glossary": {}}
+    for lang in LANGUAGES:
+        vocab = vocabulary(variant, lang)
+        keys = {k for table in vocab.tables() for k in table}
+        for prefix, section in (("label.", "labels"), ("phase.", "phases")):
+            out[section][lang] = {
+                k[len(prefix) :]: vocab.template(k) for k in sorted(keys) if k.startswith(prefix)
+            }
+        entries = vocab.variant.text.glossary.get(lang, ()) if vocab.variant else ()
+        out["glossary"][lang] = [
+            {"name": e.name, "definition": e.definition, "example": e.example} for e in entries
+        ]
+    return out
+
+
+def glossary_lines(variant: VariantInfo | str, lang: str = "en") -> list[str]:
+    """The variant's named hands as lines for a rules page: a title, then one line per hand."""
+    vocab = vocabulary(variant, lang)
+    entries = vocab.variant.text.glossary.get(lang, ()) if vocab.variant else ()
+    if not entries:
+        return []
+    return [vocab.text("glossary.title")] + [
+        vocab.text("glossary.entry", name=e.name, definition=e.definition, example=e.example)
+        for e in entries
+    ]

@@ -50,6 +50,7 @@ from sabacc.engine.game import Game, PotResult
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.classic_bot import ClassicBot
 from sabacc.variants.classic_odds import ClassicOdds
+from sabacc.variants.classic_text import CLASSIC_TEXT
 from sabacc.variants.registry import register
 
 # --------------------------------------------------------------------------------------------
@@ -677,11 +678,6 @@ ClassicGame.info = register(
         odds=ClassicOdds(),
         bot=ClassicBot(CLASSIC_DECK),
         card_art="classic.js",
-        vocabulary={
-            "stand": "pass",
-            "gain": "draw a card",
-            "swap draw": "exchange",
-            "junk": "fold",
-        },
+        text=CLASSIC_TEXT,
     )
 )

@@ -41,6 +41,7 @@ from sabacc.variants.registry import register
 from sabacc.variants.spike_bot import SpikeBot
 from sabacc.variants.spike_hands import evaluate_spike
 from sabacc.variants.spike_odds import SpikeOdds
+from sabacc.variants.spike_text import SPIKE_TEXT
 
 SPIKE_STAVES: dict[str, str] = {"c": "circle", "s": "square", "t": "triangle"}
 
@@ -464,5 +465,6 @@ SpikeGame.info = register(
         bot=SpikeBot(SPIKE_DECK),
         compiled=load_compiled_core,
         card_art="spike.js",
+        text=SPIKE_TEXT,
     )
 )

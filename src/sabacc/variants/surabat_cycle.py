@@ -44,6 +44,7 @@ from sabacc.variants.corellian_spike import (
 from sabacc.variants.registry import register
 from sabacc.variants.spike_bot import SurabatBot
 from sabacc.variants.spike_odds import SurabatOdds
+from sabacc.variants.surabat_text import SURABAT_TEXT
 
 #: Cards put face up on an empty Sun pile (at the start of a hand and on every restock).
 SUN_SIZE = 3
@@ -446,5 +447,6 @@ SurabatGame.info = register(
         odds=SurabatOdds(),
         bot=SurabatBot(SPIKE_DECK),
         card_art="spike.js",
+        text=SURABAT_TEXT,
     )
 )

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import sabacc
+from sabacc.services.render import events_json
 from tests.apps.server.helpers import Client, ServerProcess, play, seat_table
 
 
@@ -105,7 +106,8 @@ def test_no_message_leaks_a_hidden_card(server: ServerProcess, variant: str) -> 
             assert not leaked, f"seat {seat} was sent hidden cards {leaked} (version {version})"
             events.extend(msg["events"])
             checked += 1
-        expected = [e.visible_to(seat).to_dict() for e in game.events]
+        # Each event as the seat may see it, with its line rendered from that view only.
+        expected = events_json(game.events, game.names, viewer=seat, variant=game.info)
         assert events == expected[: len(events)]
         assert len(events) == len(expected), "every event reached every client"
         for ev in events:

@@ -201,6 +201,10 @@ async def test_surabat_table_shows_sun_and_moon_and_picks_a_sun_card() -> None:
         assert isinstance(app.screen, RulesScreen)
         assert "Surabat Cycle: rules" in screen_text(app)
         assert "Sun pile" in str(app.screen.query_one("#rules-text").render())
+        # with the variant's hand glossary
+        assert "Yee-Haa: a Sylop and at least one pair" in str(
+            app.screen.query_one("#rules-text").render()
+        )
         await pilot.press("escape")
         assert not isinstance(app.screen, RulesScreen)
 
@@ -361,3 +365,13 @@ async def test_resizes_cleanly() -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert "Your turn" in screen_text(app)
+
+
+async def test_the_log_and_the_action_bar_speak_the_chosen_language() -> None:
+    config = TableConfig(variant="classic", players=2, seed=3, bot_delay=0)
+    app = SabaccApp(config, lang="ja")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        assert "あなたに札が配られる：" in log_text(app)
+        labels = " ".join(app.table.query_one(ActionBar).labels())
+        assert "フォールド" in labels

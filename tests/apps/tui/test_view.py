@@ -15,18 +15,17 @@ from sabacc.apps.tui.view import (
     card_value,
     colour_cards,
     dice_line,
-    event_line,
     info_parts,
     pile_counts,
     piles,
     result_lines,
     seat_body,
-    second_person,
     standings_lines,
     you_summary,
 )
 from sabacc.core.actions import Bet, Raise, Swap
 from sabacc.core.errors import OptionError
+from sabacc.services.render import render_log
 
 
 def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
@@ -42,9 +41,6 @@ def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
 
 
 def test_log_lines() -> None:
-    assert second_person("You is dealt: +4t", "You") == "You are dealt: +4t"
-    assert second_person("You takes -7t from the discard", "You") == "You take -7t from the discard"
-    assert second_person("You is dealt", "Han") == "You is dealt"
     text = colour_cards("corellian_spike", "Bot 1 takes -7t and +3; rolls 3 3")
     coloured = {text.plain[s.start : s.end] for s in text.spans}
     assert coloured == {"-7t", "+3"}
@@ -157,7 +153,7 @@ def test_results_and_standings() -> None:
 
 def test_events_without_a_seat_are_described() -> None:
     game = sabacc.new_game("surabat", players=2, seed=2)
-    lines = [event_line(e, game.names) for e in game.events_for(0)]
+    lines = render_log(game.events_for(0), game.names, viewer=0, variant=game.info)
     assert "The dealer puts a card face down on the Moon pile" in lines
 
 
@@ -175,3 +171,12 @@ def test_config_parsing_and_building() -> None:
 def test_rules_reflow() -> None:
     text = "A line\nwrapped here.\nNew sentence:\n- item one\n- item\ncontinued"
     assert reflow(text) == "A line wrapped here.\nNew sentence:\n- item one\n- item continued"
+
+
+def test_action_labels_in_the_variants_words_and_language() -> None:
+    game = sabacc.new_game("classic", players=2, seed=3)
+    obs = game.observation(game.current_player)
+    en = {c.label for c in build_choices(obs)}
+    ja = {c.label for c in build_choices(obs, "ja")}
+    assert "fold" in en and "junk" not in en
+    assert "フォールド" in ja

@@ -39,6 +39,7 @@ from sabacc.apps.server.protocol import (
 )
 from sabacc.apps.server.tables import Connection, ServerError, Settings, TableManager
 from sabacc.services.bots import bot_names
+from sabacc.services.render import vocabulary_json
 from sabacc.services.store import Store
 from sabacc.variants.registry import lookup, variant_names
 
@@ -72,6 +73,7 @@ def variants_catalogue() -> dict[str, Any]:
                 "options": [spec.to_dict() for spec in info.options_type.specs()],
                 "piles": [dataclasses.asdict(pile) for pile in info.piles],
                 "pots": [{"pot": rule.pot, "rule": rule.rule} for rule in info.pots],
+                "text": vocabulary_json(info),
             }
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name

@@ -33,6 +33,7 @@ from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot, make_bot
 from sabacc.services.bots.base import decide
+from sabacc.services.render import events_json
 from sabacc.services.store import ActionRecord, GameRecord, SeatRecord, Store, TableRecord
 from sabacc.variants.registry import lookup
 
@@ -817,7 +818,9 @@ class TableManager:
             if conn.game_no != table.games_played:
                 conn.game_no = table.games_played
                 conn.events_sent = table.hand_event_start
-            events = [e.visible_to(seat).to_dict() for e in game.events[conn.events_sent :]]
+            events = events_json(
+                game.events[conn.events_sent :], game.names, viewer=seat, variant=game.info
+            )
             conn.events_sent = len(game.events)
             obs = game.observation(seat)
         turn: dict[str, Any] | None = None
@@ -904,7 +907,9 @@ class TableManager:
         frames = [
             {
                 "action": None,
-                "events": [e.visible_to(viewer).to_dict() for e in game.events[start:]],
+                "events": events_json(
+                    game.events[start:], game.names, viewer=viewer, variant=game.info
+                ),
                 "game": game.observation(viewer),
             }
         ]
@@ -915,7 +920,9 @@ class TableManager:
             frames.append(
                 {
                     "action": {"seat": a.seat, "auto": a.auto},
-                    "events": [e.visible_to(viewer).to_dict() for e in game.events[before:]],
+                    "events": events_json(
+                        game.events[before:], game.names, viewer=viewer, variant=game.info
+                    ),
                     "game": game.observation(viewer),
                 }
             )

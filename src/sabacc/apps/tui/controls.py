@@ -33,8 +33,8 @@ from sabacc.core.actions import (
     Swap,
     parse_action,
 )
-from sabacc.core.errors import IllegalActionError, SabaccError
-from sabacc.variants.registry import lookup
+from sabacc.core.errors import IllegalActionError
+from sabacc.services.render import vocabulary
 
 #: Keys free for action kinds nobody planned for (a future variant's new action).
 SPARE_KEYS = "fiklouvyz"
@@ -66,16 +66,9 @@ class Choice:
     high: int = 0
 
 
-def _vocabulary(variant: str) -> Mapping[str, str]:
-    """The variant's own words for actions (classic says pass, draw, exchange, fold)."""
-    try:
-        return lookup(variant).vocabulary
-    except SabaccError:
-        return {}
-
-
-def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
-    """The choices for the observing seat (empty when it is not its turn)."""
+def build_choices(obs: Mapping[str, Any], lang: str = "en") -> list[Choice]:
+    """The choices for the observing seat (empty when it is not its turn), labelled in the
+    variant's words in ``lang``."""
     legal = obs.get("legal") or {}
     actions: list[Action] = []
     for text in legal.get("actions") or []:
@@ -83,8 +76,7 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
             actions.append(parse_action(str(text)))
         except IllegalActionError:  # pragma: no cover - the engine only lists valid actions
             continue
-    vocabulary = _vocabulary(str(obs.get("variant", "")))
-    phase = str(obs.get("phase", ""))
+    vocab = vocabulary(str(obs.get("variant", "")) or None, lang)
     you = obs.get("you") or {}
     hand: list[str] = list(you.get("cards") or [])
     hand_values: list[int] = list(you.get("values") or [card_value(c) for c in hand])
@@ -124,12 +116,11 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
 
     for a in actions:
         if isinstance(a, Stand):
-            label = "pass" if phase in ("calling", "drawing") else vocabulary.get("stand", "stand")
-            add(Choice("s", label, "direct", action=a))
+            add(Choice(vocab.key_for("stand", "s"), vocab.label("stand"), "direct", action=a))
             break
     if any(isinstance(a, Gain) and a.value is None for a in actions):
-        label = vocabulary.get("gain", "gain (draw)")
-        add(Choice("g", label, "direct", action=next(a for a in actions if a == Gain())))
+        gain = next(a for a in actions if a == Gain())
+        add(Choice(vocab.key_for("gain", "g"), vocab.label("gain"), "direct", action=gain))
     sun_gains = [a for a in actions if isinstance(a, Gain) and a.value is not None]
     if sun_gains:
         opts = tuple(
@@ -137,37 +128,53 @@ def build_choices(obs: Mapping[str, Any]) -> list[Choice]:
             for i, code in enumerate(sun)
             if Gain(card_value(code)) in legal_set
         )
-        pick_or_direct("g", "gain a Sun card", "Take which Sun card?", opts, "gain")
-    for source, key, label, prompt in (
-        ("discard", "d", "swap with discard", "Give which card for the discard top?"),
-        ("draw", "e", vocabulary.get("swap draw", "swap with draw"), "Give which card?"),
-        ("moon", "m", "swap with Moon", "Put which card face down on the Moon pile?"),
+        pick_or_direct(
+            vocab.key_for("gain_sun", "g"),
+            vocab.label("gain_sun"),
+            "Take which Sun card?",
+            opts,
+            vocab.text("short.gain_sun"),
+        )
+    for source, key, prompt in (
+        ("discard", "d", "Give which card for the discard top?"),
+        ("draw", "e", "Give which card?"),
+        ("moon", "m", "Put which card face down on the Moon pile?"),
     ):
         if any(isinstance(a, Swap) and a.source == source for a in actions):
-            verb = vocabulary.get(f"swap {source}", f"swap {source}")
+            name = f"swap_{source}"
             opts = hand_pick(partial(Swap, source))
-            pick_or_direct(key, label, prompt, opts, verb)
+            verb = vocab.text(f"short.{name}")
+            pick_or_direct(vocab.key_for(name, key), vocab.label(name), prompt, opts, verb)
     if any(isinstance(a, Discard) for a in actions):
-        pick_or_direct("x", "discard", "Discard which card?", hand_pick(Discard), "discard")
+        pick_or_direct(
+            vocab.key_for("discard", "x"),
+            vocab.label("discard"),
+            "Discard which card?",
+            hand_pick(Discard),
+            vocab.text("short.discard"),
+        )
     for a in actions:
         if isinstance(a, Check):
-            add(Choice("c", "check", "direct", action=a))
+            add(Choice(vocab.key_for("check", "c"), vocab.label("check"), "direct", action=a))
         elif isinstance(a, Call):
-            add(Choice("c", f"call {to_call}" if to_call else "call", "direct", action=a))
+            label = vocab.label("call_amount", amount=to_call) if to_call else vocab.label("call")
+            add(Choice(vocab.key_for("call", "c"), label, "direct", action=a))
         elif isinstance(a, CallHand):
-            add(Choice("c", "call the hand", "direct", action=a))
+            key = vocab.key_for("call_hand", "c")
+            add(Choice(key, vocab.label("call_hand"), "direct", action=a))
     for kind, key in (("bet", "b"), ("raise", "r")):
         rng = legal.get(kind)
         if rng:
             lo, hi = int(rng[0]), int(rng[1])
+            key, label = vocab.key_for(kind, key), vocab.label(kind)
             if lo == hi:
                 act: Action = Bet(lo) if kind == "bet" else Raise(lo)
-                add(Choice(key, f"{kind} {lo}", "direct", action=act))
+                add(Choice(key, f"{label} {lo}", "direct", action=act))
             else:
-                add(Choice(key, f"{kind} {lo}-{hi}", "size", size_kind=kind, low=lo, high=hi))
+                add(Choice(key, f"{label} {lo}-{hi}", "size", size_kind=kind, low=lo, high=hi))
     for a in actions:
         if isinstance(a, Junk):
-            add(Choice("j", vocabulary.get("junk", "junk"), "direct", action=a))
+            add(Choice(vocab.key_for("junk", "j"), vocab.label("junk"), "direct", action=a))
     # Anything not covered above (a variant's new action): one spare key each.
     covered = {
         a

@@ -18,8 +18,6 @@ from rich.text import Text
 import sabacc
 from sabacc.core.cards import Deck
 from sabacc.core.errors import SabaccError
-from sabacc.core.events import Event
-from sabacc.services.render import describe_event
 
 #: Short names for the middle of a drawn card (five cells at most).
 SHORT_NAMES = {
@@ -186,43 +184,6 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
             else:
                 out.append(" " * 7)
     return out
-
-
-_YOU_VERBS = {
-    "is": "are",
-    "takes": "take",
-    "discards": "discard",
-    "shows": "show",
-    "pays": "pay",
-    "rolls": "roll",
-    "blind-draws": "blind-draw",
-}
-
-
-def second_person(line: str, name: str) -> str:
-    """``You is dealt`` → ``You are dealt`` when the human's name is ``You``."""
-    if name != "You":
-        return line
-    line = line.replace(": You deals ", ": You deal ")
-    if not line.startswith("You "):
-        return line
-    verb, _, rest = line[4:].partition(" ")
-    return f"You {_YOU_VERBS.get(verb, verb)} {rest}".rstrip()
-
-
-def event_line(event: Event, names: Sequence[str]) -> str | None:
-    """:func:`sabacc.services.render.describe_event`, never failing on an event it does not know."""
-    kind = getattr(event, "type", "")
-    seat = getattr(event, "seat", -1)
-    if kind == "moon_placed":
-        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "The dealer"
-        card = getattr(event, "card", None)
-        what = f"{card} face down" if card else "a card face down"
-        return f"{who} puts {what} on the Moon pile"
-    try:
-        return describe_event(event, names)
-    except (TypeError, ValueError, IndexError, AttributeError):
-        return kind.replace("_", " ") or None
 
 
 def colour_cards(variant: str, line: str) -> Text:

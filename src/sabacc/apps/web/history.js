@@ -3,7 +3,7 @@ import { api, deckStyle } from "./api.js";
 import { $, $$, esc, modal, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
-import { eventText } from "./text.js";
+import { eventLine, lineText } from "./text.js";
 
 export async function openHistory(page) {
   const { wrap } = modal(`<h2>${t("history")}</h2><div class="history-body"><p class="muted">…</p></div>`, "history");
@@ -46,7 +46,7 @@ async function showHand(page, body, game, hand) {
   const draw = () => {
     const f = frames[i];
     const names = data.players;
-    const lines = f.events.map((e) => eventText(e, names, style)).filter(Boolean);
+    const lines = f.events.map(eventLine).filter(Boolean);
     // The last action ends the hand: show the table as it was, with the hands revealed.
     const last = i === frames.length - 1 && i > 0;
     const obs = last ? frames[i - 1].game : f.game;
@@ -58,7 +58,7 @@ async function showHand(page, body, game, hand) {
       <div class="felt-wrap small">${feltHTML({ obs, table: null, me: data.viewer, turn, reveal, style })}</div>
       ${data.viewer != null ? handHTML(obs, style, null) : ""}
       ${result ? `<div class="showdown inline">${resultHTML(result, names, style)}</div>` : ""}
-      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(l.text)}</li>`).join("")}</ol>
+      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
       <div class="viewer-controls">
         <button class="ghost" data-step="first">⏮ ${t("first")}</button>
         <button class="ghost" data-step="prev">◀ ${t("prev")}</button>

@@ -6,7 +6,7 @@ import { $, $$, app, esc, modal, store, toast } from "./dom.js";
 import { openHistory } from "./history.js";
 import { t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
-import { actionLabel, actionText, eventText, VALUE_RE } from "./text.js";
+import { actionLabel, actionText, eventLine, lineText, VALUE_RE } from "./text.js";
 
 export class TablePage {
   constructor(code) {
@@ -88,12 +88,11 @@ export class TablePage {
       this.log = [];
       this.prevCards = null;
     }
-    const names = msg.game ? msg.game.seats.map((s) => s.name) : [];
     let handEnded = false;
     let actedInNewHand = false;
     let dice = null;
     for (const ev of msg.events) {
-      const line = eventText(ev, names, this.style);
+      const line = eventLine(ev);
       if (line) this.log.push(line);
       if (ev.type === "hand_ended") handEnded = true;
       if (ev.type === "acted" && !handEnded) actedInNewHand = true;
@@ -214,7 +213,7 @@ export class TablePage {
               <button class="ghost" id="open-rules">${t("rules")}</button>
             </div>
           </div>
-          <ol class="log" id="log">${this.log.slice(-80).map((l) => `<li class="${l.cls || ""}">${esc(l.text)}</li>`).join("")}</ol>
+          <ol class="log" id="log">${this.log.slice(-80).map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
         </div>
         <div class="side-foot">
           <span id="conn" class="conn"></span>
@@ -277,10 +276,10 @@ export class TablePage {
     const order = ["check", "call", "stand", "gain", "call hand", "junk"];
     simple.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
     const buttons = simple.map(
-      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${actionLabel(a)}</button>`,
+      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${actionLabel(a, obs.variant)}</button>`,
     );
     const groupHTML = [...groups.entries()].map(
-      ([kind, items]) => `<div class="act-group"><span class="group-label">${actionLabel(kind)}</span>
+      ([kind, items]) => `<div class="act-group"><span class="group-label">${actionLabel(kind === "gain" ? "gain sun" : kind, obs.variant)}</span>
         ${items.map((it) => `<button class="act card-btn" data-action="${esc(it.action)}" title="${esc(actionText(it.action))}" ${this.pending ? "disabled" : ""}>${cardHTML(cardFor(it.value), this.style, "sm")}</button>`).join("")}
       </div>`,
     );

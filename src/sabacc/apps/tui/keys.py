@@ -1,0 +1,142 @@
+"""The terminal table's input: keys, action-bar clicks and card clicks, and the key bindings."""
+
+from __future__ import annotations
+
+from textual import events, on
+
+from sabacc.apps.tui import hints as odds_hints
+from sabacc.apps.tui.controls import Choice, sizer_for
+from sabacc.apps.tui.screens import RulesScreen
+from sabacc.apps.tui.state import TableHost, TableState
+from sabacc.apps.tui.widgets import ActionBar, CardsView
+from sabacc.core.errors import SabaccError
+from sabacc.services.render import glossary_lines
+
+
+class KeyInput(TableState):
+    """What a key, a click on an action or a click on a card means now."""
+
+    def on_key(self, event: events.Key) -> None:
+        if self.press_key(event.key, event.character):
+            event.stop()
+            event.prevent_default()
+
+    @on(ActionBar.Chosen)
+    def _chosen(self, message: ActionBar.Chosen) -> None:
+        self.press_key(message.key, None)
+
+    @on(CardsView.Picked)
+    def _card_clicked(self, message: CardsView.Picked) -> None:
+        """A click on a card picks it, when a card is being picked from that row."""
+        where = "hand"
+        view_id = message.view.id or ""
+        if view_id.startswith("pile-cards-"):
+            slot = int(view_id.rsplit("-", 1)[1])
+            where = self.pile_names[slot] if slot < len(self.pile_names) else ""
+        if self.mode == "pick" and self.pick is not None:
+            for option in self.pick.options:
+                if option.where == where and option.index == message.index:
+                    self.act(option.action)
+                    return
+
+    def press_key(self, key: str, character: str | None = None) -> bool:
+        """Do what ``key`` means now; True if it meant something."""
+        if self.game is None:
+            return False
+        if self.review is not None:
+            if key in ("enter", "space"):
+                self.continue_play()
+                return True
+            return False
+        if not self.human_turn:
+            return False
+        if self.mode == "size" and self.sizer is not None:
+            return self._size_key(key, character)
+        if self.mode == "pick" and self.pick is not None:
+            if key == "escape":
+                self._reset_mode()
+                self.refresh_table()
+                return True
+            for option in self.pick.options:
+                if option.key == key:
+                    self.act(option.action)
+                    return True
+            # Another choice's key switches to it.
+        for choice in self.choices:
+            if choice.key == key:
+                self._activate(choice)
+                return True
+        return False
+
+    def _activate(self, choice: Choice) -> None:
+        game = self.game
+        assert game is not None
+        if choice.kind == "direct" and choice.action is not None:
+            self.act(choice.action)
+        elif choice.kind == "pick":
+            self.mode = "pick"
+            self.pick = choice
+            self.refresh_table()
+        elif choice.kind == "size":
+            self.mode = "size"
+            self.sizer = sizer_for(choice, game.observation(self.human))
+            self.refresh_table()
+
+    def _size_key(self, key: str, character: str | None) -> bool:
+        sizer = self.sizer
+        assert sizer is not None
+        steps = {"left": -1, "minus": -1, "right": 1, "plus": 1, "equals_sign": 1, "down": -5}
+        steps["up"] = 5
+        presets = {"m": "min", "h": "half", "p": "pot", "a": "max"}
+        if key in steps:
+            sizer.step(steps[key])
+        elif key in presets:
+            sizer.preset(presets[key])
+        elif character is not None and character.isdigit() and len(key) == 1:
+            sizer.type_digit(character)
+        elif key == "backspace":
+            sizer.backspace()
+        elif key == "enter":
+            action = sizer.action()
+            if action is None:
+                self.app.bell()
+                return True
+            self.act(action)
+            return True
+        elif key == "escape":
+            self._reset_mode()
+        else:
+            return False
+        self.refresh_table()
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hints":
+            return odds_hints.available()
+        return True
+
+    def action_rules(self) -> None:
+        game = self.game
+        variant = game.variant if game is not None else self.config.variant
+        import sabacc
+
+        try:
+            v = sabacc.variant(variant)
+        except SabaccError:
+            return
+        glossary = "\n".join(glossary_lines(v.name))
+        rules = f"{v.rules_text.rstrip()}\n\n{glossary}" if glossary else v.rules_text
+        self.app.push_screen(RulesScreen(v.title, rules))
+
+    def action_hints(self) -> None:
+        if odds_hints.available():
+            self.show_hints = not self.show_hints
+            self.refresh_table()
+
+    def action_new_game(self) -> None:
+        app = self.app
+        if isinstance(app, TableHost):
+            app.open_settings(can_cancel=self.game is not None)
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,307 @@
+"""The terminal table's drawing: its widgets, and each redrawn from the human's observation."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widgets import Footer, RichLog, Static
+
+from sabacc.apps.tui import hints as odds_hints
+from sabacc.apps.tui.controls import build_choices
+from sabacc.apps.tui.state import MAX_OPPONENTS, PILE_SLOTS, TableState
+from sabacc.apps.tui.view import (
+    Pile,
+    chip,
+    dice_line,
+    hand_label,
+    info_parts,
+    pile_counts,
+    piles,
+    pot_lines,
+    result_lines,
+    review_status_line,
+    seat_body,
+    seat_title,
+    shift_banner,
+    signed_amount,
+    status_line,
+    you_summary,
+)
+from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
+from sabacc.core import events as ev
+from sabacc.core.errors import SabaccError
+from sabacc.services.render import vocabulary
+
+
+class TableLayout(TableState):
+    """The widgets of the table and how each is drawn from the human's observation."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="topbar"):
+            yield Static(id="top")
+            yield Static(id="top-right")
+        with Grid(id="opponents"):
+            for i in range(1, MAX_OPPONENTS + 1):
+                yield SeatView(id=f"seat-{i}")
+        with Horizontal(id="middle"):
+            with Vertical(id="left"):
+                with Vertical(id="centre"):
+                    yield Static(id="centre-text")
+                    with Horizontal(id="piles"):
+                        for i in range(PILE_SLOTS):
+                            with Vertical(classes="pile", id=f"pile-{i}"):
+                                yield Static(classes="pile-label")
+                                yield CardsView(id=f"pile-cards-{i}")
+                with Vertical(id="you"):
+                    yield CardsView(id="hand")
+                    yield Static(id="you-summary")
+            log = RichLog(id="log", wrap=True, min_width=16, markup=False)
+            log.border_title = "This hand"
+            log.can_focus = False
+            yield log
+        yield ActionBar(id="actions")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def _layout_seats(self) -> None:
+        assert self.game is not None
+        opponents = self.game.n - 1
+        cols = opponents if opponents <= 4 else math.ceil(opponents / 2)
+        self.query_one("#opponents", Grid).styles.grid_size_columns = max(1, cols)
+        for i in range(1, MAX_OPPONENTS + 1):
+            self.query_one(f"#seat-{i}", SeatView).display = i <= opponents
+        self.set_class(opponents > 4, "crowded")
+
+    def refresh_table(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        obs = game.observation(self.human)
+        review = self.review
+        self.choices = build_choices(obs, self.lang) if self.human_turn else []
+        import sabacc
+
+        try:
+            title = sabacc.variant(game.variant).title
+        except SabaccError:  # pragma: no cover - the game's own variant is registered
+            title = game.variant
+        top = status_line(obs, title) if review is None else review_status_line(review, title)
+        self.query_one("#top", Static).update(top)
+        self.query_one("#top-right", Static).update(Text(f"seed {game.seed} ", style="dim"))
+        self._draw_seats(obs, review)
+        self._draw_centre(obs, review)
+        self._draw_you(obs, review)
+        self._draw_actions(obs, review)
+
+    def _stack(self, obs: Mapping[str, Any], seat: int) -> int:
+        stack = int(obs["seats"][seat]["stack"])
+        return stack + self.review_adjust.get(seat, 0) if self.review is not None else stack
+
+    def _draw_seats(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
+        seats = obs["seats"]
+        winners: set[int] = set()
+        if review is not None:
+            for pot in review.get("pots") or []:
+                winners.update(pot.get("winners") or [])
+        for i in range(1, MAX_OPPONENTS + 1):
+            view = self.query_one(f"#seat-{i}", SeatView)
+            if i >= len(seats):
+                continue
+            seat = dict(seats[i])
+            seat["stack"] = self._stack(obs, i)
+            if review is not None:
+                seat["dealer"] = review.get("dealer") == i
+            to_act = review is None and obs.get("current_player") == i
+            view.border_title = seat_title(seat, to_act)
+            reveal = None
+            net = None
+            if review is not None:
+                hands = review.get("hands") or {}
+                reveal = hands.get(str(i))
+                nets = review.get("net") or []
+                net = int(nets[i]) if i < len(nets) else None
+                if reveal is None:
+                    status = self.hand_status.get(i, "waiting")
+                    seat["status"] = status if status != "in" else "active"
+                    seat["cards"] = 0
+                    seat["round_bet"] = 0
+                    seat["known_cards"] = []
+            view.update(seat_body(obs, seat, thinking=self.thinking == i, reveal=reveal, net=net))
+            view.set_class(to_act, "to-act")
+            status = str(seats[i].get("status", ""))
+            view.set_class(review is None and status in ("junked", "out"), "gone")
+            view.set_class(i in winners, "winner")
+
+    def _draw_centre(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
+        game = self.game
+        assert game is not None
+        lines: list[Text] = []
+        shown: list[Pile] = []
+        if review is not None:
+            lines.extend(result_lines(review, game.names, self.human))
+        else:
+            lines.extend(pot_lines(obs))
+            dice = dice_line(obs)
+            if dice is not None:
+                lines[0].append("   ")
+                lines[0].append_text(dice[0])
+            facts = [p for p in (pile_counts(obs), Text(" · ".join(info_parts(obs)))) if p]
+            if facts:
+                lines.append(Text(" · ", style="dim").join(facts))
+                lines[-1].stylize("dim")
+            if dice is not None and dice[1]:
+                lines.append(shift_banner(obs))
+            shown = piles(obs)[:PILE_SLOTS]
+        self.query_one("#centre-text", Static).update(Text("\n").join(lines))
+        picking_sun = self.mode == "pick" and self.pick is not None
+        sun_picks = (
+            {o.index for o in self.pick.options if o.where == "sun"}
+            if picking_sun and self.pick is not None
+            else set()
+        )
+        self.pile_names = [p.name for p in shown]
+        # Each pile as wide as its cards; the widest shrinks to chips if they do not all fit.
+        widths = [max(7, (len(p.codes) + p.backs) * 8 - 1) for p in shown]
+        room = self.query_one("#centre", Vertical).content_size.width or 46
+        if widths and sum(w + 2 for w in widths) > room:
+            widest = widths.index(max(widths))
+            others = sum(w + 2 for i, w in enumerate(widths) if i != widest)
+            widths[widest] = max(7, room - others - 2)
+        for i in range(PILE_SLOTS):
+            slot = self.query_one(f"#pile-{i}", Vertical)
+            if i >= len(shown):
+                slot.display = False
+                continue
+            pile = shown[i]
+            slot.display = True
+            slot.query_one(".pile-label", Static).update(pile.label)
+            view = slot.query_one(CardsView)
+            if self.pile_widths.get(i) != (widths[i], len(pile.label)):
+                self.pile_widths[i] = (widths[i], len(pile.label))
+                view.styles.width = widths[i]
+                slot.styles.width = max(widths[i], len(pile.label))
+            numbered = pile.name == "sun" and bool(sun_picks)
+            view.show(
+                game.variant,
+                pile.codes,
+                highlight=sun_picks if pile.name == "sun" else set(),
+                numbered=numbered,
+                backs=pile.backs,
+                empty_text="—",
+            )
+
+    def _draw_you(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
+        game = self.game
+        assert game is not None
+        me = dict(obs["seats"][self.human])
+        if review is not None:
+            me["dealer"] = review.get("dealer") == self.human
+        you = obs.get("you") or {}
+        box = self.query_one("#you", Vertical)
+        hand_view = self.query_one("#hand", CardsView)
+        hints = self.query_one("#you-summary", Static)
+        title = f"{'▶ ' if self.human_turn else ''}{me['name']}"
+        if me.get("dealer"):
+            title += " (D)"
+        title += f" · {self._stack(obs, self.human)} credits"
+        if review is None and me.get("round_bet"):
+            title += f" · bet {me['round_bet']}"
+        if review is None and me.get("status") not in (None, "active"):
+            title += f" · {str(me['status']).replace('_', '-')}"
+        box.border_title = title
+        box.set_class(self.human_turn, "to-act")
+        hint: Text | None = None
+        if review is not None:
+            shown = (review.get("hands") or {}).get(str(self.human))
+            if shown is not None:
+                cards = list(shown.get("cards") or [])
+                text = Text("showed ")
+                text.append(hand_label(str(shown.get("name", ""))), style="bold")
+            else:
+                junked = self.hand_status.get(self.human) == "junked"
+                cards = [] if junked else self.last_you_cards
+                text = Text("junked" if junked else "not shown")
+            nets = review.get("net") or []
+            if self.human < len(nets):
+                delta = int(nets[self.human])
+                text.append(" · this hand ")
+                text.append(signed_amount(delta), style="green" if delta > 0 else "red")
+            hand_view.show(game.variant, cards, numbered=False, empty_text="(no cards)")
+        else:
+            cards = list(you.get("cards") or [])
+            highlight: set[int] = set()
+            numbered = True
+            if self.mode == "pick" and self.pick is not None:
+                highlight = {o.index for o in self.pick.options if o.where == "hand"}
+                numbered = bool(highlight)  # digits pick from another row: hide these
+            hand_view.show(
+                game.variant,
+                cards,
+                highlight=highlight,
+                numbered=numbered,
+                empty_text="(no cards)",
+            )
+            text = you_summary(obs)
+            if self.show_hints and self.human_turn:
+                hint = odds_hints.hint_text(obs)
+        box.border_subtitle = Text(" ") + text + Text(" ")
+        hints.display = hint is not None
+        hints.update(hint or "")
+
+    def _draw_actions(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
+        game = self.game
+        assert game is not None
+        bar = self.query_one("#actions", ActionBar)
+        if review is not None:
+            last = game.is_over and not any(isinstance(e, ev.HandStarted) for e in self.queue)
+            what = "final standings" if last else "next hand"
+            bar.show(
+                Text(f"Hand {review.get('hand')} is over.", style="bold"),
+                [("enter", "⏎", what)],
+            )
+            return
+        if game.is_over:
+            bar.show(Text("Game over.", style="bold"), [])
+            return
+        if not self.human_turn:
+            seat = game.current_player
+            name = game.names[seat] if seat is not None else "nobody"
+            verb = "is thinking…" if self.thinking == seat else "is to act"
+            bar.show(Text(f"{name} {verb}", style="italic"), [])
+            return
+        phase = vocabulary(game.variant, self.lang).phase(str(obs.get("phase", "")))
+        if self.mode == "size" and self.sizer is not None:
+            s = self.sizer
+            prompt = Text(f"{s.kind.capitalize()} ", style="bold")
+            prompt.append(str(s.value), style="bold reverse" if s.valid else "bold red")
+            prompt.append(f" ({s.low}–{s.high})  ←/→ ±{s.unit}  ↓/↑ ±{5 * s.unit}  or type")
+            bar.show(
+                prompt,
+                [
+                    ("left", "←", ""),
+                    ("right", "→", ""),
+                    ("m", "m", "min"),
+                    ("h", "h", "½pot"),
+                    ("p", "p", "pot"),
+                    ("a", "a", "all-in"),
+                    ("enter", "⏎", f"{s.kind} {s.value}"),
+                    ("escape", "esc", "back"),
+                ],
+            )
+            return
+        if self.mode == "pick" and self.pick is not None:
+            prompt = Text(self.pick.prompt, style="bold")
+            entries: list[tuple[str, str, str | Text]] = [
+                (o.key, o.key, chip(game.variant, o.code)) for o in self.pick.options
+            ]
+            bar.show(prompt, [*entries, ("escape", "esc", "back")])
+            return
+        prompt = Text(f"Your turn · {phase}", style="bold")
+        to_call = int((obs.get("betting") or {}).get("to_call") or 0)
+        if to_call:
+            prompt.append(f" · {to_call} to call", style="cyan")
+        bar.show(prompt, [(c.key, c.key, c.label) for c in self.choices])

@@ -1,0 +1,115 @@
+"""The terminal table's session state: what every part of the table reads and changes."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Protocol, runtime_checkable
+
+from textual.screen import Screen
+
+from sabacc.apps.tui.config import TableConfig
+from sabacc.apps.tui.controls import Choice, Sizer
+from sabacc.core import events as ev
+from sabacc.core.actions import Action
+from sabacc.engine.game import Game
+from sabacc.services.bots import Bot
+
+MAX_OPPONENTS = 7
+PILE_SLOTS = 3
+DIGIT_KEYS = "1234567890"
+
+
+@runtime_checkable
+class TableHost(Protocol):
+    """What the table asks of the app that shows it (:class:`sabacc.apps.tui.app.SabaccApp`)."""
+
+    def new_game(self, config: TableConfig) -> None: ...
+
+    def open_settings(self, *, can_cancel: bool = True) -> None: ...
+
+
+class TableState(Screen[None]):
+    """The table's session state and the questions asked of it, shared by its three parts.
+
+    The game loop (:mod:`~sabacc.apps.tui.loop`), the input (:mod:`~sabacc.apps.tui.keys`) and
+    the drawing (:mod:`~sabacc.apps.tui.layout`) each add their methods; the few each needs
+    from another are declared here and implemented there.
+    """
+
+    def __init__(self, human: int = 0) -> None:
+        super().__init__()
+        self.human = human
+        self.lang = "en"  # the language of the log and the action labels
+        self.game: Game | None = None
+        self.bots: dict[int, Bot] = {}
+        self.config = TableConfig()
+        self.generation = 0
+        self.seen = 0
+        self.queue: deque[ev.Event] = deque()
+        self.queue_lines: deque[str | None] = deque()  # the log line of each queued event
+        self.review: dict[str, Any] | None = None
+        self.review_adjust: dict[int, int] = {}
+        self.hand_status: dict[int, str] = {}
+        self.last_you_cards: list[str] = []
+        self.mode = "play"  # "play" | "pick" | "size"
+        self.pick: Choice | None = None
+        self.sizer: Sizer | None = None
+        self.choices: list[Choice] = []
+        self.thinking: int | None = None
+        self.show_hints = False
+        self.over_shown = False
+        self.pile_names: list[str] = []
+        self.pile_widths: dict[int, tuple[int, int]] = {}
+
+    @property
+    def human_turn(self) -> bool:
+        game = self.game
+        return (
+            game is not None
+            and self.review is None
+            and not game.is_over
+            and game.current_player == self.human
+        )
+
+    @property
+    def state(self) -> str:
+        """``"human"`` (your decision), ``"review"`` (hand summary), ``"over"``, ``"bots"``."""
+        if self.game is None:
+            return "idle"
+        if self.review is not None:
+            return "review"
+        if self.game.is_over and not self.queue:
+            return "over"
+        if self.human_turn:
+            return "human"
+        return "bots"
+
+    def _reset_mode(self) -> None:
+        self.mode = "play"
+        self.pick = None
+        self.sizer = None
+
+    # ------------------------------------------------------------------ implemented by the parts
+    def advance(self) -> None:
+        """Take in new events and hand the turn on (:class:`~sabacc.apps.tui.loop.TurnLoop`)."""
+        raise NotImplementedError
+
+    def act(self, action: Action) -> None:
+        """Apply the human's action (:class:`~sabacc.apps.tui.loop.TurnLoop`)."""
+        raise NotImplementedError
+
+    def continue_play(self) -> None:
+        """Leave the hand summary (:class:`~sabacc.apps.tui.loop.TurnLoop`)."""
+        raise NotImplementedError
+
+    def refresh_table(self) -> None:
+        """Redraw the table (:class:`~sabacc.apps.tui.layout.TableLayout`)."""
+        raise NotImplementedError
+
+    def _layout_seats(self) -> None:
+        """Arrange the opponents' seats (:class:`~sabacc.apps.tui.layout.TableLayout`)."""
+        raise NotImplementedError
+
+    def action_new_game(self) -> None:
+        """Open the settings for a new game (:class:`~sabacc.apps.tui.keys.KeyInput`)."""
+        raise NotImplementedError

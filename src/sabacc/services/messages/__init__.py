@@ -1,0 +1,20 @@
+"""The message catalogue: every player-facing line of the log, once, per language.
+
+``CATALOGUE[lang][key]`` is a template filled with :meth:`str.format`-style ``{fields}``. A key
+ending in ``.you`` is the second-person form used when the subject is the viewer; without one the
+plain key is used with the viewer's pronoun (languages without verb agreement need none). A
+variant overrides or adds keys through its :class:`sabacc.engine.text.VariantText`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sabacc.services.messages import en, ja
+
+#: Language codes the renderer speaks, the default first.
+LANGUAGES: tuple[str, ...] = ("en", "ja")
+
+CATALOGUE: Mapping[str, Mapping[str, str]] = {"en": en.MESSAGES, "ja": ja.MESSAGES}
+
+__all__ = ["CATALOGUE", "LANGUAGES"]

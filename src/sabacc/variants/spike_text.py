@@ -1,0 +1,74 @@
+"""Corellian Spike's player-facing vocabulary (EN/JA): hand names and their glossary.
+
+Spike speaks the generic catalogue's words (stand, gain, swap, junk, Sabacc Shift), so it only
+adds its hands. Surabat Cycle builds on this (:mod:`sabacc.variants.surabat_text`).
+"""
+
+from __future__ import annotations
+
+from sabacc.engine.text import GlossaryEntry, VariantText
+
+#: Spike hand names as the Japanese guides write them.
+HAND_NAMES_JA: dict[str, str] = {
+    "Pure Sabacc": "ピュア・サバック",
+    "Full Sabacc": "フル・サバック",
+    "Fleet": "フリート",
+    "Yee-Haa": "イーハー",
+    "Rhylet": "ライレット",
+    "Squadron": "スクワドロン",
+    "Gee Whiz": "ジー・ウィズ",
+    "Straight Khyron": "ストレート・カイロン",
+    "Banthas Wild": "バンサ・ワイルド",
+    "Rule of Two": "ルール・オブ・ツー",
+    "Sabacc": "サバック",
+    "Nulrhek": "ナルレク",
+}
+
+GLOSSARY_EN: tuple[GlossaryEntry, ...] = (
+    GlossaryEntry("Pure Sabacc", "exactly two cards, both Sylops", "0 0"),
+    GlossaryEntry("Full Sabacc", "exactly +10, +10, -10, -10 and a Sylop", "+10 +10 -10 -10 0"),
+    GlossaryEntry("Fleet", "exactly five cards: a Sylop and four of a kind", "+5 +5 -5 -5 0"),
+    GlossaryEntry("Yee-Haa", "a Sylop and at least one pair", "+4 -4 0"),
+    GlossaryEntry(
+        "Rhylet",
+        "exactly five cards, no Sylop: three of one value, two of another",
+        "+2 +2 +2 -3 -3",
+    ),
+    GlossaryEntry("Squadron", "exactly four cards: four of a kind", "+6 +6 -6 -6"),
+    GlossaryEntry("Gee Whiz", "exactly +1 +2 +3 +4 -10, or its mirror", "+1 +2 +3 +4 -10"),
+    GlossaryEntry(
+        "Straight Khyron", "four cards, no Sylop, four consecutive values", "+2 +3 -4 -1"
+    ),
+    GlossaryEntry("Banthas Wild", "three of a kind, totalling 0", "+3 +3 -3 -3 +1 -1"),
+    GlossaryEntry("Rule of Two", "two pairs of different values", "+2 -2 +7 -7"),
+    GlossaryEntry("Sabacc", "a pair, or any other hand, totalling 0", "+5 -5"),
+    GlossaryEntry("Nulrhek", "any hand not totalling 0: closest to 0 wins", "+7 -3"),
+)
+
+GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
+    GlossaryEntry("ピュア・サバック", "シロップ 2 枚だけの手", "0 0"),
+    GlossaryEntry("フル・サバック", "+10、+10、-10、-10 とシロップの 5 枚", "+10 +10 -10 -10 0"),
+    GlossaryEntry("フリート", "シロップと同じ数 4 枚の 5 枚", "+5 +5 -5 -5 0"),
+    GlossaryEntry("イーハー", "シロップと 1 組以上のペア", "+4 -4 0"),
+    GlossaryEntry("ライレット", "シロップなしの 5 枚：同じ数 3 枚と別の数 2 枚", "+2 +2 +2 -3 -3"),
+    GlossaryEntry("スクワドロン", "同じ数 4 枚だけの手", "+6 +6 -6 -6"),
+    GlossaryEntry(
+        "ジー・ウィズ", "+1 +2 +3 +4 -10 ちょうど、またはその符号違い", "+1 +2 +3 +4 -10"
+    ),
+    GlossaryEntry("ストレート・カイロン", "シロップなしの 4 枚：連続する 4 つの数", "+2 +3 -4 -1"),
+    GlossaryEntry("バンサ・ワイルド", "合計 0 で同じ数 3 枚を含む", "+3 +3 -3 -3 +1 -1"),
+    GlossaryEntry("ルール・オブ・ツー", "違う数のペア 2 組", "+2 -2 +7 -7"),
+    GlossaryEntry("サバック", "合計 0 の手（ペアがあればより強い）", "+5 -5"),
+    GlossaryEntry("ナルレク", "合計が 0 でない手：0 に近いほど強い", "+7 -3"),
+)
+
+SPIKE_TEXT = VariantText(
+    messages={
+        "en": {"phase.spike": "Spike phase"},
+        "ja": {
+            "phase.spike": "スパイクフェイズ",
+            **{f"hand.{en}": ja for en, ja in HAND_NAMES_JA.items()},
+        },
+    },
+    glossary={"en": GLOSSARY_EN, "ja": GLOSSARY_JA},
+)
