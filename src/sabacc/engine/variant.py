@@ -49,11 +49,18 @@ class Pile:
 @dataclass(frozen=True)
 class PotRule:
     """Who takes a pot at the showdown: ``takes(hand)`` says whether a showdown winner holding
-    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line."""
+    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line.
+
+    ``per_seat``: there is one such pot per seat, named ``"<pot> <seat>"`` in hand results,
+    which only its own seat can take (Kessel's round pots: a best hand takes its own back, the
+    others' leave the game); the observation's ``pots.side`` lists them, each with its one
+    eligible seat.
+    """
 
     pot: str
     rule: str
     takes: Callable[[HandValue], bool] = field(repr=False)
+    per_seat: bool = False
 
 
 def _always(hand: HandValue) -> bool:
@@ -159,7 +166,8 @@ class VariantInfo:
     # ---- structural facts for apps (bots, odds, CLI, TUI, web) -------------------------------
     #: The piles on the table besides the hands, as the observation shows them.
     piles: tuple[Pile, ...] = ()
-    #: Who takes each pot at the showdown (the main pot first).
+    #: Who takes each pot at the showdown (the main pot first, or the per-seat pot where there
+    #: is no shared one).
     pots: tuple[PotRule, ...] = (PotRule("main", "the best hand", _always),)
     #: Rounds of a hand for these options and this many players dealt in (None: the hand is
     #: not played in a fixed number of rounds).

@@ -48,7 +48,7 @@ from sabacc.core.options import Options
 from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation, OwnHandObservation, SeatStatus
-from sabacc.engine.variant import Pile, VariantInfo
+from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.kessel_actions import (
     DISCARD_DRAWN,
     DRAWS,
@@ -78,6 +78,8 @@ from sabacc.variants.kessel_hands import (
     kessel_deck,
     penalty,
 )
+from sabacc.variants.kessel_bot import KesselBot
+from sabacc.variants.kessel_text import KESSEL_TEXT
 from sabacc.variants.kessel_tokens import (
     TARGETED,
     TOKENS,
@@ -854,6 +856,20 @@ def evaluate(options: Options, cards: list[Card]) -> HandValue:
     return hand_value(cards)
 
 
+def _takes_own_pot(hand: HandValue) -> bool:
+    return True  # every best hand takes its own round pot back, whatever it is
+
+
+#: Kessel's pots: one round pot per player (``round S`` in hand results), which only its owner
+#: can win back, with a best hand; a loser's pot leaves the game with the penalty.
+KESSEL_POTS = PotRule(
+    "round",
+    "your own round pot: back to you if yours is a best hand, else lost with a penalty",
+    _takes_own_pot,
+    per_seat=True,
+)
+
+
 KESSEL_RULES = """\
 Kessel Sabacc (Star Wars Outlaws). Two families of 22 cards, Sand and Blood: three of each value
 1-6, 3 Impostors (I) and 1 Sylop (0). A hand is one Sand and one Blood card. No betting: you
@@ -893,7 +909,10 @@ KesselGame.info = register(
             Pile("sand discard", True, "sand_discard_pile"),
             Pile("blood discard", True, "blood_discard_pile"),
         ),
+        pots=(KESSEL_POTS,),
         bet_unit=lambda options: 1,
         card_art="kessel.js",
+        text=KESSEL_TEXT,
+        bot=KesselBot(),
     )
 )
