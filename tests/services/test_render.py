@@ -177,17 +177,13 @@ def _synthetic(variant: str) -> list[ev.Event]:
 _PLACEHOLDER = re.compile(r"[{}]|\bNone\b|\b(label|did|paid|reason|pot|phase|hand)\.[a-z_]+")
 #: Card codes, which lines write as they are: signed values with a stave letter, and every
 #: other code of a registered deck (Kessel's Impostors "Is" and "Ib").
-_CODE = re.compile(
-    "|".join(
-        [r"[+-]?\d+[a-z]?"]
-        + sorted(
-            rf"\b{re.escape(c.code)}\b"
-            for name in variant_names()
-            for c in lookup(name).deck.cards
-            if not c.code[:1].isdigit() and not c.code[:1] in "+-"
-        )
-    )
+_OTHER_CODES = sorted(
+    rf"\b{re.escape(c.code)}\b"
+    for name in variant_names()
+    for c in lookup(name).deck.cards
+    if not c.code[:1].isdigit() and c.code[:1] not in "+-"
 )
+_CODE = re.compile("|".join([r"[+-]?\d+[a-z]?", *_OTHER_CODES]))
 #: Latin words left in a Japanese line once names and card codes are taken out.
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 

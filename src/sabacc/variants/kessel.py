@@ -68,6 +68,7 @@ from sabacc.variants.kessel_actions import (
     parse_kessel_action,
     token_action,
 )
+from sabacc.variants.kessel_bot import KesselBot
 from sabacc.variants.kessel_hands import (
     FAMILIES,
     IMPOSTOR,
@@ -78,7 +79,6 @@ from sabacc.variants.kessel_hands import (
     kessel_deck,
     penalty,
 )
-from sabacc.variants.kessel_bot import KesselBot
 from sabacc.variants.kessel_text import KESSEL_TEXT
 from sabacc.variants.kessel_tokens import (
     TARGETED,

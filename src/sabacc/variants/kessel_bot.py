@@ -297,7 +297,7 @@ class KesselBot(BotModel):
             lead = max((stacks[o] for o in others), default=0)
             amount = 2 if name == "target_tariff" else 3
             weight = 1.0 if stacks[target] == lead else 0.6
-            return q * min(amount, stacks[target]) * weight + hold
+            return float(q * min(amount, stacks[target]) * weight + hold)
         if name == "general_audit":
             return q * 2 * sum(1 for o in others if stood[o] and stacks[o] > 0) * 0.8 + hold
         if name in ("major_fraud", "markdown", "cook_the_books"):

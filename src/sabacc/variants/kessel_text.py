@@ -63,7 +63,9 @@ TOKEN_EFFECTS: dict[str, dict[str, str]] = {
         "target_audit": "このラウンドにスタンドした選んだ 1 人が 3 チップをポットへ払う",
         "major_fraud": "このラウンド、インポスターはすべて 6",
         "markdown": "このラウンド、シロップ 1 枚は 0（シロップ 2 枚はピュア・サバックのまま）",
-        "cook_the_books": "このラウンド、サバックの強さが逆になる（6/6 が最強、ピュアは最強のまま）",
+        "cook_the_books": (
+            "このラウンド、サバックの強さが逆になる（6/6 が最強、ピュアは最強のまま）"
+        ),
         "prime_sabacc": "サイコロ 2 個を振って 1 つ選ぶ：その数のペアがピュアの次に強い",
         "immunity": "このラウンド、他のプレイヤーのトークンを受けない",
         "exhaustion": "選んだ 1 人が手札を捨て、サンドとブラッドを 1 枚ずつ引き直す",
@@ -269,9 +271,12 @@ GLOSSARY_EN: tuple[GlossaryEntry, ...] = (
     GlossaryEntry(
         "Prime Sabacc", "with the Prime Sabacc token: a pair of the chosen value", "4s 4b"
     ),
-    GlossaryEntry("Sabacc", "equal values (a Sylop copies the other card); 1/1 best, 6/6 worst", "3s 3b"),
     GlossaryEntry(
-        "difference", "unequal values: the smaller the difference the better, then the lower card",
+        "Sabacc", "equal values (a Sylop copies the other card); 1/1 best, 6/6 worst", "3s 3b"
+    ),
+    GlossaryEntry(
+        "difference",
+        "unequal values: the smaller the difference the better, then the lower card",
         "2s 3b",
     ),
 )
