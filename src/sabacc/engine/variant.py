@@ -10,7 +10,7 @@ compiled core if there is one, and the web card art.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -144,6 +144,42 @@ class OddsModel:
         if situation.want("gain"):
             return [("gain", situation.drawn(list(situation.hand)), False)]
         return []
+
+    # ---- variants whose hands are not multisets of values (Kessel: one card per family)
+    # compute from card codes themselves; None (the default): the value-based enumeration.
+
+    #: Face-up discard tops a seat can take (``sabacc odds --discard``): one per discard pile.
+    discard_piles: int = 1
+
+    def is_sabacc(self, hand: HandValue) -> bool | None:
+        """Whether ``hand`` is a Sabacc where no pot says so (None: ask the sabacc pot rule)."""
+        return None
+
+    def deal_weights(
+        self, info: VariantInfo, options: Options, cards: int, seen: Sequence[str]
+    ) -> list[tuple[HandValue, int]] | None:
+        """Every dealt hand of ``cards`` cards, given the codes ``seen``, with its weight."""
+        return None
+
+    def code_options(
+        self,
+        info: VariantInfo,
+        options: Options,
+        hand: Sequence[str],
+        seen: Sequence[str],
+        tops: Sequence[str] = (),
+        rules: Mapping[str, Any] | None = None,
+        wanted: Sequence[str] | None = None,
+    ) -> tuple[HandValue, list[CardOption]] | None:
+        """The current hand and each card option's outcomes (stand first), from codes:
+        ``tops`` the face-up cards that can be taken, ``rules`` the variant's round rules."""
+        return None
+
+    def observation_options(
+        self, info: VariantInfo, observation: Mapping[str, Any]
+    ) -> tuple[HandValue, list[CardOption]] | None:
+        """As :meth:`code_options`, for the legal card options of an observation."""
+        return None
 
 
 @dataclass(frozen=True)

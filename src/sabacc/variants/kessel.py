@@ -79,6 +79,7 @@ from sabacc.variants.kessel_hands import (
     kessel_deck,
     penalty,
 )
+from sabacc.variants.kessel_odds import KesselOdds
 from sabacc.variants.kessel_text import KESSEL_TEXT
 from sabacc.variants.kessel_tokens import (
     TARGETED,
@@ -914,5 +915,6 @@ KesselGame.info = register(
         card_art="kessel.js",
         text=KESSEL_TEXT,
         bot=KesselBot(),
+        odds=KesselOdds(),
     )
 )
