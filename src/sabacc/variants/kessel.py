@@ -80,6 +80,7 @@ from sabacc.variants.kessel_hands import (
     penalty,
 )
 from sabacc.variants.kessel_odds import KesselOdds
+from sabacc.variants.kessel_rl import KESSEL_FEATURES, kessel_extra
 from sabacc.variants.kessel_text import KESSEL_TEXT
 from sabacc.variants.kessel_tokens import (
     TARGETED,
@@ -718,7 +719,22 @@ class KesselGame(Game):
     def _status(self, s: int) -> SeatStatus:
         if self.out[s]:
             return "out"
-        return "active" if self.in_hand[s] else "waiting"
+        if not self.in_hand[s]:
+            return "waiting"
+        return "all_in" if self.stacks[s] == 0 else "active"  # no chips left to draw with
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """Kessel's part of :meth:`seat_view` (:func:`kessel_rl.kessel_extra` of its public
+        observation part: the same function reads a JSON observation)."""
+        return kessel_extra(self._public_extra(seat), seat, self.n)
+
+    def seat_view(self, seat: int) -> Any:
+        """As :meth:`Game.seat_view`, with the own total the observation gives (the hand's
+        difference, not a sum of card values)."""
+        view = super().seat_view(seat)
+        hand = self.hands[seat]
+        total = self.evaluate(hand).total if len(hand) == 2 else 0
+        return (*view[:6], total, *view[7:])
 
     def _bet_structure(self) -> str:
         return "none"
@@ -916,5 +932,6 @@ KesselGame.info = register(
         text=KESSEL_TEXT,
         bot=KesselBot(),
         odds=KesselOdds(),
+        rl_spec=KESSEL_FEATURES,
     )
 )

@@ -135,7 +135,7 @@ class KesselBot(BotModel):
         obs = observation
         me = obs.get("seat")
         seats = obs.get("seats", [])
-        alive = [s["seat"] for s in seats if s["status"] == "active"]
+        alive = [s["seat"] for s in seats if s["status"] in ("active", "all_in")]
         drawn = obs.get("drawn") or {}
         # The observation does not give the deck's make-up: the bot assumes its own (the
         # standard 3 Impostors and 1 Sylop unless built for other options).
