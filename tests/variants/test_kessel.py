@@ -612,13 +612,15 @@ class TestObservation:
         obs = g.observation(b)
         assert json.loads(json.dumps(obs)) == obs
         assert obs["you"]["cards"] == [c.code for c in g.hands[b]]
-        assert obs["you"]["tokens"] == g.tokens_left[b]
+        assert obs["my_tokens"] == g.tokens_left[b]
         assert obs["sand_discard"] == g.sand_discard[-1].code
         assert obs["blood_discard_pile"] == [c.code for c in g.blood_discard]
         assert obs["draw_sizes"] == [len(g.sand_draw), len(g.blood_draw)]
-        assert obs["pots"]["round"] == g.committed and obs["chips_lost"] == 0
+        assert [s["committed"] for s in obs["seats"]] == g.committed and obs["chips_lost"] == 0
+        assert obs["pots"]["side"] == [{"amount": g.committed[s], "eligible": [s]} for s in g.order]
+        assert obs["pots"]["main"] == sum(g.committed) and obs["pots"]["sabacc"] == 0
         seat_a = obs["seats"][a]
-        assert seat_a["stood"] and seat_a["tokens_left"] == 3 and seat_a["tokens_used"] == []
+        assert obs["stood"][a] and obs["tokens_left"][a] == 3 and obs["tokens_used"][a] == []
         assert seat_a["known_cards"] == [] and seat_a["cards"] == 2
         assert obs["sand_draw"] == len(g.sand_draw) and obs["blood_draw"] == len(g.blood_draw)
         assert obs["betting"]["structure"] == "none"  # no betting in Kessel

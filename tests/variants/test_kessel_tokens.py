@@ -60,9 +60,9 @@ class TestTiming:
                             "draw blood discard", "token extra_refund"]  # fmt: skip
         play(g, f"{a} token extra_refund", f"{a} stand", f"{b} stand", f"{c} stand")
         assert g.hand_no == 2 and g.tokens_left[a] == []
-        seats = g.observation(b)["seats"]
-        assert seats[a]["tokens_used"] == ["refund", "extra_refund"]
-        assert seats[a]["tokens_left"] == 0
+        obs = g.observation(b)
+        assert obs["tokens_used"][a] == ["refund", "extra_refund"]
+        assert obs["tokens_left"][a] == 0
 
     def test_only_at_the_start_of_the_own_turn(self) -> None:
         g, a, b, _c = setup(a=["markdown"], b=["markdown"])

@@ -48,7 +48,8 @@ class Pile:
 
 @dataclass(frozen=True)
 class SeatFact:
-    """A per-seat observation field the tables show on each seat (``obs["seats"][s][key]``).
+    """A per-seat observation field the tables show on each seat: ``obs["seats"][s][key]``, or
+    ``obs[key][s]`` where the observation lists it per seat.
 
     ``label`` per language: a template with ``{value}`` (``"pot {value}"``) for a number, or a
     word for a flag (``flag=True``: shown only while the field is true).
@@ -63,7 +64,8 @@ class SeatFact:
 class SideHand:
     """Things a player holds besides cards and plays by an action (Kessel's shift tokens).
 
-    ``key``: the field of ``obs["you"]`` listing the seat's unplayed items; ``action``: the
+    ``key``: the field of ``obs["you"]`` (or of the observation) listing the seat's unplayed
+    items; ``action``: the
     action kind playing one (``"<action> <item>"`` or ``"<action> <item> <target seat>"``);
     ``used_key``: the per-seat field listing played items (public). ``title``, ``names`` and
     ``help`` (a one-line effect) per language; ``help`` is what a button's tooltip says.
@@ -113,11 +115,18 @@ class TableDisplay:
 @dataclass(frozen=True)
 class PotRule:
     """Who takes a pot at the showdown: ``takes(hand)`` says whether a showdown winner holding
-    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line."""
+    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line.
+
+    ``per_seat``: there is one such pot per seat, named ``"<pot> <seat>"`` in hand results,
+    which only its own seat can take (Kessel's round pots: a best hand takes its own back, the
+    others' leave the game); the observation's ``pots.side`` lists them, each with its one
+    eligible seat.
+    """
 
     pot: str
     rule: str
     takes: Callable[[HandValue], bool] = field(repr=False)
+    per_seat: bool = False
 
 
 def _always(hand: HandValue) -> bool:
@@ -202,6 +211,42 @@ class OddsModel:
             return [("gain", situation.drawn(list(situation.hand)), False)]
         return []
 
+    # ---- variants whose hands are not multisets of values (Kessel: one card per family)
+    # compute from card codes themselves; None (the default): the value-based enumeration.
+
+    #: Face-up discard tops a seat can take (``sabacc odds --discard``): one per discard pile.
+    discard_piles: int = 1
+
+    def is_sabacc(self, hand: HandValue) -> bool | None:
+        """Whether ``hand`` is a Sabacc where no pot says so (None: ask the sabacc pot rule)."""
+        return None
+
+    def deal_weights(
+        self, info: VariantInfo, options: Options, cards: int, seen: Sequence[str]
+    ) -> list[tuple[HandValue, int]] | None:
+        """Every dealt hand of ``cards`` cards, given the codes ``seen``, with its weight."""
+        return None
+
+    def code_options(
+        self,
+        info: VariantInfo,
+        options: Options,
+        hand: Sequence[str],
+        seen: Sequence[str],
+        tops: Sequence[str] = (),
+        rules: Mapping[str, Any] | None = None,
+        wanted: Sequence[str] | None = None,
+    ) -> tuple[HandValue, list[CardOption]] | None:
+        """The current hand and each card option's outcomes (stand first), from codes:
+        ``tops`` the face-up cards that can be taken, ``rules`` the variant's round rules."""
+        return None
+
+    def observation_options(
+        self, info: VariantInfo, observation: Mapping[str, Any]
+    ) -> tuple[HandValue, list[CardOption]] | None:
+        """As :meth:`code_options`, for the legal card options of an observation."""
+        return None
+
 
 @dataclass(frozen=True)
 class VariantInfo:
@@ -223,7 +268,8 @@ class VariantInfo:
     # ---- structural facts for apps (bots, odds, CLI, TUI, web) -------------------------------
     #: The piles on the table besides the hands, as the observation shows them.
     piles: tuple[Pile, ...] = ()
-    #: Who takes each pot at the showdown (the main pot first).
+    #: Who takes each pot at the showdown (the main pot first, or the per-seat pot where there
+    #: is no shared one).
     pots: tuple[PotRule, ...] = (PotRule("main", "the best hand", _always),)
     #: Rounds of a hand for these options and this many players dealt in (None: the hand is
     #: not played in a fixed number of rounds).

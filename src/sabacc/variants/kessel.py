@@ -27,7 +27,7 @@ import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypedDict, TypeVar
 
 from sabacc.core.actions import STAND, Action, Stand
 from sabacc.core.cards import Card
@@ -47,7 +47,8 @@ from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.game import Game, PotResult
-from sabacc.engine.variant import Pile, VariantInfo
+from sabacc.engine.observation import Observation, OwnHandObservation, SeatStatus
+from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.kessel_actions import (
     DISCARD_DRAWN,
     DRAWS,
@@ -67,6 +68,7 @@ from sabacc.variants.kessel_actions import (
     parse_kessel_action,
     token_action,
 )
+from sabacc.variants.kessel_bot import KesselBot
 from sabacc.variants.kessel_hands import (
     FAMILIES,
     IMPOSTOR,
@@ -77,7 +79,10 @@ from sabacc.variants.kessel_hands import (
     kessel_deck,
     penalty,
 )
+from sabacc.variants.kessel_odds import KesselOdds
+from sabacc.variants.kessel_rl import KESSEL_FEATURES, kessel_extra
 from sabacc.variants.kessel_table import KESSEL_DISPLAY
+from sabacc.variants.kessel_text import KESSEL_TEXT
 from sabacc.variants.kessel_tokens import (
     TARGETED,
     TOKENS,
@@ -87,6 +92,64 @@ from sabacc.variants.kessel_tokens import (
 from sabacc.variants.registry import register
 
 KesselOptionsT = TypeVar("KesselOptionsT", bound="KesselOptions")
+
+
+# ------------------------------------------------------------------ observation
+#: The card drawn and not yet kept or discarded: the pile it came from, and its face only where
+#: it is public (a discard pile) or the viewer drew it.
+KesselDrawn = TypedDict("KesselDrawn", {"from": str, "card": str | None})
+
+
+class KesselRules(TypedDict):
+    """The ranking rules of this round, as the tokens played so far left them."""
+
+    major_fraud: bool
+    markdown: bool
+    cook_the_books: bool
+    prime: int | None
+
+
+class KesselImpostor(TypedDict):
+    seat: int
+    card: str
+    value: int
+
+
+class KesselPart(TypedDict):
+    """Kessel Sabacc's own part of the observation (``docs/variants/kessel.md``).
+
+    Each seat's round pot is its ``committed`` (and ``pots.side`` lists the pots, each with its
+    one eligible seat); the lists below are per seat (index = seat). Other seats' unplayed
+    tokens are only counted; ``my_tokens`` names this seat's own (None: a spectator).
+    """
+
+    turn: int
+    turns: int
+    starting_player: int
+    sand_discard: str | None
+    blood_discard: str | None
+    sand_discard_pile: list[str]
+    blood_discard_pile: list[str]
+    draw_sizes: list[int]
+    sand_draw: int
+    blood_draw: int
+    drawn: KesselDrawn | None
+    draw_is_free: bool
+    rules: KesselRules
+    dice: list[int] | None
+    impostors: list[KesselImpostor]
+    revealed: dict[str, list[str]] | None
+    chips_lost: int
+    tokens_left: list[int]
+    tokens_used: list[list[str]]
+    stood: list[bool]
+    immune: list[bool]
+    embargoed: list[bool]
+    my_tokens: list[str] | None
+
+
+class KesselObservation(Observation, KesselPart):
+    """A Kessel Sabacc observation (:meth:`KesselGame.observation`)."""
 
 
 # ------------------------------------------------------------------ options
@@ -195,6 +258,7 @@ class KesselGame(Game):
         "drawn",
     )
     face_down_piles: ClassVar[tuple[str, ...]] = ("sand_draw", "blood_draw")
+    observation_type: ClassVar[type] = KesselObservation
     #: Per game (not reset each round): each seat's unplayed and played tokens.
     tokens_left: list[list[str]]
     tokens_used: list[list[str]]
@@ -479,13 +543,13 @@ class KesselGame(Game):
             back = min(2 if name == "refund" else 3, self.committed[seat])
             self.committed[seat] -= back
             self.stacks[seat] += back
-            self._move(seat, back, f"pot {seat}", f"stock {seat}", name)
+            self._move(seat, back, f"round {seat}", f"stock {seat}", name)
         elif name == "embezzlement":
             for o in others:
                 if self.committed[o] > 0:
                     self.committed[o] -= 1
                     self.committed[seat] += 1
-                    self._move(o, 1, f"pot {o}", f"pot {seat}", name)
+                    self._move(o, 1, f"round {o}", f"round {seat}", name)
         elif name == "general_tariff":
             for o in others:
                 self._to_pot(o, 1, name)
@@ -576,14 +640,14 @@ class KesselGame(Game):
         for s in self.order:
             pot = self.committed[s]
             if values[s] == best:
-                results.append(self._award(f"pot {s}", pot, [s], "best hand: pot back"))
+                results.append(self._award(f"round {s}", pot, [s], "own pot back"))
                 continue
             pen = min(penalty(values[s]), self.stacks[s])
             self.stacks[s] -= pen
             self.house += pot + pen
             if self.log:
                 self._emit(ChipsLost(s, pot, pen))
-            results.append(PotResult(f"pot {s}", pot, (), (), f"lost; penalty {pen}"))
+            results.append(PotResult(f"round {s}", pot, (), (), f"lost; penalty {pen}"))
         self.committed = [0] * self.n
         hands: dict[int, tuple[tuple[str, ...], HandValue | None]] = {
             s: (tuple(c.code for c in self.hands[s]), values[s]) for s in self.order
@@ -640,19 +704,38 @@ class KesselGame(Game):
         """Each player's round pot, which only that player can win back."""
         return [Pot(self.committed[s], (s,)) for s in self.order]
 
-    def _describe_own(self, cards: list[Card]) -> dict[str, Any]:
-        value = self.evaluate(cards) if len(cards) == 2 else None
-        return {
-            "cards": [c.code for c in cards],
-            "values": [c.value for c in cards],
-            "total": value.total if value else 0,
-            "hand": value.to_dict() if value else None,
-        }
+    def _describe_own(self, cards: list[Card]) -> OwnHandObservation:
+        own = super()._describe_own(cards)
+        if len(cards) == 2:
+            value = self.evaluate(cards)
+            own["total"] = value.total  # the difference (0 for a Sabacc), not a sum
+            own["hand"] = {
+                "name": value.name,
+                "total": value.total,
+                "rank": value.rank,
+                "size": value.size,
+            }
+        return own
 
-    def _status(self, s: int) -> str:
+    def _status(self, s: int) -> SeatStatus:
         if self.out[s]:
             return "out"
-        return "active" if self.in_hand[s] else "waiting"
+        if not self.in_hand[s]:
+            return "waiting"
+        return "all_in" if self.stacks[s] == 0 else "active"  # no chips left to draw with
+
+    def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """Kessel's part of :meth:`seat_view` (:func:`kessel_rl.kessel_extra` of its public
+        observation part: the same function reads a JSON observation)."""
+        return kessel_extra(self._public_extra(seat), seat, self.n)
+
+    def seat_view(self, seat: int) -> Any:
+        """As :meth:`Game.seat_view`, with the own total the observation gives (the hand's
+        difference, not a sum of card values)."""
+        view = super().seat_view(seat)
+        hand = self.hands[seat]
+        total = self.evaluate(hand).total if len(hand) == 2 else 0
+        return (*view[:6], total, *view[7:])
 
     def _bet_structure(self) -> str:
         return "none"
@@ -660,36 +743,23 @@ class KesselGame(Game):
     def _bet_unit(self) -> int:
         return 1
 
-    def _known(self, viewer: int | None, owner: int) -> list[str]:
-        known = self.seen[viewer] if viewer is not None and viewer != owner else set()
-        public = self.public_ids[owner]
-        return [c.code for c in self.hands[owner] if c.id in public or c.id in known]
+    def _known_cards(self, viewer: int | None, seat: int) -> list[Card]:
+        """Cards everybody saw go into ``seat``'s hand, and those ``viewer`` alone saw there
+        (a Direct Transaction: each of the two knows the hand the other now holds)."""
+        known = self.seen[viewer] if viewer is not None and viewer != seat else set()
+        public = self.public_ids[seat]
+        return [c for c in self.hands[seat] if c.id in public or c.id in known]
 
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        """The base observation plus Kessel's: pots, piles, tokens, stands (see the docs)."""
-        obs = super().observation(seat)
-        viewer: int | None = obs["seat"]
-        obs["pots"] = {"round": list(self.committed), "total": sum(self.committed)}
-        obs["chips_lost"] = self.house
-        for entry in obs["seats"]:
-            s = entry["seat"]
-            entry["pot"] = self.committed[s]
-            entry["known_cards"] = self._known(viewer, s)
-            entry["tokens_left"] = len(self.tokens_left[s])
-            entry["tokens_used"] = list(self.tokens_used[s])
-            entry["stood"] = self.stood[s]
-            entry["immune"] = self.immune[s]
-            entry["embargoed"] = self.embargoed[s] or (s == self.to_act and self.must_stand)
-        if viewer is not None:
-            obs["you"]["tokens"] = list(self.tokens_left[viewer])
-        return obs
-
-    def _public_extra(self, seat: int | None) -> dict[str, Any]:
-        drawn = None
+    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
+        drawn: KesselDrawn | None = None
         if self.drawn:
             shown = str(self.drawn_from).endswith("discard") or seat == self.to_act
-            drawn = {"from": self.drawn_from, "card": self.drawn[0].code if shown else None}
-        return {
+            drawn = {
+                "from": str(self.drawn_from),
+                "card": self.drawn[0].code if shown else None,
+            }
+        order = range(self.n)
+        part: KesselPart = {
             "turn": self.turn,
             "turns": self.options.turns,
             "starting_player": self.dealer,
@@ -703,7 +773,12 @@ class KesselGame(Game):
             "blood_draw": len(self.blood_draw),
             "drawn": drawn,
             "draw_is_free": self.free_draw,
-            "rules": dataclasses.asdict(self.rules),
+            "rules": {
+                "major_fraud": self.rules.major_fraud,
+                "markdown": self.rules.markdown,
+                "cook_the_books": self.rules.cook_the_books,
+                "prime": self.rules.prime,
+            },
             "dice": list(self.dice) if self.dice else None,
             "impostors": [
                 {"seat": s, "card": c.code, "value": self.chosen[c.id]}
@@ -716,7 +791,18 @@ class KesselGame(Game):
                 if self.phase == "impostor"
                 else None
             ),
+            "chips_lost": self.house,
+            # Per seat (index = seat); a seat's round pot is its ``committed``.
+            "tokens_left": [len(self.tokens_left[s]) for s in order],
+            "tokens_used": [list(self.tokens_used[s]) for s in order],
+            "stood": list(self.stood),
+            "immune": list(self.immune),
+            "embargoed": [
+                self.embargoed[s] or (s == self.to_act and self.must_stand) for s in order
+            ],
+            "my_tokens": list(self.tokens_left[seat]) if seat is not None else None,
         }
+        return part
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {
@@ -788,6 +874,20 @@ def evaluate(options: Options, cards: list[Card]) -> HandValue:
     return hand_value(cards)
 
 
+def _takes_own_pot(hand: HandValue) -> bool:
+    return True  # every best hand takes its own round pot back, whatever it is
+
+
+#: Kessel's pots: one round pot per player (``round S`` in hand results), which only its owner
+#: can win back, with a best hand; a loser's pot leaves the game with the penalty.
+KESSEL_POTS = PotRule(
+    "round",
+    "your own round pot: back to you if yours is a best hand, else lost with a penalty",
+    _takes_own_pot,
+    per_seat=True,
+)
+
+
 KESSEL_RULES = """\
 Kessel Sabacc (Star Wars Outlaws). Two families of 22 cards, Sand and Blood: three of each value
 1-6, 3 Impostors (I) and 1 Sylop (0). A hand is one Sand and one Blood card. No betting: you
@@ -827,8 +927,13 @@ KesselGame.info = register(
             Pile("sand discard", True, "sand_discard_pile"),
             Pile("blood discard", True, "blood_discard_pile"),
         ),
+        pots=(KESSEL_POTS,),
         bet_unit=lambda options: 1,
         card_art="kessel.js",
+        text=KESSEL_TEXT,
+        bot=KesselBot(),
+        odds=KesselOdds(),
+        rl_spec=KESSEL_FEATURES,
         display=KESSEL_DISPLAY,
     )
 )

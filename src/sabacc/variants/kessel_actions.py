@@ -157,7 +157,7 @@ class DiceChoice(Event):
 @dataclass(frozen=True, slots=True)
 class ChipsMoved(Event):
     """Chips moved between pots and stocks by a token (``source``/``to``: ``"stock 2"``,
-    ``"pot 0"``)."""
+    ``"round 0"``: seat 0's round pot)."""
 
     type: ClassVar[str] = "chips_moved"
     seat: int

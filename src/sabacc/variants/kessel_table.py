@@ -54,14 +54,14 @@ TOKEN_HELP_JA: dict[str, str] = {
 
 KESSEL_DISPLAY = TableDisplay(
     seat_facts=(
-        SeatFact("pot", {"en": "pot {value}", "ja": "ポット{value}"}),
+        SeatFact("committed", {"en": "pot {value}", "ja": "ポット{value}"}),
         SeatFact("tokens_left", {"en": "tok {value}", "ja": "トークン{value}"}),
         SeatFact("stood", {"en": "stood", "ja": "スタンド済"}, flag=True),
         SeatFact("immune", {"en": "immune", "ja": "免責"}, flag=True),
         SeatFact("embargoed", {"en": "embargo", "ja": "禁輸"}, flag=True),
     ),
     side_hand=SideHand(
-        key="tokens",
+        key="my_tokens",
         action="token",
         used_key="tokens_used",
         title={"en": "Shift tokens", "ja": "シフトトークン"},

@@ -26,6 +26,7 @@ from sabacc.apps.tui.view import (
     result_lines,
     review_status_line,
     seat_body,
+    seat_fact,
     seat_title,
     shift_banner,
     side_hand_text,
@@ -225,7 +226,7 @@ class TableLayout(TableState):
             title += " (D)"
         title += f" · {self._stack(obs, self.human)} credits"
         for fact in game.info.display.seat_facts if review is None else ():
-            value = me.get(fact.key)
+            value = seat_fact(obs, me, fact.key)
             label = fact.label.get(self.lang) or fact.label.get("en", fact.key)
             if fact.flag and value:
                 title += f" · {label}"

@@ -363,9 +363,12 @@ def review_status_line(result: Mapping[str, Any], title: str) -> Text:
 def pot_lines(obs: Mapping[str, Any]) -> list[Text]:
     """The pots and the bet to match on one line; side pots on a second when there are any."""
     pots = obs.get("pots", {})
-    if "main" not in pots and "round" in pots:  # per-player pots, shown at each seat
-        line = Text("Round pots ", style="bold")
-        line.append(str(pots.get("total", 0)), style="bold bright_white")
+    info = _info(obs)
+    own = next((rule for rule in info.pots if rule.per_seat), None) if info else None
+    if own is not None:  # one pot per seat (Kessel's round pots), each shown at its seat
+        line = Text(f"{own.pot.capitalize()} pots ", style="bold")
+        total = sum(int(p.get("amount", 0)) for p in pots.get("side") or [])
+        line.append(str(total or pots.get("main", 0)), style="bold bright_white")
         if obs.get("chips_lost"):
             line.append(f"  chips lost {obs['chips_lost']}", style="dim")
         return [line]
@@ -508,6 +511,17 @@ def info_parts(obs: Mapping[str, Any]) -> list[str]:
 
 
 # ---------------------------------------------------------------------- seats
+def seat_fact(obs: Mapping[str, Any], seat: Mapping[str, Any], key: str) -> Any:
+    """A seat's fact: its own field, or its entry in a per-seat list of the observation."""
+    if key in seat:
+        return seat[key]
+    listed = obs.get(key)
+    s = seat.get("seat")
+    if isinstance(listed, list) and isinstance(s, int) and 0 <= s < len(listed):
+        return listed[s]
+    return None
+
+
 def hand_label(name: str) -> str:
     """A hand's name as said at the table: classic totals read ``total 6``."""
     return f"total {name}" if name.lstrip("+-").isdigit() else name
@@ -544,7 +558,7 @@ def seat_body(
         if seat.get("round_bet"):
             line.append(f" bet {seat['round_bet']}", style="cyan")
     for fact in display_for(variant).seat_facts if reveal is None else ():
-        value = seat.get(fact.key)
+        value = seat_fact(obs, seat, fact.key)
         label = fact.label.get(lang) or fact.label.get("en", fact.key)
         if fact.flag:
             if value:
@@ -715,7 +729,7 @@ def side_hand_text(obs: Mapping[str, Any], lang: str, pick: Any = None) -> Text 
                 line.append(f" — {o.help}", style="dim")
             lines.append(line)
         return Text("\n").join(lines)
-    items = list((obs.get("you") or {}).get(side.key) or [])
+    items = list((obs.get("you") or {}).get(side.key) or obs.get(side.key) or [])
     key = lookup(str(obs["variant"])).text.keys.get(side.action, "t")
     out = Text(f"{title} [{key}]", style="bold")
     names = [side_item_name(side, item, lang) for item in items]

@@ -98,7 +98,8 @@ function seatHTML(view, s, pos) {
   const lang = getLang();
   const facts = [];
   for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
-    const value = seat?.[fact.key];
+    const listed = obs?.[fact.key];
+    const value = seat?.[fact.key] ?? (Array.isArray(listed) ? listed[s] : undefined);
     const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
     if (fact.flag) {
       if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
@@ -186,12 +187,14 @@ function centerHTML(obs, style) {
   lines.push(...rows);
   // pots
   // Per-player pots (no main pot): their total here, each seat's own at the seat.
-  const pots = obs.pots.main == null && obs.pots.round
-    ? [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.total ?? 0}</b></span>`]
+  const perSeat = (variantInfo(obs.variant)?.pots || []).some((p) => p.per_seat);
+  const seatPots = (obs.pots.side || []).reduce((n, p) => n + p.amount, 0);
+  const pots = perSeat
+    ? [`<span class="pot main"><i></i>${t("pot")} <b>${seatPots || obs.pots.main || 0}</b></span>`]
     : [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
   if (obs.chips_lost) pots.push(`<span class="chip lost">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
-  const sides = (obs.pots.side || []).slice(1);
+  const sides = perSeat ? [] : (obs.pots.side || []).slice(1);
   for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
   const dice = obs.dice || (obs.roll != null ? [obs.roll] : null);
   const diceHTML = dice
