@@ -463,7 +463,7 @@ class TestRound:
         a, b = g.order
         play(g, f"{a} stand", f"{b} draw blood", f"{b} keep")
         assert "draw sand" in legal(g) and g.current_player == a
-        assert g.observation(b)["seats"][a]["stood"]
+        assert g.observation(b)["stood"][a]
 
 
 # ---------------------------------------------------------------------------- reveal

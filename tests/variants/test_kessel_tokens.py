@@ -263,7 +263,7 @@ class TestTableTokens:
                           f"token direct_transaction {a}", f"token target_audit {a}"]  # fmt: skip
         play(g, f"{c} draw sand", f"{c} discard", f"{a} token general_tariff")
         assert g.committed[b] == 0 and g.committed[c] == 2
-        assert g.observation(a)["seats"][b]["immune"]
+        assert g.observation(a)["immune"][b]
 
     def test_immunity_lifts_an_embargo_on_the_same_turn(self) -> None:
         g, a, b, _c = setup(a=["embargo"], b=["immunity"])
@@ -306,7 +306,7 @@ class TestTableTokens:
     def test_embargo(self) -> None:
         g, a, b, c = setup(a=["embargo"])
         play(g, f"{a} token embargo")
-        assert g.observation(c)["seats"][b]["embargoed"]
+        assert g.observation(c)["embargoed"][b]
         play(g, f"{a} draw sand", f"{a} discard")
         assert legal(g) == ["stand"]
         with pytest.raises(sabacc.IllegalActionError, match="can: stand"):

@@ -44,6 +44,7 @@ def _code_value(code: str) -> int:
     return IMPOSTOR if head == "I" else int(head)
 
 
+@functools.cache
 def _resolve(a: int, b: int, rules: Rules) -> list[tuple[tuple[int, ...], float]]:
     """The rank keys a (Sand, Blood) kind pair ends with at the reveal, with their chances:
     each Impostor rolls two dice and takes the one that ranks the hand best."""
@@ -106,6 +107,7 @@ def _below(
     return sum(dist[k] for k in keys if k < key)
 
 
+@functools.cache
 def _penalty(a: int, b: int, rules: Rules) -> float:
     """The expected penalty of a kind pair if it loses (1 for a Sabacc, else the difference)."""
     out = 0.0
