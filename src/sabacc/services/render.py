@@ -594,11 +594,11 @@ def vocabulary_json(variant: VariantInfo | str) -> dict[str, Any]:
     ``{"labels": {"en": {"junk": "fold", ...}, "ja": {...}}, "phases": {...}, "glossary":
     {"en": [{"name", "definition", "example"}, ...]}}`` (the web client's buttons read it).
     """
-    out: dict[str, Any] = {"labels": {}, "phases": {}, "glossary": {}}
+    out: dict[str, Any] = {"labels": {}, "phases": {}, "piles": {}, "glossary": {}}
     for lang in LANGUAGES:
         vocab = vocabulary(variant, lang)
         keys = {k for table in vocab.tables() for k in table}
-        for prefix, section in (("label.", "labels"), ("phase.", "phases")):
+        for prefix, section in (("label.", "labels"), ("phase.", "phases"), ("pile.", "piles")):
             out[section][lang] = {
                 k[len(prefix) :]: vocab.template(k) for k in sorted(keys) if k.startswith(prefix)
             }

@@ -17,9 +17,12 @@ const KNOWN_KEYS = new Set([
 // i18n keys of the generic pile names a variant may declare.
 const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", moon: "moon", sun: "sun", out: "out_pile" };
 
-function pileLabel(name) {
+function pileLabel(name, variant) {
   const key = PILE_LABELS[name] || `pile_${name}`;
-  return has(key) ? t(key) : name.replace(/_/g, " ");
+  if (has(key)) return t(key);
+  // The variant's own word for the pile (its text's pile.<name>), without the article.
+  const own = variantInfo(variant)?.text?.piles?.[getLang()]?.[name.replace(/ /g, "_")];
+  return own ? own.replace(/^the /i, "") : name.replace(/_/g, " ");
 }
 
 function key_label(key) {
@@ -167,7 +170,7 @@ function centerHTML(obs, style) {
     const take = display.pile_actions?.[pile.key];
     // A pile the player may take from now is a button (TableDisplay.pile_actions).
     const act = take && legal.has(take) ? ` data-action="${esc(take)}" role="button" tabindex="0"` : "";
-    const label = pileLabel(pile.name);
+    const label = pileLabel(pile.name, obs.variant);
     if (pile.face_up && pile.spread) {
       if (value.length) rows.push(`<div class="sun-row"><label>${label}</label>${value.map((c) => cardHTML(c, style, "sm")).join("")}</div>`);
     } else if (pile.face_up) {
