@@ -23,7 +23,7 @@ def check_cards(game: Game) -> None:
     if game.is_over:
         return
     cards = game.card_locations()
-    deck = game.deck  # the deck the game is played with (Kessel's options change it)
+    deck = game.deck
     assert len(cards) == len(deck), (len(cards), len(deck))
     assert len({c.id for c in cards}) == len(deck)
 
