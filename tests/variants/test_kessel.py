@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -38,6 +38,12 @@ from tests.variants.kessel_support import (
 )
 
 V = sabacc.variant("kessel")
+
+
+def _kessel(**options: Any) -> KesselGame:
+    game = sabacc.new_game("kessel", **options)
+    assert isinstance(game, KesselGame)
+    return game
 
 
 def value(text: str, rules: Rules | None = None) -> sabacc.HandValue:
@@ -81,6 +87,7 @@ class TestVariant:
         }
         assert all(n in KesselOptions.help for n in names)
         g = sabacc.new_game("kessel", players=3, seed=2, chips="5", turns="2", early_end="off")
+        assert isinstance(g.options, KesselOptions)
         assert (g.options.chips, g.options.turns, g.options.early_end) == (5, 2, False)
         assert g.stacks == [5, 5, 5] and g.options.changed() == {
             "chips": 5,
@@ -106,7 +113,7 @@ class TestVariant:
             {"final_pot": "house"},
         ],
     )
-    def test_bad_options(self, options: dict[str, object]) -> None:
+    def test_bad_options(self, options: dict[str, Any]) -> None:
         with pytest.raises(sabacc.OptionError):
             sabacc.new_game("kessel", players=2, **options)
 
@@ -115,21 +122,21 @@ class TestVariant:
 
     def test_shift_tokens_as_a_list(self) -> None:
         g = sabacc.new_game("kessel", players=3, seed=4, shift_tokens=["free_draw", "Embargo"])
+        assert isinstance(g, KesselGame) and isinstance(g.options, KesselOptions)
         assert g.options.shift_tokens == "free_draw,embargo"
         assert g.tokens_left == [["free_draw", "embargo"]] * 3
-        same = sabacc.new_game("kessel", players=3, seed=4, shift_tokens="free_draw, embargo")
+        same = _kessel(players=3, seed=4, shift_tokens="free_draw, embargo")
         assert same.options == g.options
-        assert sabacc.replay(g.history()).tokens_left == g.tokens_left
+        replayed = sabacc.replay(g.history())
+        assert isinstance(replayed, KesselGame) and replayed.tokens_left == g.tokens_left
 
     def test_draft_deals_three_distinct_tokens_by_the_seed(self) -> None:
-        g = sabacc.new_game("kessel", players=6, seed=9)
+        g = _kessel(players=6, seed=9)
         assert all(len(set(t)) == len(t) == 3 for t in g.tokens_left)
-        assert sabacc.new_game("kessel", players=6, seed=9).tokens_left == g.tokens_left
-        deals = {
-            tuple(sabacc.new_game("kessel", players=2, seed=s).tokens_left[0]) for s in range(9)
-        }
+        assert _kessel(players=6, seed=9).tokens_left == g.tokens_left
+        deals = {tuple(_kessel(players=2, seed=s).tokens_left[0]) for s in range(9)}
         assert len(deals) > 1
-        assert sabacc.new_game("kessel", players=2, shift_tokens="none").tokens_left == [[], []]
+        assert _kessel(players=2, shift_tokens="none").tokens_left == [[], []]
 
     @pytest.mark.parametrize(("impostors", "sylops"), [(3, 1), (2, 2), (0, 0), (3, 3)])
     def test_deck_make_up(self, impostors: int, sylops: int) -> None:
@@ -268,7 +275,9 @@ class TestOdds:
         for s in sand:
             for b in blood:
                 imps = [c for c in (s, b) if c.value == IMPOSTOR]
-                outcomes = [()] if not imps else [(r,) for r in rolls]
+                outcomes: list[tuple[tuple[int, int], ...]] = (
+                    [()] if not imps else [(r,) for r in rolls]
+                )
                 if len(imps) == 2:
                     outcomes = [(r, q) for r in rolls for q in rolls]
                 hits = 0
@@ -488,7 +497,8 @@ class TestReveal:
         assert snapshot(g) == before
         play(g, f"{b} impostor 4")
         result = g.hand_results[-1]
-        assert result.hands[b][1] is not None and result.hands[b][1].name == "Sabacc 4/4"
+        shown = result.hands[b][1]
+        assert shown is not None and shown.name == "Sabacc 4/4"
         assert [p.winners for p in result.pots] == [(), (b,), ()]
 
     def test_each_impostor_rolls_its_own_dice(self) -> None:

@@ -12,6 +12,7 @@ from sabacc.apps.cli import app
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.odds import hand_distribution, improve_odds_codes, option_odds
 from sabacc.services.render import action_label, describe_event, vocabulary
+from sabacc.variants.kessel import KesselGame
 from sabacc.variants.kessel_actions import ChipsLost, TokenPlayed
 from sabacc.variants.kessel_bot import KesselBot
 
@@ -65,7 +66,7 @@ def test_heuristic_takes_a_sabacc_from_the_discard_and_stands_on_it() -> None:
     for seed in range(40):
         game = sabacc.new_game("kessel", players=2, seed=seed, shift_tokens="none")
         me = game.current_player
-        assert me is not None
+        assert me is not None and isinstance(game, KesselGame)
         sand, blood = game.hands[me]
         top = game.blood_discard[-1]
         if sand.value in (1, 2, 3, 4, 5, 6) and top.value == sand.value != blood.value:
@@ -84,7 +85,7 @@ def test_heuristic_refunds_only_a_pot_worth_it() -> None:
         bot = make_bot("heuristic", seed=seed)
         while not game.is_over and game.hand_no <= 2:
             seat = game.current_player
-            assert seat is not None
+            assert seat is not None and isinstance(game, KesselGame)
             action = decide(bot, game)
             if str(action).startswith("token"):
                 played.append((game.turn, game.committed[seat]))
