@@ -168,8 +168,9 @@ def main() -> None:
     else:
         print("compiled core not built: engine='compiled' rows skipped")
     for variant in sabacc.variant_names():
-        for players in (2, 6):
-            n = args.games if players == 2 else max(1, args.games // 4)
+        most = sabacc.variant(variant).info.max_players
+        for players in (p for p in (2, 4, 6) if p <= most):
+            n = max(1, args.games // {2: 1, 4: 2, 6: 4}[players])
             r = bench_play(variant, players, n, args.repeats)
             results[f"{variant}_{players}p"] = r
             print(

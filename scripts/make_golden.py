@@ -83,6 +83,21 @@ CASES: list[tuple[str, str, int, int, dict[str, Any], str]] = [
         {"rounds": 2, "final_pot": "house", "game_end": "hands:3", "buy_in": 300},
         "random",
     ),
+    ("kessel-2p-random", "kessel", 2, 401, {"chips": 6, "game_end": "rounds:5"}, "random"),
+    ("kessel-4p-heuristic", "kessel", 4, 402, {"game_end": "rounds:4"}, "heuristic"),
+    (
+        "kessel-6p-token-list",
+        "kessel",
+        6,
+        403,
+        {
+            "shift_tokens": "free_draw,embezzlement,general_audit,direct_transaction,prime_sabacc",
+            "impostors": 2,
+            "turns": 2,
+            "game_end": "rounds:3",
+        },
+        "random",
+    ),
 ]
 MAX_ACTIONS = 3000
 

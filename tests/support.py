@@ -23,14 +23,14 @@ def check_cards(game: Game) -> None:
     if game.is_over:
         return
     cards = game.card_locations()
-    deck = type(game).info.deck
+    deck = game.deck
     assert len(cards) == len(deck), (len(cards), len(deck))
     assert len({c.id for c in cards}) == len(deck)
 
 
 def hidden_codes(game: Game, owner: int) -> set[str]:
     """Codes of ``owner``'s cards that nobody else may see (unique codes only)."""
-    deck = type(game).info.deck
+    deck = game.deck
     counts = Counter(c.code for c in deck.cards)
     return {
         c.code
@@ -288,7 +288,7 @@ def check_private(game: Game, since: int | None = None) -> None:
     if since is None:  # the current hand's events
         since = max((i for i, e in enumerate(game.events) if e.type == "hand_started"), default=0)
     viewers: list[int | None] = [*range(game.n), None]
-    deck = type(game).info.deck
+    deck = game.deck
     counts = Counter(c.code for c in deck.cards)
     # Cards a seat saw go to another seat (Surabat's Moon pile): ``seen[viewer]`` card ids.
     seen: list[set[int]] | None = getattr(game, "seen", None)

@@ -22,7 +22,9 @@ from sabacc.engine.game import Game
 from tests.support import check_cards, check_credits, check_private, choose_small, snapshot
 
 VARIANTS = [
-    v for v in ("corellian_spike", "classic", "surabat_cycle") if v in sabacc.variant_names()
+    v
+    for v in ("corellian_spike", "classic", "surabat_cycle", "kessel")
+    if v in sabacc.variant_names()
 ]
 MAX_ACTIONS = 20_000
 #: Examples per property (raise it locally for a deeper search: SABACC_PROP_EXAMPLES=200).
@@ -70,6 +72,15 @@ def _option_strategies(defaults: Any) -> dict[str, st.SearchStrategy[Any]]:
         "fold_fee": st.integers(0, 2),
         "allow_exchange_at_two": st.booleans(),
         "max_orbits": st.integers(1, 3),
+        # Kessel Sabacc
+        "chips": st.integers(4, 10),
+        "turns": st.integers(1, 4),
+        "early_end": st.booleans(),
+        "shift_tokens": st.sampled_from(
+            ["draft", "none", "prime_sabacc,direct_transaction,exhaustion", "embargo,immunity"]
+        ),
+        "impostors": st.integers(0, 3),
+        "sylops": st.integers(0, 2),
     }
 
 
@@ -82,14 +93,18 @@ def configs(draw: st.DrawFn, variants: Sequence[str] = VARIANTS) -> Config:
     defaults = v.options
     pool = _option_strategies(defaults)
     options: dict[str, Any] = {}
-    for opt in defaults.names():
+    names = defaults.names()
+    if "buy_in" not in names:  # Kessel: chips, and its own game ends
+        pool["game_end"] = st.sampled_from(["last_standing", "rounds:1", "rounds:2", "rounds:3"])
+    for opt in names:
         if opt in pool and draw(st.booleans()):
             options[opt] = draw(pool[opt])
     # Small buy-ins: all-ins, side pots and eliminations happen, and games stay short.
     ante = defaults.ante
     sab = options.get("sabacc_ante", defaults.sabacc_ante)
     per_hand = ante + (sab if isinstance(sab, int) else getattr(defaults, "sabacc_ante_amount", 1))
-    options["buy_in"] = max(1, per_hand) * draw(st.integers(2, 12))
+    if "buy_in" in names:
+        options["buy_in"] = max(1, per_hand) * draw(st.integers(2, 12))
     try:
         sabacc.variant(name, **options)
     except sabacc.OptionError:
@@ -135,12 +150,14 @@ def test_invariants_hold_after_every_action(variant: str, data: st.DataObject) -
     g, _ = play(cfg, game=g, check=invariants)
     assert g.is_over and g.outcome is not None
     assert sum(g.payoffs) == -g.house
-    if cfg.options.get("final_pot", "split") == "split":
+    if cfg.options.get("final_pot", "split") == "split" and "final_pot" in g.options.names():
         assert sum(g.payoffs) == 0
     assert sorted(g.outcome.standings) == list(range(g.n))
-    game_end = cfg.options.get("game_end", "orbit")
+    game_end = g.options.game_end
     if game_end.startswith("hands:"):
         assert g.hand_no <= int(game_end[6:])
+    if game_end.startswith("rounds:"):
+        assert g.hand_no <= int(game_end[7:])
     if game_end == "last_standing":
         assert sum(1 for s in range(g.n) if not g.out[s]) <= 1
 

@@ -14,6 +14,7 @@ from tests.apps.server.helpers import ServerProcess
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = os.environ.get("SABACC_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -198,6 +199,8 @@ def test_every_variant_is_drawn_from_its_declared_facts(
                 "(s) => document.querySelector('#create-form p.muted')?.textContent === s",
                 arg=v["summary"],
             )
+            if not any(o["name"] == "final_pot" for o in v["options"]):
+                continue  # a variant without a final pot (Kessel: no pots to carry)
             choices = page.eval_on_selector_all(
                 "select[name=opt-final_pot] option", "(os) => os.map((o) => o.value)"
             )
@@ -218,6 +221,180 @@ def test_every_variant_is_drawn_from_its_declared_facts(
             page.wait_for_selector(f".my-hand .card.{v['deck']}")
             page.wait_for_selector(".felt .piles .pile")
             page.screenshot(path=str(ARTIFACTS / f"variant-{v['name']}.png"))
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def _overlaps(page: Page, selectors: tuple[str, ...], others: str) -> list[str]:
+    """Pairs of boxes (one of ``selectors``, one of ``others``) that intersect on screen."""
+    found: list[str] = page.evaluate(
+        """([sels, others]) => {
+          const out = [];
+          const boxes = (sel) => [...document.querySelectorAll(sel)]
+            .map((e) => [sel, e.getBoundingClientRect()]).filter(([, r]) => r.width && r.height);
+          const mine = sels.flatMap(boxes);
+          for (const [sel, a] of mine) for (const [o, b] of boxes(others)) {
+            const ix = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const iy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (ix > 1 && iy > 1) out.push(`${sel} x ${o}`);
+          }
+          return out;
+        }""",
+        [list(selectors), others],
+    )
+    return found
+
+
+def _click(page: Page, selector: str) -> bool:
+    """Click what ``selector`` finds now; False if the table was redrawn under the pointer (a
+    bot acted meanwhile: the caller looks again)."""
+    try:
+        page.click(selector, timeout=1500)
+    except PlaywrightError:
+        return False
+    return True
+
+
+def _kessel_side_hand(catalogue: dict[str, object]) -> tuple[str, str]:
+    """A variant with a side hand (shift tokens), found by its declaration: (name, action)."""
+    for v in catalogue["variants"]:  # type: ignore[attr-defined]
+        side = (v.get("display") or {}).get("side_hand")
+        if side:
+            return str(v["name"]), str(side["action"])
+    pytest.skip("no variant declares a side hand")
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(1280, 800, "en"), (390, 844, "ja")])
+def test_a_token_game_is_played_to_its_end_against_bots(
+    browser: Browser, web_server: ServerProcess, width: int, height: int, lang: str
+) -> None:
+    # Kessel, found by its declarations (a side hand of tokens): you and two bots, short game.
+    catalogue = web_server.get("/api/variants").json()
+    variant, token_action = _kessel_side_hand(catalogue)
+    created = web_server.create(
+        variant=variant,
+        seats=["human", "bot:random", "bot:random"],
+        player_name="Lando",
+        turn_timer=0,
+        options={"chips": 4, "game_end": "rounds:3", "shift_tokens": "free_draw,refund"},
+    )
+    code = created["code"]
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    errors = _errors(page)
+    try:
+        page.goto(web_server.base + "/")
+        page.evaluate(
+            "([code, token, lang]) => { localStorage.setItem(`sabacc:token:${code}`, token);"
+            " localStorage.setItem('sabacc:lang', lang); }",
+            [code, created["token"], lang],
+        )
+        page.goto(f"{web_server.base}/t/{code}")
+        page.wait_for_selector(".my-hand .card")
+        used_token = False
+        shots = 0
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if page.query_selector(".game-over"):
+                break
+            dismiss = page.query_selector("#dismiss-showdown")
+            if dismiss:
+                if shots < 1:
+                    page.screenshot(path=str(ARTIFACTS / f"kessel-reveal-{width}.png"))
+                    shots += 1
+                text = page.inner_text("#showdown")
+                assert text.strip()
+                dismiss.click()
+                continue
+            buttons = page.query_selector_all("#actions button[data-action]:not([disabled])")
+            if not buttons:
+                time.sleep(0.15)
+                continue
+            actions = [b.get_attribute("data-action") or "" for b in buttons]
+            tokens = [
+                b for b, a in zip(buttons, actions, strict=True) if a.startswith(token_action + " ")
+            ]
+            if tokens and not used_token:
+                tip = tokens[0].get_attribute("title") or ""
+                assert tip and tokens[0].inner_text().strip()  # the effect, on hover and shown
+                assert tip in tokens[0].inner_text().replace("\n", " ")
+                page.screenshot(path=str(ARTIFACTS / f"kessel-tokens-{width}.png"), full_page=True)
+                assert not _overlaps(page, (".center .pots", ".my-hand .card"), ".seat-box"), (
+                    _overlaps(page, (".center .pots", ".my-hand .card"), ".seat-box")
+                )
+                if _click(
+                    page, f'#actions button[data-action="{tokens[0].get_attribute("data-action")}"]'
+                ):
+                    used_token = True
+            else:
+                pick = next(
+                    (b for b, a in zip(buttons, actions, strict=True) if a in ("stand", "keep")),
+                    None,
+                )
+                pile = page.query_selector(".pile.takes")
+                if pick is None:
+                    pick = next(
+                        b
+                        for b, a in zip(buttons, actions, strict=True)
+                        if not a.startswith(token_action)
+                    )
+                if pile is not None and "keep" not in actions and used_token and shots == 1:
+                    if _click(page, ".pile.takes"):  # a click on a pile draws from it
+                        page.wait_for_selector(".my-hand .drawn .card")
+                        shots += 1
+                else:
+                    _click(
+                        page, f'#actions button[data-action="{pick.get_attribute("data-action")}"]'
+                    )
+            time.sleep(0.1)
+        assert page.query_selector(".game-over"), "the game did not end"
+        assert used_token
+        log = page.inner_text("#log")
+        assert log.strip()
+        page.screenshot(path=str(ARTIFACTS / f"kessel-end-{width}.png"))
+        # The hand-history viewer steps through a round of it.
+        page.click("#open-history")
+        page.click(".hist-game button[data-hand='1']")
+        page.wait_for_selector(".viewer .felt")
+        first = page.inner_text(".viewer-head")
+        for _ in range(4):
+            page.click("button[data-step='next']")
+        assert page.inner_text(".viewer-head") != first
+        page.click("button[data-step='last']")
+        page.wait_for_selector(".viewer .showdown.inline")
+        assert page.query_selector_all(".viewer .showdown .reveal-row")
+        page.screenshot(path=str(ARTIFACTS / f"kessel-history-{width}.png"))
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: ServerProcess) -> None:
+    # The lobby offers the variant's own options (chips, turns... and no buy-in when it has
+    # none); the table it creates plays with bots through the server's bot machinery.
+    catalogue = web_server.get("/api/variants").json()
+    variant, _ = _kessel_side_hand(catalogue)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors = _errors(page)
+    try:
+        page.goto(web_server.base + "/")
+        page.wait_for_selector("#create-form")
+        page.select_option("select[name=variant]", variant)
+        page.wait_for_selector("input[name=opt-chips]", state="attached")
+        page.click("details.house summary")  # the house rules
+        assert page.query_selector("input[name=buy_in]") is None
+        page.fill("input[name=player_name]", "Lando")
+        page.fill("input[name=opt-chips]", "5")
+        page.select_option("select[name=seat-1]", "bot:random")
+        page.select_option("select[name=seat-2]", "bot:random")
+        page.click("#create")
+        page.wait_for_selector(".my-hand .card")
+        page.wait_for_selector(".felt .pile")
+        stacks = page.eval_on_selector_all(".seat .stack", "(es) => es.map((e) => e.textContent)")
+        assert stacks and all(int(s) <= 5 for s in stacks)
+        page.screenshot(path=str(ARTIFACTS / "kessel-created.png"))
         assert not errors, errors
     finally:
         ctx.close()

@@ -96,7 +96,7 @@ class TestApi:
     def test_variant_names(self) -> None:
         assert "corellian_spike" in sabacc.variant_names()
 
-    @pytest.mark.parametrize("name", ["pazaak", "", "spikes", "kessel"])
+    @pytest.mark.parametrize("name", ["pazaak", "", "spikes", "coruscant_shift"])
     def test_unknown_variant(self, name: str) -> None:
         with pytest.raises(sabacc.UnknownVariantError, match="unknown variant"):
             sabacc.new_game(name, players=2)
@@ -359,7 +359,7 @@ class TestObservation:
                 assert code not in spectator
         assert g.observation(None)["discard_top"] == "-9t"
 
-    @pytest.mark.parametrize("variant", ["spike", "classic", "surabat"])
+    @pytest.mark.parametrize("variant", ["spike", "classic", "surabat", "kessel"])
     def test_no_such_seat_is_refused_not_read(self, variant: str) -> None:
         # -1 once read as the last seat's hand (a leak through a bad argument).
         g = sabacc.new_game(variant, players=3, seed=2)

@@ -57,10 +57,11 @@ def test_declared_piles_are_in_every_observation(variant: str) -> None:
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_declared_rounds_and_bet_unit_match_the_game(variant: str, players: int) -> None:
     info = lookup(variant)
+    names = info.options_type.names()
     choices: list[dict[str, Any]] = [
         {},
-        {"ante": 3},
-        {"ante": 2, "min_bet": 4} if "min_bet" in info.options_type.names() else {},
+        {"ante": 3} if "ante" in names else {},
+        {"ante": 2, "min_bet": 4} if "min_bet" in names else {},
     ]
     for options in choices:
         game = sabacc.new_game(variant, players=players, seed=1, **options)
@@ -74,6 +75,9 @@ def test_pot_rules_name_who_takes_each_pot(variant: str) -> None:
     # At every showdown of seeded games, a pot besides the main one goes to the main pot's
     # winners exactly when their hands satisfy the pot's declared rule.
     info = lookup(variant)
+    if info.pots[0].per_seat:
+        _check_per_seat_pots(variant)
+        return
     assert info.pots[0].pot == "main"
     side_rules = list(info.pots[1:])
     showdowns = 0
@@ -96,6 +100,29 @@ def test_pot_rules_name_who_takes_each_pot(variant: str) -> None:
                     taken.add(seat in won)
     assert showdowns > 0
     assert taken == ({True, False} if side_rules else set())  # both directions were seen
+
+
+def _check_per_seat_pots(variant: str) -> None:
+    # One pot per seat ("<pot> <seat>"): at every showdown, each seat's own pot goes back to it
+    # exactly when its hand is a best one and satisfies the rule; nobody else ever takes it.
+    info = lookup(variant)
+    assert len(info.pots) == 1, "a per-seat pot is the only pot"
+    rule = info.pots[0]
+    taken = set()
+    for seed in range(12):
+        for result in _played(variant, seed=seed)[-1].hand_results:
+            values = {s: h for s, (_cards, h) in result.hands.items() if h is not None}
+            if not values:
+                continue
+            best = max(values.values())
+            for pot in result.pots:
+                name, seat = pot.pot.rsplit(" ", 1)
+                assert name == rule.pot and int(seat) in values, pot
+                s = int(seat)
+                won = values[s] == best and rule.takes(values[s])
+                assert pot.winners == ((s,) if won else ()), (seed, result.hand, pot)
+                taken.add(won)
+    assert taken == {True, False}
 
 
 @pytest.mark.parametrize(

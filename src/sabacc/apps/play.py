@@ -129,11 +129,20 @@ class PlainTable:
             piles.append("sun " + " ".join(card_markup(x) for x in obs["sun"]))
         if "moon_count" in obs:  # Surabat's Moon pile (its size: the cards are face down)
             piles.append(f"moon {obs['moon_count']} face down")
+        from sabacc.variants.registry import lookup
+
+        info = lookup(str(obs["variant"]))
+        for pile in info.piles:  # the variant's other face-up piles: their tops
+            if pile.face_up and pile.key not in ("discard_pile", "sun") and obs.get(pile.key):
+                piles.append(f"{pile.name} {card_markup(obs[pile.key][-1])}")
         rnd = f"round {obs['round']}/{obs['rounds']}  " if obs.get("rounds") else ""
-        c.print(
-            f"{rnd}main pot [bold]{pots['main']}[/]  sabacc pot [bold]{pots['sabacc']}[/]  "
-            + "  ".join(piles)
-        )
+        if info.pots and info.pots[0].per_seat:  # one pot per seat (Kessel's round pots)
+            names = {s["seat"]: s["name"] for s in obs["seats"]}
+            own = ", ".join(f"{names[p['eligible'][0]]} {p['amount']}" for p in pots["side"])
+            money = f"{info.pots[0].pot} pots: [bold]{own}[/]  "
+        else:
+            money = f"main pot [bold]{pots['main']}[/]  sabacc pot [bold]{pots['sabacc']}[/]  "
+        c.print(f"{rnd}{money}" + "  ".join(piles))
         you = obs["you"]
         cards = " ".join(card_markup(x) for x in you["cards"]) or "(no cards)"
         hand = you.get("hand") or {}

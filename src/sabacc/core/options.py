@@ -46,6 +46,9 @@ class Options:
         "max_hands": "safety cap on the number of hands (none = no cap)",
         "final_pot": "what happens to pots left at game end: split (among players left) | house",
     }
+    #: Fields of this base class a variant does not have (a game without antes or buy-in):
+    #: they keep their defaults, are not listed by :meth:`names` and are refused as options.
+    unused: ClassVar[tuple[str, ...]] = ()
 
     #: Whole-number options: (smallest, largest or None) allowed value.
     bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
@@ -92,7 +95,7 @@ class Options:
 
     @classmethod
     def names(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]
+        return [f.name for f in dataclasses.fields(cls) if f.name not in cls.unused]
 
     @classmethod
     def specs(cls) -> list[OptionSpec]:
@@ -108,7 +111,7 @@ class Options:
                 default = _DEFAULTS[cls] = cls()
             return default  # type: ignore[return-value]
         hints = _hints(cls)  # type: ignore[arg-type]
-        known = set(hints)
+        known = set(cls.names())
         kwargs: dict[str, Any] = {}
         for raw_name, value in values.items():
             name = raw_name.replace("-", "_")
@@ -124,7 +127,8 @@ class Options:
             raise OptionError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        unused = self.unused
+        return {k: v for k, v in dataclasses.asdict(self).items() if k not in unused}
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from their defaults (for compact histories)."""
@@ -195,6 +199,8 @@ def option_specs(cls: type[Options]) -> list[OptionSpec]:
     default = cls()
     out = []
     for name, hint in _hints(cls).items():  # type: ignore[arg-type]
+        if name in cls.unused:
+            continue
         base, optional = _base_type(hint)
         choices = literal_choices(hint)
         low, high = cls.bounds.get(name, (None, None))

@@ -89,6 +89,11 @@ class BotModel:
         included); the policy raises it to the number of opponents."""
         return self.hand_quality(view)
 
+    def choose(self, view: View, rng: Any) -> Action | None:
+        """The variant's own decision, where the generic rules do not fit (a variant without
+        betting); None: decide by the generic rules (``rng``: the bot's random.Random)."""
+        return None
+
     def folds_hopeless(self, view: View) -> bool:
         """Whether to fold at once in the betting (a hand that can only lose more)."""
         return False

@@ -85,6 +85,11 @@ class FeatureSpec:
         repr=False
     )
     action_kinds: tuple[str, ...] = ()
+    #: The variant's own fixed actions, after those of ``action_kinds`` (a variant whose
+    #: actions are not the core's: Kessel's draws, tokens, dice choices), for these options.
+    own_actions: Callable[[Any], tuple[Any, ...]] | None = field(default=None, repr=False)
+    #: The parser of the variant's action texts (None: the core parser).
+    parse: Callable[[str], Any] | None = field(default=None, repr=False)
     bet_sizes: Callable[[Any], tuple[str | float | int, ...]] | None = field(
         default=None, repr=False
     )

@@ -41,7 +41,7 @@ from sabacc.core.actions import (
     Raise,
     parse_action,
 )
-from sabacc.core.cards import Card
+from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.core.events import (
     Acted,
@@ -244,9 +244,19 @@ class Game(ABC):
         """Every legal action for ``current_player``, each bet/raise size listed."""
         return self.legal().actions()
 
+    @property
+    def deck(self) -> Deck:
+        """The cards this game is played with: the variant's deck (a variant whose options
+        change the deck overrides this)."""
+        return type(self).info.deck
+
+    def parse_action(self, action: Action | str) -> Action:
+        """An action from its text form; variants with their own actions extend the parser."""
+        return parse_action(action)
+
     def is_legal(self, action: Action | str) -> bool:
         try:
-            parsed = parse_action(action)
+            parsed = self.parse_action(action)
         except IllegalActionError:
             return False
         return self.legal().contains(parsed)
@@ -257,7 +267,7 @@ class Game(ABC):
         ``seat``, when given, must be the current player (servers pass it to refuse out-of-turn
         input). Returns the events caused, also appended to :attr:`events`.
         """
-        act = parse_action(action)
+        act = self.parse_action(action)
         if self.over:
             raise IllegalActionError("the game is over: no more actions")
         actor = self.to_act

@@ -10,7 +10,7 @@ compiled core if there is one, and the web card art.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -47,13 +47,86 @@ class Pile:
 
 
 @dataclass(frozen=True)
+class SeatFact:
+    """A per-seat observation field the tables show on each seat: ``obs["seats"][s][key]``, or
+    ``obs[key][s]`` where the observation lists it per seat.
+
+    ``label`` per language: a template with ``{value}`` (``"pot {value}"``) for a number, or a
+    word for a flag (``flag=True``: shown only while the field is true).
+    """
+
+    key: str
+    label: Mapping[str, str]
+    flag: bool = False
+
+
+@dataclass(frozen=True)
+class SideHand:
+    """Things a player holds besides cards and plays by an action (Kessel's shift tokens).
+
+    ``key``: the field of ``obs["you"]`` (or of the observation) listing the seat's unplayed
+    items; ``action``: the
+    action kind playing one (``"<action> <item>"`` or ``"<action> <item> <target seat>"``);
+    ``used_key``: the per-seat field listing played items (public). ``title``, ``names`` and
+    ``help`` (a one-line effect) per language; ``help`` is what a button's tooltip says.
+    """
+
+    key: str
+    action: str
+    used_key: str = ""
+    title: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    help: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableDisplay:
+    """How the tables (terminal and web) lay out what is the variant's own.
+
+    * ``seat_facts``: per-seat fields shown at each seat (a round pot, a flag such as stood);
+    * ``side_hand``: a hand of playable items besides the cards (:class:`SideHand`);
+    * ``suit_colours``: suit letter -> colour name (``"gold"``, ``"red"``): the suit colours the
+      cards instead of their sign;
+    * ``declared_piles``: draw :attr:`VariantInfo.piles` as they are declared (face-down piles as
+      a card back with their count, face-up piles by their top card);
+    * ``pile_actions``: pile ``key`` -> the action taking from it (a click on the pile);
+    * ``keys``: action text -> keyboard key; ``labels``: language -> action text -> label;
+    * ``dice_shift``: whether doubles in ``obs["dice"]`` are a Sabacc Shift (Spike) or only
+      dice to choose from.
+    """
+
+    seat_facts: tuple[SeatFact, ...] = ()
+    side_hand: SideHand | None = None
+    suit_colours: Mapping[str, str] = field(default_factory=dict)
+    declared_piles: bool = False
+    pile_actions: Mapping[str, str] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
+    labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    dice_shift: bool = True
+
+    def label(self, action: str, lang: str) -> str | None:
+        """The declared label of an action text in ``lang`` (English if untranslated)."""
+        for table in (self.labels.get(lang, {}), self.labels.get("en", {})):
+            if action in table:
+                return table[action]
+        return None
+
+
+@dataclass(frozen=True)
 class PotRule:
     """Who takes a pot at the showdown: ``takes(hand)`` says whether a showdown winner holding
-    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line."""
+    ``hand`` takes it (the main pot: every winner); ``rule`` says it in one line.
+
+    ``per_seat``: there is one such pot per seat, named ``"<pot> <seat>"`` in hand results,
+    which only its own seat can take (Kessel's round pots: a best hand takes its own back, the
+    others' leave the game); the observation's ``pots.side`` lists them, each with its one
+    eligible seat.
+    """
 
     pot: str
     rule: str
     takes: Callable[[HandValue], bool] = field(repr=False)
+    per_seat: bool = False
 
 
 def _always(hand: HandValue) -> bool:
@@ -138,6 +211,42 @@ class OddsModel:
             return [("gain", situation.drawn(list(situation.hand)), False)]
         return []
 
+    # ---- variants whose hands are not multisets of values (Kessel: one card per family)
+    # compute from card codes themselves; None (the default): the value-based enumeration.
+
+    #: Face-up discard tops a seat can take (``sabacc odds --discard``): one per discard pile.
+    discard_piles: int = 1
+
+    def is_sabacc(self, hand: HandValue) -> bool | None:
+        """Whether ``hand`` is a Sabacc where no pot says so (None: ask the sabacc pot rule)."""
+        return None
+
+    def deal_weights(
+        self, info: VariantInfo, options: Options, cards: int, seen: Sequence[str]
+    ) -> list[tuple[HandValue, int]] | None:
+        """Every dealt hand of ``cards`` cards, given the codes ``seen``, with its weight."""
+        return None
+
+    def code_options(
+        self,
+        info: VariantInfo,
+        options: Options,
+        hand: Sequence[str],
+        seen: Sequence[str],
+        tops: Sequence[str] = (),
+        rules: Mapping[str, Any] | None = None,
+        wanted: Sequence[str] | None = None,
+    ) -> tuple[HandValue, list[CardOption]] | None:
+        """The current hand and each card option's outcomes (stand first), from codes:
+        ``tops`` the face-up cards that can be taken, ``rules`` the variant's round rules."""
+        return None
+
+    def observation_options(
+        self, info: VariantInfo, observation: Mapping[str, Any]
+    ) -> tuple[HandValue, list[CardOption]] | None:
+        """As :meth:`code_options`, for the legal card options of an observation."""
+        return None
+
 
 @dataclass(frozen=True)
 class VariantInfo:
@@ -159,7 +268,8 @@ class VariantInfo:
     # ---- structural facts for apps (bots, odds, CLI, TUI, web) -------------------------------
     #: The piles on the table besides the hands, as the observation shows them.
     piles: tuple[Pile, ...] = ()
-    #: Who takes each pot at the showdown (the main pot first).
+    #: Who takes each pot at the showdown (the main pot first, or the per-seat pot where there
+    #: is no shared one).
     pots: tuple[PotRule, ...] = (PotRule("main", "the best hand", _always),)
     #: Rounds of a hand for these options and this many players dealt in (None: the hand is
     #: not played in a fixed number of rounds).
@@ -179,6 +289,8 @@ class VariantInfo:
     text: VariantText = field(default_factory=VariantText, repr=False)
     #: The RL feature spec (:mod:`sabacc.engine.features`): None, no RL observation layout.
     rl_spec: FeatureSpec | None = field(default=None, repr=False)
+    #: How the tables lay out the variant's own things (:class:`TableDisplay`).
+    display: TableDisplay = field(default_factory=TableDisplay, repr=False)
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""

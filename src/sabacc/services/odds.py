@@ -74,7 +74,11 @@ def hand_label(variant: str, hv: HandValue) -> str:
 
 
 def is_sabacc(variant: str, hv: HandValue) -> bool:
-    """Whether the hand would also win the sabacc pot (the variant's rule for that pot)."""
+    """Whether the hand would also win the sabacc pot (the variant's rule for that pot), or
+    is a Sabacc by the variant's own word where no pot says so."""
+    own = _info(variant).odds.is_sabacc(hv)
+    if own is not None:
+        return own
     rule = _info(variant).pot_rule("sabacc")
     return rule is not None and rule.takes(hv)
 
@@ -264,15 +268,26 @@ def hand_distribution(
     cards: int = 2,
     seen: Sequence[int] = (),
     options: Mapping[str, Any] | None = None,
+    seen_codes: Sequence[str] = (),
 ) -> Distribution:
-    """Exact chances of each hand name and total for ``cards`` cards from the unseen deck."""
-    name = _info(variant).name
-    counts = remove_values(deck_counts(name), seen)
-    _check_size(counts, cards)
+    """Exact chances of each hand name and total for ``cards`` cards from the unseen deck
+    (``seen_codes``: the same cards as codes, for a variant that counts cards by code)."""
+    info = _info(variant)
+    name = info.name
+    opts = info.options_type.from_mapping(dict(options or {}))
+    own = info.odds.deal_weights(info, opts, cards, seen_codes)
+    if own is not None:
+        weights = own
+        outcomes = sum(w for _, w in own)
+    else:
+        counts = remove_values(deck_counts(name), seen)
+        _check_size(counts, cards)
+        weights = value_weights(name, counts, cards, options)
+        outcomes = math.comb(sum(counts.values()), cards)
     names: dict[str, int] = {}
     best: dict[str, HandValue] = {}
     totals: dict[int, int] = {}
-    for hv, weight in value_weights(name, counts, cards, options):
+    for hv, weight in weights:
         label = hand_label(name, hv)
         names[label] = names.get(label, 0) + weight
         if label not in best or hv > best[label]:
@@ -283,7 +298,7 @@ def hand_distribution(
         name,
         cards,
         tuple(seen),
-        math.comb(sum(counts.values()), cards),
+        outcomes,
         {n: names[n] for n in order},
         {n: best[n].rank for n in order},
         totals,
@@ -430,11 +445,34 @@ def seen_values(observation: Mapping[str, Any]) -> list[int]:
     return [card_value(c) for c in codes]
 
 
+def improve_odds_codes(
+    variant: str,
+    hand: Sequence[str],
+    seen: Sequence[str] = (),
+    tops: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+) -> list[OptionOdds] | None:
+    """As :func:`improve_odds` from card codes, for a variant that counts cards by code
+    (``tops``: the face-up cards that can be taken); None for the others."""
+    info = _info(variant)
+    opts = info.options_type.from_mapping(dict(options or {}))
+    found = info.odds.code_options(info, opts, hand, seen, tops)
+    if found is None:
+        return None
+    current, listed = found
+    return [_option(info.name, a, current, results, known) for a, results, known in listed]
+
+
 def option_odds(observation: Mapping[str, Any]) -> list[OptionOdds]:
     """Exact odds of each legal card option in ``observation`` (empty outside card phases).
 
     Pure function of the observation: usable by the terminal table, the TUI and the web UI.
     """
+    info = _info(str(observation["variant"]))
+    found = info.odds.observation_options(info, observation)
+    if found is not None:
+        current, listed = found
+        return [_option(info.name, a, current, results, known) for a, results, known in listed]
     you = observation.get("you")
     legal = [str(a) for a in (observation.get("legal") or {}).get("actions", [])]
     if not you or not you.get("values"):
@@ -529,14 +567,31 @@ def hand_odds(observation: Mapping[str, Any], max_cards: int = 5) -> HandOdds | 
     hand = list(you["values"])
     if len(hand) > max_cards:
         return None
+    info = _info(variant)
+    codes = [str(c) for c in you.get("cards", [])]
+    face_up = [p.key for p in info.piles if p.face_up]
+    others = [c for k in face_up for c in observation.get(k) or []]
+    for s in observation.get("seats", []):
+        if s.get("seat") != observation.get("seat"):
+            others += list(s.get("known_cards") or [])
+    own = info.odds.deal_weights(info, info.options_type(), len(hand), [*codes, *others])
+    if own is not None:
+        mine = info.evaluator(info.options_type(), info.deck.parse_cards(codes))
+        return _compare(hand_label(variant, mine), mine, len(hand), own)
     unseen = remove_values(deck_counts(variant), [*hand, *seen_values(observation)])
     evaluate = value_evaluator(variant)
     mine = evaluate(hand)
     k = len(hand)
     if k > sum(unseen.values()) or count_multisets(unseen, k) > MAX_MULTISETS:
         return None
+    return _compare(hand_label(variant, mine), mine, k, value_weights(variant, unseen, k))
+
+
+def _compare(
+    name: str, mine: HandValue, k: int, others: Sequence[tuple[HandValue, int]]
+) -> HandOdds:
     win = tie = lose = 0
-    for other, weight in value_weights(variant, unseen, k):
+    for other, weight in others:
         if mine > other:
             win += weight
         elif mine == other:
@@ -544,12 +599,6 @@ def hand_odds(observation: Mapping[str, Any], max_cards: int = 5) -> HandOdds | 
         else:
             lose += weight
     total = win + tie + lose
-    name = hand_label(variant, mine)
     return HandOdds(
-        name,
-        mine.total,
-        k,
-        Fraction(win, total),
-        Fraction(tie, total),
-        Fraction(lose, total),
+        name, mine.total, k, Fraction(win, total), Fraction(tie, total), Fraction(lose, total)
     )

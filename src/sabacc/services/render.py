@@ -75,6 +75,11 @@ class Vocabulary:
         own = self.variant.text.messages if self.variant is not None else {}
         return key in own.get(self.lang, {}) or key in CATALOGUE.get(self.lang, {})
 
+    def variant_has(self, key: str) -> bool:
+        """Whether the variant itself declares ``key`` (in this language or in English)."""
+        own = self.variant.text.messages if self.variant is not None else {}
+        return key in own.get(self.lang, {}) or key in own.get("en", {})
+
     def text(self, key: str, **params: Any) -> str:
         """The template ``key`` filled with ``params`` (English, then the key, if untranslated)."""
         for table in self.tables():
@@ -169,10 +174,21 @@ _AWARD_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+def _declared(key: str) -> bool:
+    """Whether some registered variant declares the message ``key`` (its own reasons)."""
+    from sabacc.variants.registry import variant_names
+
+    return any(key in lookup(name).text.messages.get("en", {}) for name in variant_names())
+
+
 def paid_reason(reason: str) -> str | None:
-    """The message key of a payment's reason, or None for a reason the catalogue lacks."""
+    """The message key of a payment's reason, or None for a reason the catalogue lacks (a
+    variant's own reasons are its ``paid.<reason>`` messages, spaces as ``_``)."""
     if reason in _PAID_REASONS:
         return _PAID_REASONS[reason]
+    own = "paid." + reason.replace(" ", "_")
+    if _declared(own):
+        return own
     try:
         action = parse_action(reason)
     except SabaccError:
@@ -190,7 +206,8 @@ def award_reason(reason: str) -> tuple[str, dict[str, str]] | None:
         m = pattern.fullmatch(reason)
         if m:
             return key, m.groupdict()
-    return None
+    own = "reason." + reason.replace(" ", "_")
+    return (own, {}) if _declared(own) else None
 
 
 # ---------------------------------------------------------------------- actions
@@ -247,7 +264,17 @@ class _Writer:
         if pot.startswith("side "):
             return self.v.text("pot.side", n=pot.split(" ", 1)[1])
         key = f"pot.{pot}"
-        return self.v.text(key) if self.v.has(key) else pot
+        if self.v.has(key):
+            return self.v.text(key)
+        name, _, seat = pot.rpartition(" ")
+        if seat.isdigit() and self.v.has(f"pot.{name}"):  # a per-seat pot ("round 2")
+            return self.v.text(f"pot.{name}", owner=self.who(int(seat), subject=False))
+        return pot
+
+    def term(self, word: str) -> str:
+        """A variant's word (a token, a family, a card's role) in this language."""
+        key = f"term.{word}"
+        return self.v.text(key) if self.v.has(key) else word
 
     def listing(self, items: Sequence[str]) -> str:
         return self.v.text("list.sep").join(items)
@@ -268,6 +295,25 @@ class _Writer:
         line = self._action_line(event.seat, text, paid)
         return line + self.v.text("all_in") if all_in else line
 
+    def _variant_action(self, seat: int, words: list[str]) -> str | None:
+        """A variant's own action (``did.<words joined by _>``, or ``did.<first word>`` with
+        ``{n}`` a number, ``{target}`` a target seat and ``{arg}`` the rest as a term)."""
+        whole = "did." + "_".join(words)
+        if self.v.variant_has(whole):
+            return self.say(whole, seat)
+        key = f"did.{words[0]}"
+        if len(words) < 2 or not self.v.variant_has(key):
+            return None
+        args = words[1:]
+        params: dict[str, Any] = {}
+        if args[-1].isdigit() and len(args) >= 2 and self.v.variant_has(f"{key}_target"):
+            key += "_target"
+            params["target"] = self.who(int(args.pop()), subject=False)
+        elif args[-1].isdigit() and len(args) == 1:
+            params["n"] = args.pop()
+        params["arg"] = self.term(" ".join(args)) if args else ""
+        return self.say(key, seat, **params)
+
     def _action_line(self, seat: int, text: str, paid: int | None) -> str:
         words = text.split(" ")
         if text == "exchange":  # a draw-pile swap whose given card stays hidden
@@ -276,8 +322,9 @@ class _Writer:
             return self.say("did.swap_hidden", seat, pile=self.pile(words[1]))
         try:
             action = parse_action(text)
-        except SabaccError:
-            return self.say("did.other", seat, action=text)
+        except SabaccError:  # not a core action: the variant's own, or told as it is
+            own = self._variant_action(seat, words)
+            return own if own is not None else self.say("did.other", seat, action=text)
         if isinstance(action, Gain):
             if action.value is None:
                 return self.say("did.gain", seat)
@@ -401,7 +448,18 @@ class _Writer:
         seat = fields.pop("seat", None)
         if any(fields.get(name) is None for name in event.private) and self.v.has(f"{key}.hidden"):
             key = f"{key}.hidden"
-        params = {k: "" if v is None else v for k, v in fields.items()}
+        if fields.get("target") is not None and self.v.has(f"{key}.target"):
+            key = f"{key}.target"  # a seat the event acts on
+        params: dict[str, Any] = {k: "" if v is None else v for k, v in fields.items()}
+        for name, value in fields.items():
+            if isinstance(value, str):  # a variant's word: its name in this language
+                params[name] = self.term(value)
+                if self.v.has(f"effect.{value}"):
+                    params[f"{name}_effect"] = self.v.text(f"effect.{value}")
+            elif isinstance(value, list | tuple) and all(isinstance(x, int) for x in value):
+                params[name] = " ".join(map(str, value))
+        if isinstance(fields.get("target"), int):
+            params["target"] = self.who(fields["target"], subject=False)
         if "card" in fields:
             params["card"] = self.card(fields["card"])
         if not self.v.has(key):
@@ -513,7 +571,12 @@ def action_label(text: str, vocab: Vocabulary, *, to_call: int = 0) -> str:
         return f"{vocab.label(words[0])} {words[1]}"
     try:
         action = parse_action(text)
-    except SabaccError:
+    except SabaccError:  # not a core action: the variant's own ("draw sand", "impostor 4")
+        if vocab.variant_has("label." + "_".join(words)):
+            return vocab.label("_".join(words))
+        head = "_".join(words[:-1])
+        if len(words) >= 2 and words[-1].isdigit() and vocab.variant_has(f"label.{head}"):
+            return f"{vocab.label(head)} {words[-1]}"
         return text
     key = action_key(action)
     if isinstance(action, Call) and to_call:
@@ -531,11 +594,11 @@ def vocabulary_json(variant: VariantInfo | str) -> dict[str, Any]:
     ``{"labels": {"en": {"junk": "fold", ...}, "ja": {...}}, "phases": {...}, "glossary":
     {"en": [{"name", "definition", "example"}, ...]}}`` (the web client's buttons read it).
     """
-    out: dict[str, Any] = {"labels": {}, "phases": {}, "glossary": {}}
+    out: dict[str, Any] = {"labels": {}, "phases": {}, "piles": {}, "glossary": {}}
     for lang in LANGUAGES:
         vocab = vocabulary(variant, lang)
         keys = {k for table in vocab.tables() for k in table}
-        for prefix, section in (("label.", "labels"), ("phase.", "phases")):
+        for prefix, section in (("label.", "labels"), ("phase.", "phases"), ("pile.", "piles")):
             out[section][lang] = {
                 k[len(prefix) :]: vocab.template(k) for k in sorted(keys) if k.startswith(prefix)
             }

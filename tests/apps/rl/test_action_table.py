@@ -13,7 +13,7 @@ from sabacc.core.errors import OptionError
 from sabacc.variants.registry import lookup
 from tests.apps.rl.conftest import VARIANT_ENGINES, VARIANTS
 
-EXPECTED_SIZES = {"corellian_spike": 57, "surabat_cycle": 77, "classic": 35}
+EXPECTED_SIZES = {"corellian_spike": 57, "surabat_cycle": 77, "classic": 35, "kessel": 55}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -21,14 +21,20 @@ def test_table_layout(variant: str) -> None:
     info = lookup(variant)
     table = ActionTable(info, info.options_type())
     assert len(table) == table.n == EXPECTED_SIZES[variant]
-    assert table.labels[:4] == ("stand", "check", "call", "junk")
+    kinds = info.rl_spec.action_kinds if info.rl_spec else ()
+    passive = [k for k in ("stand", "check", "call", "junk") if k in kinds]
+    assert table.labels[: len(passive)] == tuple(passive) and passive[0] == "stand"
     assert len(set(table.labels)) == table.n  # every index has its own name
-    # The fixed part round-trips through the text form of actions.
+    # The fixed part round-trips through the text form of actions (the variant's parser).
+    parse = info.rl_spec.parse if info.rl_spec and info.rl_spec.parse else parse_action
     for i, action in enumerate(table.fixed):
-        assert table.fixed_index[parse_action(table.labels[i])] == i
-        assert parse_action(str(action)) == action
-    assert table.labels[table.bet_base].startswith("bet ")
-    assert table.labels[table.raise_base].startswith("raise ")
+        assert table.fixed_index[parse(table.labels[i])] == i
+        assert parse(str(action)) == action
+    if table.sizes:  # a variant with betting
+        assert table.labels[table.bet_base].startswith("bet ")
+        assert table.labels[table.raise_base].startswith("raise ")
+    else:
+        assert table.bet_base == table.raise_base == table.n
     assert table.describe()[0] == "0: stand"
 
 

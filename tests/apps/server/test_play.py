@@ -46,12 +46,15 @@ def test_full_game(
         outcome = final["game"]["outcome"]
         n = len(seats)
         buy_in = sabacc.variant(variant, **options).options.starting_stack
-        assert sum(outcome["stacks"]) == n * buy_in  # final pots are split: no credit lost
         # Every seat saw the same public outcome, and the stored history replays to it.
         assert all(c.state and c.state["game"]["outcome"] == outcome for c in clients)
         doc = server.get(f"/api/tables/{code}/games/1/history").json()
         replayed = sabacc.replay(doc)
         assert replayed.is_over and list(replayed.stacks) == outcome["stacks"]
+        # No credit is created or lost by the server: final stacks plus what the rules make
+        # leave the game (the house: Kessel's lost pots and penalties; 0 where final pots are
+        # split) are the buy-ins.
+        assert sum(outcome["stacks"]) + replayed.house == n * buy_in
         assert len(doc["actions"]) == final["version"]
         games = server.get(f"/api/tables/{code}/games").json()["games"]
         assert games[0]["result"]["stacks"] == outcome["stacks"]

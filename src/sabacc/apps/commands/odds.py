@@ -26,7 +26,10 @@ def register(app: typer.Typer) -> None:
             typer.Option(help='Other cards you can see (discard pile, known cards): "-3 +7".'),
         ] = None,
         discard: Annotated[
-            str | None, typer.Option(help="Spike: the discard top (adds the swap discard options).")
+            str | None,
+            typer.Option(
+                help="The discard top (adds the options that take it; Kessel: one per family)."
+            ),
         ] = None,
         sun: Annotated[
             str | None, typer.Option(help='Surabat: the face-up Sun cards, "+2 -7 +1".')
@@ -48,7 +51,7 @@ def register(app: typer.Typer) -> None:
 
         from sabacc.apps.commands.common import fail, get_variant, parse_options
         from sabacc.core.errors import SabaccError
-        from sabacc.services.odds import hand_distribution, improve_odds
+        from sabacc.services.odds import hand_distribution, improve_odds, improve_odds_codes
 
         v = get_variant(variant, option)
         options = parse_options(option)
@@ -66,8 +69,15 @@ def register(app: typer.Typer) -> None:
             n = len(texts.get(k, []))
             values[k] = [c.value for c in parsed[i : i + n]]
             i += n
+        codes = {k: [c.code for c in parsed[: len(texts.get("hand", []))]] for k in ("hand",)}
+        i = len(codes["hand"])
+        for k in ("seen", "discard", "sun", "moon"):
+            n = len(texts.get(k, []))
+            codes[k] = [c.code for c in parsed[i : i + n]]
+            i += n
         for k in ("discard", "moon"):
-            if len(values[k]) > 1:
+            most = v.info.odds.discard_piles if k == "discard" else 1
+            if len(values[k]) > most:
                 fail(f"--{k} takes one card")
         console = Console()
 
@@ -80,7 +90,8 @@ def register(app: typer.Typer) -> None:
         if hand is None:
             try:
                 shown = values["seen"] + values["discard"] + values["sun"] + values["moon"]
-                dist = hand_distribution(v.name, cards, shown, options)
+                shown_codes = codes["seen"] + codes["discard"] + codes["sun"] + codes["moon"]
+                dist = hand_distribution(v.name, cards, shown, options, shown_codes)
             except SabaccError as exc:
                 fail(str(exc))
             if json_out:
@@ -106,14 +117,21 @@ def register(app: typer.Typer) -> None:
         if not values["hand"]:
             fail("--hand needs at least one card")
         try:
-            results = improve_odds(
-                v.name,
-                values["hand"],
-                values["seen"],
-                discard_top=values["discard"][0] if values["discard"] else None,
-                sun=values["sun"],
-                moon_top=values["moon"][0] if values["moon"] else None,
-                options=options,
+            by_codes = improve_odds_codes(
+                v.name, codes["hand"], codes["seen"], codes["discard"], options
+            )
+            results = (
+                by_codes
+                if by_codes is not None
+                else improve_odds(
+                    v.name,
+                    values["hand"],
+                    values["seen"],
+                    discard_top=values["discard"][0] if values["discard"] else None,
+                    sun=values["sun"],
+                    moon_top=values["moon"][0] if values["moon"] else None,
+                    options=options,
+                )
             )
             current = v.evaluate(parsed[: len(values["hand"])])
         except SabaccError as exc:

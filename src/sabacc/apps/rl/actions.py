@@ -163,11 +163,14 @@ class ActionTable:
             else:
                 source = kind.split()[1]
                 fixed.extend(Swap(source, v) for v in values)
+        spec = info.rl_spec
+        if spec is not None and spec.own_actions is not None:
+            fixed.extend(spec.own_actions(options))
         self.fixed: tuple[Action, ...] = tuple(fixed)
         self.fixed_index: dict[Action, int] = {a: i for i, a in enumerate(fixed)}
         raw = default_bet_sizes(info.name, options) if bet_sizes is None else bet_sizes
         sizes = tuple(_check_size(s) for s in raw)
-        if not sizes:
+        if not sizes and bet_sizes is not None:  # a variant without betting declares none
             raise OptionError("bet_sizes: give at least one size")
         self.sizes: tuple[BetSize, ...] = sizes
         self.bet_base = len(fixed)
@@ -291,11 +294,13 @@ class ActionTable:
         """``(legal, pot, to_call)`` from a JSON observation (what a bot is given)."""
         from sabacc.core.actions import parse_action
 
+        rl = lookup(observation["variant"]).rl_spec
+        parse = rl.parse if rl is not None and rl.parse is not None else parse_action
         spec = observation["legal"]
         bet = spec["bet"]
         raise_ = spec["raise"]
         legal = Legal(
-            tuple(parse_action(a) for a in spec["actions"]),
+            tuple(parse(a) for a in spec["actions"]),
             (bet[0], bet[1]) if bet else None,
             (raise_[0], raise_[1]) if raise_ else None,
         )

@@ -89,8 +89,11 @@ class TableCore:
                 f"not {num_players}"
             )
         opts = dict(options)
-        if episode == "hand":
-            opts["max_hands"] = 1
+        if episode == "hand":  # one hand: the safety cap, or the game-end rule where none
+            if "max_hands" in info.options_type.names():
+                opts["max_hands"] = 1
+            else:
+                opts["game_end"] = "hands:1"
         self.info = info
         self.variant = info.name
         #: The short name of the environments (from the variant's RL feature spec).

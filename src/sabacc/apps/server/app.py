@@ -80,8 +80,12 @@ def variants_catalogue() -> dict[str, Any]:
                 "rules": info.rules_text,
                 "options": [spec.to_dict() for spec in info.options_type.specs()],
                 "piles": [dataclasses.asdict(pile) for pile in info.piles],
-                "pots": [{"pot": rule.pot, "rule": rule.rule} for rule in info.pots],
+                "pots": [
+                    {"pot": rule.pot, "rule": rule.rule, "per_seat": rule.per_seat}
+                    for rule in info.pots
+                ],
                 "text": vocabulary_json(info),
+                "display": dataclasses.asdict(info.display),
             }
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name

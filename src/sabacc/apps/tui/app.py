@@ -70,7 +70,9 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
     }
     #you.to-act { border: double $warning; border-title-color: $warning; }
     #you { border-subtitle-align: left; border-subtitle-color: $text; }
+    #you-row { height: 5; }
     #hand { height: 5; }
+    #side-hand { width: auto; max-width: 30; height: 5; padding: 0 0 0 1; display: none; }
     #you-summary { height: auto; }
     #log {
         width: 40%;

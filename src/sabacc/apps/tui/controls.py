@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from sabacc.apps.tui.view import card_value
+from sabacc.apps.tui.view import card_value, side_item_help, side_item_name
 from sabacc.core.actions import (
     Action,
     Bet,
@@ -34,7 +34,7 @@ from sabacc.core.actions import (
     parse_action,
 )
 from sabacc.core.errors import IllegalActionError
-from sabacc.services.render import vocabulary
+from sabacc.services.render import action_key, vocabulary
 
 #: Keys free for action kinds nobody planned for (a future variant's new action).
 SPARE_KEYS = "fiklouvyz"
@@ -47,8 +47,9 @@ class Option:
     key: str
     code: str
     action: Action
-    where: str  # "hand" or "sun": which row of cards the digit refers to
+    where: str  # "hand" or "sun": which row of cards the digit refers to; "menu": a list
     index: int  # position in that row
+    help: str = ""  # a menu entry's one-line effect
 
 
 @dataclass(frozen=True)
@@ -66,14 +67,23 @@ class Choice:
     high: int = 0
 
 
-def build_choices(obs: Mapping[str, Any], lang: str = "en") -> list[Choice]:
+#: Keys of a menu's entries (a side-hand item to play).
+MENU_KEYS = "1234567890abcdefgilmnopqruvwyz"
+
+
+def build_choices(
+    obs: Mapping[str, Any],
+    lang: str = "en",
+    parse: Callable[[str], Action] = parse_action,
+) -> list[Choice]:
     """The choices for the observing seat (empty when it is not its turn), labelled in the
-    variant's words in ``lang``."""
+    variant's words in ``lang``. ``parse`` reads the legal actions' texts (the game's own
+    parser, for a variant with actions of its own)."""
     legal = obs.get("legal") or {}
     actions: list[Action] = []
     for text in legal.get("actions") or []:
         try:
-            actions.append(parse_action(str(text)))
+            actions.append(parse(str(text)))
         except IllegalActionError:  # pragma: no cover - the engine only lists valid actions
             continue
     vocab = vocabulary(str(obs.get("variant", "")) or None, lang)
@@ -181,10 +191,49 @@ def build_choices(obs: Mapping[str, Any], lang: str = "en") -> list[Choice]:
         for c in choices
         for a in ([c.action] if c.action is not None else [o.action for o in c.options])
     }
+    display = vocab.variant.display if vocab.variant is not None else None
+    side = display.side_hand if display is not None else None
+    names = [str(s.get("name", "")) for s in obs.get("seats") or []]
+    menu: list[Option] = []
     for a in actions:
         if a in covered:
             continue
-        add(Choice(SPARE_KEYS[0], str(a), "direct", action=a))
+        text = str(a)
+        words = text.split(" ")
+        if side is not None and words[0] == side.action and len(words) >= 2:
+            item = words[1]
+            label = side_item_name(side, item, lang)
+            target = getattr(a, "target", None)
+            if isinstance(target, int) and 0 <= target < len(names):
+                label += f" → {names[target]}"
+            menu.append(
+                Option(
+                    MENU_KEYS[len(menu) % len(MENU_KEYS)],
+                    label,
+                    a,
+                    "menu",
+                    len(menu),
+                    side_item_help(side, item, lang),
+                )
+            )
+            continue
+        own_key = display.keys.get(text) if display is not None else None
+        kind = action_key(a)
+        own = display.label(text, lang) if display is not None else None
+        label = own or (vocab.label(kind) if vocab.has(f"label.{kind}") else text)
+        add(Choice(own_key or vocab.key_for(kind, SPARE_KEYS[0]), label, "direct", action=a))
+    if menu and side is not None:
+        title = (display.label(side.action, lang) if display is not None else None) or side.action
+        prompt = side.title.get(lang) or side.title.get("en", title)
+        add(
+            Choice(
+                vocab.key_for(side.action, "t"),
+                title,
+                "pick",
+                options=tuple(menu),
+                prompt=f"{prompt}:",
+            )
+        )
     return choices
 
 

@@ -38,6 +38,13 @@ class KeyInput(TableState):
                 if option.where == where and option.index == message.index:
                     self.act(option.action)
                     return
+            return
+        game = self.game
+        take = game.info.display.pile_actions.get(where) if game is not None else None
+        if game is not None and take and self.human_turn:  # a click on a pile takes from it
+            action = game.parse_action(take)
+            if game.is_legal(action):
+                self.act(action)
 
     def press_key(self, key: str, character: str | None = None) -> bool:
         """Do what ``key`` means now; True if it meant something."""

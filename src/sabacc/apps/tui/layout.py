@@ -26,8 +26,10 @@ from sabacc.apps.tui.view import (
     result_lines,
     review_status_line,
     seat_body,
+    seat_fact,
     seat_title,
     shift_banner,
+    side_hand_text,
     signed_amount,
     status_line,
     you_summary,
@@ -58,7 +60,9 @@ class TableLayout(TableState):
                                 yield Static(classes="pile-label")
                                 yield CardsView(id=f"pile-cards-{i}")
                 with Vertical(id="you"):
-                    yield CardsView(id="hand")
+                    with Horizontal(id="you-row"):
+                        yield CardsView(id="hand")
+                        yield Static(id="side-hand")
                     yield Static(id="you-summary")
             log = RichLog(id="log", wrap=True, min_width=16, markup=False)
             log.border_title = "This hand"
@@ -82,7 +86,7 @@ class TableLayout(TableState):
             return
         obs = game.observation(self.human)
         review = self.review
-        self.choices = build_choices(obs, self.lang) if self.human_turn else []
+        self.choices = build_choices(obs, self.lang, game.parse_action) if self.human_turn else []
         import sabacc
 
         try:
@@ -130,7 +134,11 @@ class TableLayout(TableState):
                     seat["cards"] = 0
                     seat["round_bet"] = 0
                     seat["known_cards"] = []
-            view.update(seat_body(obs, seat, thinking=self.thinking == i, reveal=reveal, net=net))
+            view.update(
+                seat_body(
+                    obs, seat, thinking=self.thinking == i, reveal=reveal, net=net, lang=self.lang
+                )
+            )
             view.set_class(to_act, "to-act")
             status = str(seats[i].get("status", ""))
             view.set_class(review is None and status in ("junked", "out"), "gone")
@@ -141,8 +149,11 @@ class TableLayout(TableState):
         assert game is not None
         lines: list[Text] = []
         shown: list[Pile] = []
+        menu = self.pick if self.mode == "pick" and self.pick is not None else None
         if review is not None:
             lines.extend(result_lines(review, game.names, self.human))
+        elif menu is not None and any(o.where == "menu" for o in menu.options):
+            lines.append(side_hand_text(obs, self.lang, menu) or Text())  # entries and effects
         else:
             lines.extend(pot_lines(obs))
             dice = dice_line(obs)
@@ -151,8 +162,13 @@ class TableLayout(TableState):
                 lines[0].append_text(dice[0])
             facts = [p for p in (pile_counts(obs), Text(" · ".join(info_parts(obs)))) if p]
             if facts:
-                lines.append(Text(" · ", style="dim").join(facts))
-                lines[-1].stylize("dim")
+                fact_line = Text(" · ", style="dim").join(facts)
+                fact_line.stylize("dim")
+                if game.info.display.declared_piles:  # its piles take two label rows
+                    lines[0].append(" · ", style="dim")
+                    lines[0].append_text(fact_line)
+                else:
+                    lines.append(fact_line)
             if dice is not None and dice[1]:
                 lines.append(shift_banner(obs))
             shown = piles(obs)[:PILE_SLOTS]
@@ -180,10 +196,11 @@ class TableLayout(TableState):
             slot.display = True
             slot.query_one(".pile-label", Static).update(pile.label)
             view = slot.query_one(CardsView)
-            if self.pile_widths.get(i) != (widths[i], len(pile.label)):
-                self.pile_widths[i] = (widths[i], len(pile.label))
+            label_width = max(len(line) for line in pile.label.split("\n"))
+            if self.pile_widths.get(i) != (widths[i], label_width):
+                self.pile_widths[i] = (widths[i], label_width)
                 view.styles.width = widths[i]
-                slot.styles.width = max(widths[i], len(pile.label))
+                slot.styles.width = max(widths[i], label_width)
             numbered = pile.name == "sun" and bool(sun_picks)
             view.show(
                 game.variant,
@@ -208,6 +225,13 @@ class TableLayout(TableState):
         if me.get("dealer"):
             title += " (D)"
         title += f" · {self._stack(obs, self.human)} credits"
+        for fact in game.info.display.seat_facts if review is None else ():
+            value = seat_fact(obs, me, fact.key)
+            label = fact.label.get(self.lang) or fact.label.get("en", fact.key)
+            if fact.flag and value:
+                title += f" · {label}"
+            elif not fact.flag and value is not None:
+                title += " · " + label.format(value=value)
         if review is None and me.get("round_bet"):
             title += f" · bet {me['round_bet']}"
         if review is None and me.get("status") not in (None, "active"):
@@ -233,6 +257,9 @@ class TableLayout(TableState):
             hand_view.show(game.variant, cards, numbered=False, empty_text="(no cards)")
         else:
             cards = list(you.get("cards") or [])
+            drawn = obs.get("drawn")
+            if isinstance(drawn, dict) and drawn.get("card"):  # drawn, to keep or discard
+                cards.append(str(drawn["card"]))
             highlight: set[int] = set()
             numbered = True
             if self.mode == "pick" and self.pick is not None:
@@ -248,6 +275,11 @@ class TableLayout(TableState):
             text = you_summary(obs)
             if self.show_hints and self.human_turn:
                 hint = odds_hints.hint_text(obs)
+
+        side = side_hand_text(obs, self.lang)
+        side_view = self.query_one("#side-hand", Static)
+        side_view.display = side is not None
+        side_view.update(side or "")
         box.border_subtitle = Text(" ") + text + Text(" ")
         hints.display = hint is not None
         hints.update(hint or "")
@@ -296,7 +328,8 @@ class TableLayout(TableState):
         if self.mode == "pick" and self.pick is not None:
             prompt = Text(self.pick.prompt, style="bold")
             entries: list[tuple[str, str, str | Text]] = [
-                (o.key, o.key, chip(game.variant, o.code)) for o in self.pick.options
+                (o.key, o.key, "" if o.where == "menu" else chip(game.variant, o.code))
+                for o in self.pick.options
             ]
             bar.show(prompt, [*entries, ("escape", "esc", "back")])
             return

@@ -15,7 +15,7 @@ from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
 
 MAX_OPPONENTS = 7
-PILE_SLOTS = 3
+PILE_SLOTS = 4
 DIGIT_KEYS = "1234567890"
 
 

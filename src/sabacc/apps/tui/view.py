@@ -16,8 +16,10 @@ from typing import Any
 from rich.text import Text
 
 import sabacc
-from sabacc.core.cards import Deck
+from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import SabaccError
+from sabacc.engine.variant import SideHand, TableDisplay, VariantInfo
+from sabacc.variants.registry import lookup
 
 #: Short names for the middle of a drawn card (five cells at most).
 SHORT_NAMES = {
@@ -47,6 +49,68 @@ def deck_for(variant: str) -> Deck | None:
         return sabacc.variant(variant).deck
     except SabaccError:
         return None
+
+
+@functools.lru_cache(maxsize=16)
+def display_for(variant: str) -> TableDisplay:
+    """The variant's table layout facts (:class:`TableDisplay`; the default if unknown)."""
+    try:
+        return lookup(variant).display
+    except SabaccError:
+        return TableDisplay()
+
+
+#: Suit colour names (``TableDisplay.suit_colours``) as terminal styles: (card, chip background).
+SUIT_STYLES = {
+    "gold": ("bold yellow", "on dark_goldenrod"),
+    "red": ("bold red", "on dark_red"),
+    "green": ("bold green", "on dark_green"),
+    "blue": ("bold blue", "on dark_blue"),
+}
+
+
+def suit_style(variant: str, code: str) -> tuple[str, str] | None:
+    """The (card, chip background) style of a card whose variant colours it by suit."""
+    colours = display_for(variant).suit_colours
+    if not colours:
+        return None
+    card = _card(variant, code)
+    suit = card.suit if card is not None else card_suit(code)
+    return SUIT_STYLES.get(colours.get(suit or "", ""))
+
+
+@functools.lru_cache(maxsize=512)
+def _card(variant: str, code: str) -> Card | None:
+    deck = deck_for(variant)
+    if deck is None:
+        return None
+    try:
+        return deck.parse_cards([code])[0]
+    except SabaccError:
+        return None
+
+
+def face(variant: str, code: str) -> tuple[str, str]:
+    """A card's value as printed and its suit letter (``3s`` → ``("3", "s")``, ``Is`` → ``("I",
+    "s")``), from the notation or, for codes the generic pattern does not read, the deck."""
+    m = _CODE.match(code.strip())
+    if m:
+        return m.group(1), m.group(2) or ""
+    card = _card(variant, code)
+    deck = deck_for(variant)
+    if card is not None and deck is not None:
+        return deck.format_value(card.value), card.suit or ""
+    return code[:3], ""
+
+
+@functools.lru_cache(maxsize=16)
+def _code_pattern(variant: str) -> re.Pattern[str] | None:
+    """Every card code of a suit-coloured variant's deck, for colouring log lines."""
+    deck = deck_for(variant)
+    if deck is None or not display_for(variant).suit_colours:
+        return None
+    codes = sorted({c.code for c in deck.cards}, key=len, reverse=True)
+    return re.compile(r"(?<![\w+-])(" + "|".join(re.escape(c) for c in codes) + r")(?![\w])")
 
 
 def card_value(code: str) -> int:
@@ -80,7 +144,7 @@ def card_name(variant: str, code: str) -> str:
 
 def card_symbol(variant: str, code: str) -> str:
     """The stave/suit symbol of a card, or '' (Sylops, classic face cards, value-only codes)."""
-    suit = card_suit(code)
+    suit = face(variant, code)[1]
     if not suit:
         return ""
     deck = deck_for(variant)  # each deck declares its suits' one-cell symbols
@@ -98,11 +162,11 @@ def short_name(name: str) -> str:
 
 def chip(variant: str, code: str) -> Text:
     """A card as a one-line coloured chip: `` +7● ``."""
-    value = code
-    m = _CODE.match(code.strip())
-    if m:
-        value = m.group(1)
+    value = face(variant, code)[0]
     sym = card_symbol(variant, code)
+    by_suit = suit_style(variant, code)
+    if by_suit is not None:
+        return Text(f"{value}{sym}", style=f"bold bright_white {by_suit[1]}")
     v = card_value(code)
     bg = "on dark_green" if v > 0 else "on dark_red" if v < 0 else "on dark_goldenrod"
     colour = "bold bright_white" if v else "bold black"
@@ -130,12 +194,15 @@ def card_lines(
     │   +7│
     ╰─────╯
     """
-    m = _CODE.match(code.strip())
-    value = m.group(1) if m else code[:3]
+    value = face(variant, code)[0]
     sym = card_symbol(variant, code)
     name = card_name(variant, code)
+    deck = deck_for(variant)
+    if name and deck is not None:  # "Sand Sylop": the suit is in the colour and symbol
+        name = " ".join(w for w in name.split() if w not in deck.suits.values())
     middle = short_name(name) if name else sym or "·"
-    style = card_style(code)
+    by_suit = suit_style(variant, code)
+    style = by_suit[0] if by_suit is not None else card_style(code)
     edge = "bold yellow" if highlight else "grey62"
     top = Text("╭", style=edge)
     if index is not None:
@@ -189,6 +256,12 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
 def colour_cards(variant: str, line: str) -> Text:
     """A log line with every card code in it coloured."""
     text = Text(line)
+    own = _code_pattern(variant)
+    if own is not None:
+        for m in own.finditer(line):
+            style = suit_style(variant, m.group(1))
+            text.stylize(style[0] if style else "bold", m.start(1), m.end(1))
+        return text
     for m in _TOKEN.finditer(line):
         text.stylize(card_style(m.group(1)), m.start(1), m.end(1))
     return text
@@ -271,6 +344,8 @@ def status_line(obs: Mapping[str, Any], title: str) -> Text:
         parts.append(f"round {obs.get('round')}/{obs['rounds']}")
     if "orbit" in obs and obs.get("max_orbits"):
         parts.append(f"orbit {int(obs['orbit']) + 1}/{obs['max_orbits']}")
+    if obs.get("turns") and obs.get("turn") is not None:
+        parts.append(f"turn {obs['turn']}/{obs['turns']}")
     parts.append(f"{phase_title(str(obs.get('phase', '')))} phase")
     text = Text(f" {title} ", style="bold black on gold3")
     text.append("  " + " · ".join(parts), style="bold")
@@ -288,6 +363,15 @@ def review_status_line(result: Mapping[str, Any], title: str) -> Text:
 def pot_lines(obs: Mapping[str, Any]) -> list[Text]:
     """The pots and the bet to match on one line; side pots on a second when there are any."""
     pots = obs.get("pots", {})
+    info = _info(obs)
+    own = next((rule for rule in info.pots if rule.per_seat), None) if info else None
+    if own is not None:  # one pot per seat (Kessel's round pots), each shown at its seat
+        line = Text(f"{own.pot.capitalize()} pots ", style="bold")
+        total = sum(int(p.get("amount", 0)) for p in pots.get("side") or [])
+        line.append(str(total or pots.get("main", 0)), style="bold bright_white")
+        if obs.get("chips_lost"):
+            line.append(f"  chips lost {obs['chips_lost']}", style="dim")
+        return [line]
     line = Text("Pot ", style="bold")
     line.append(str(pots.get("main", 0)), style="bold bright_white")
     line.append("  Sabacc pot ", style="bold")
@@ -324,6 +408,21 @@ def piles(obs: Mapping[str, Any]) -> list[Pile]:
     :func:`pile_counts` instead.
     """
     out: list[Pile] = []
+    info = _info(obs)
+    if info is not None and info.display.declared_piles:
+        keys = info.display.keys
+        for pile in info.piles:
+            action = info.display.pile_actions.get(pile.key, "")
+            hint = f"[{keys[action]}] " if action in keys else ""
+            first, _, rest = pile.name.partition(" ")  # "sand draw": two short lines
+            label = f"{hint}{first.capitalize()}\n{rest}"
+            if pile.face_up:
+                codes = [str(c) for c in obs.get(pile.key) or []]
+                out.append(Pile(pile.key, f"{label} {len(codes)}", tuple(codes[-1:])))
+            else:
+                count = int(obs.get(pile.key) or 0)
+                out.append(Pile(pile.key, f"{label} {count}", (), min(count, 1)))
+        return out
     if "sun" in obs:
         sun = tuple(str(c) for c in obs.get("sun") or [])
         out.append(Pile("sun", f"Sun ({len(sun)})", sun))
@@ -336,6 +435,13 @@ def piles(obs: Mapping[str, Any]) -> list[Pile]:
     if obs.get("discard_top"):
         out.append(Pile("discard", "Discard", (str(obs["discard_top"]),)))
     return out
+
+
+def _info(obs: Mapping[str, Any]) -> VariantInfo | None:
+    try:
+        return lookup(str(obs.get("variant", "")))
+    except SabaccError:
+        return None
 
 
 def pile_counts(obs: Mapping[str, Any]) -> Text | None:
@@ -359,6 +465,7 @@ def dice_line(obs: Mapping[str, Any]) -> tuple[Text, bool] | None:
     if obs.get("dice"):
         dice = [int(d) for d in obs["dice"]]
         shift = len(dice) == 2 and dice[0] == dice[1]
+        shift = shift and display_for(str(obs.get("variant", ""))).dice_shift
         text = Text("Dice ")
     elif obs.get("roll"):
         dice = [int(obs["roll"])]
@@ -388,14 +495,33 @@ def info_parts(obs: Mapping[str, Any]) -> list[str]:
         out.append(f"{_name(obs, obs['starting_player'])} starts")
     if obs.get("caller") is not None:
         out.append(f"called by {_name(obs, obs['caller'])}")
+    info = _info(obs)
+    piles = [p.key for p in info.piles] if info is not None and info.display.declared_piles else []
     for key, value in obs.items():
         if key in KNOWN_KEYS or value is None or isinstance(value, dict | list):
+            continue
+        if key in ("turns", "chips_lost") or any(p.startswith(key) for p in piles):
+            continue  # in the top bar, the pot line, or drawn as a pile
+        if isinstance(value, bool):
+            if value:
+                out.append(key.replace("_", " "))
             continue
         out.append(f"{key.replace('_', ' ')} {value}")
     return out
 
 
 # ---------------------------------------------------------------------- seats
+def seat_fact(obs: Mapping[str, Any], seat: Mapping[str, Any], key: str) -> Any:
+    """A seat's fact: its own field, or its entry in a per-seat list of the observation."""
+    if key in seat:
+        return seat[key]
+    listed = obs.get(key)
+    s = seat.get("seat")
+    if isinstance(listed, list) and isinstance(s, int) and 0 <= s < len(listed):
+        return listed[s]
+    return None
+
+
 def hand_label(name: str) -> str:
     """A hand's name as said at the table: classic totals read ``total 6``."""
     return f"total {name}" if name.lstrip("+-").isdigit() else name
@@ -414,6 +540,7 @@ def seat_body(
     thinking: bool = False,
     reveal: Mapping[str, Any] | None = None,
     net: int | None = None,
+    lang: str = "en",
 ) -> Text:
     """Two lines for an opponent's seat: stack, hand size and bet; then action or reveal."""
     variant = str(obs.get("variant", ""))
@@ -430,6 +557,14 @@ def seat_body(
             line.append(f"{count}", style="dim")
         if seat.get("round_bet"):
             line.append(f" bet {seat['round_bet']}", style="cyan")
+    for fact in display_for(variant).seat_facts if reveal is None else ():
+        value = seat_fact(obs, seat, fact.key)
+        label = fact.label.get(lang) or fact.label.get("en", fact.key)
+        if fact.flag:
+            if value:
+                line.append(f" {label}", style="bold magenta")
+        elif value is not None:
+            line.append(" " + label.format(value=value), style="cyan")
     line.append("\n")
     if reveal is not None:
         line.append(hand_label(str(reveal.get("name", ""))), style="bold")
@@ -486,6 +621,8 @@ REASONS = {
     "all_junked": "everyone else junked",
     "called": "the hand was called",
     "forced_call": "forced call (orbit limit)",
+    "all_stood": "everyone stood",
+    "turns": "the last turn was played",
 }
 
 
@@ -500,10 +637,16 @@ def result_lines(result: Mapping[str, Any], names: Sequence[str], human: int | N
     for pot in result.get("pots") or []:
         winners = list(pot.get("winners") or [])
         shares = list(pot.get("shares") or [])
+        name = str(pot.get("pot"))
+        if not winners:  # a pot nobody takes (Kessel: a loser's own pot, with the penalty)
+            line = Text(f"{name} ({pot.get('amount')}): ", style="bold")
+            line.append(str(pot.get("reason") or "lost"), style="red")
+            out.append(line)
+            continue
         verb = "wins" if len(winners) == 1 and winners[0] != human else "win"
         line = Text()
         line.append(_who(names, winners, human), style="bold green")
-        line.append(f" {verb} the {pot.get('pot')} pot ")
+        line.append(f" {verb} {name} " if name.startswith("pot") else f" {verb} the {name} pot ")
         line.append(str(pot.get("amount")), style="bold")
         if len(winners) > 1:
             line.append(f" (split {', '.join(str(x) for x in shares)})")
@@ -549,4 +692,51 @@ def standings_lines(
         if s in winners:
             line.append("  winner", style="bold gold3")
         out.append(line)
+    return out
+
+
+def side_item_name(side: SideHand, item: str, lang: str) -> str:
+    """A side-hand item's name in ``lang`` (English, then the item's own text)."""
+    for table in (side.names.get(lang, {}), side.names.get("en", {})):
+        if item in table:
+            return table[item]
+    return item.replace("_", " ")
+
+
+def side_item_help(side: SideHand, item: str, lang: str) -> str:
+    """A side-hand item's one-line effect in ``lang`` (English if untranslated)."""
+    for table in (side.help.get(lang, {}), side.help.get("en", {})):
+        if item in table:
+            return table[item]
+    return ""
+
+
+def side_hand_text(obs: Mapping[str, Any], lang: str, pick: Any = None) -> Text | None:
+    """The seat's side hand (Kessel's shift tokens): one line of names, or, while one is being
+    picked, one line per entry with its key and one-line effect. None without a side hand."""
+    info = _info(obs)
+    side = info.display.side_hand if info is not None else None
+    if side is None:
+        return None
+    title = side.title.get(lang) or side.title.get("en", side.action)
+    entries = [o for o in getattr(pick, "options", ()) if o.where == "menu"]
+    if entries:
+        lines = []
+        for o in entries:
+            line = Text(f"{o.key} ", style="bold reverse")
+            line.append(f" {o.code}", style="bold")
+            if o.help:
+                line.append(f" — {o.help}", style="dim")
+            lines.append(line)
+        return Text("\n").join(lines)
+    items = list((obs.get("you") or {}).get(side.key) or obs.get(side.key) or [])
+    key = lookup(str(obs["variant"])).text.keys.get(side.action, "t")
+    out = Text(f"{title} [{key}]", style="bold")
+    names = [side_item_name(side, item, lang) for item in items]
+    if len(names) > 4:  # a long fixed list: one wrapped paragraph
+        out.append("\n" + " · ".join(names))
+    for name in names if len(names) <= 4 else ():
+        out.append("\n• " + name, style="")
+    if not names:
+        out.append("\n—", style="dim")
     return out

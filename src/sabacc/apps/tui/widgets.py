@@ -114,6 +114,9 @@ class CardsView(Widget):
                     )
                 )
                 self._spans.append(_Span(i * step, i * step + CARD_WIDTH, i))
+            for j in range(self.backs):  # a face-down card is clickable too (a draw pile)
+                k = len(self.codes) + j
+                self._spans.append(_Span(k * step, k * step + CARD_WIDTH, k))
             columns.extend(card_back_lines() for _ in range(self.backs))
             return join_columns(columns, CARD_GAP)
         # Not enough room: one line of numbered chips.

@@ -3,7 +3,7 @@
 import { variantInfo } from "./api.js";
 import { backHTML, cardHTML, dieHTML, formatTotal } from "./cards.js";
 import { esc } from "./dom.js";
-import { handName, has, t } from "./i18n.js";
+import { getLang, handName, has, t } from "./i18n.js";
 import { actionText, displayCode } from "./text.js";
 
 const KNOWN_KEYS = new Set([
@@ -17,9 +17,16 @@ const KNOWN_KEYS = new Set([
 // i18n keys of the generic pile names a variant may declare.
 const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", moon: "moon", sun: "sun", out: "out_pile" };
 
-function pileLabel(name) {
+function pileLabel(name, variant) {
   const key = PILE_LABELS[name] || `pile_${name}`;
-  return has(key) ? t(key) : name.replace(/_/g, " ");
+  if (has(key)) return t(key);
+  // The variant's own word for the pile (its text's pile.<name>), without the article.
+  const own = variantInfo(variant)?.text?.piles?.[getLang()]?.[name.replace(/ /g, "_")];
+  return own ? own.replace(/^the /i, "") : name.replace(/_/g, " ");
+}
+
+function key_label(key) {
+  return has(`k_${key}`) ? t(`k_${key}`) : key.replace(/_/g, " ");
 }
 
 function seatPosition(k, n, phone) {
@@ -90,6 +97,20 @@ function seatHTML(view, s, pos) {
     const key = `status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`;
     if (t(key)) tags.push(`<span class="tag st">${t(key)}</span>`);
   }
+  // The variant's per-seat facts (TableDisplay.seat_facts): a round pot, stood, tokens left.
+  const lang = getLang();
+  const facts = [];
+  for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
+    const listed = obs?.[fact.key];
+    const value = seat?.[fact.key] ?? (Array.isArray(listed) ? listed[s] : undefined);
+    const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
+    if (fact.flag) {
+      if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
+    } else if (value != null) {
+      facts.push(`<span data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
+    }
+  }
+  const factsHTML = facts.length ? `<div class="seat-facts">${facts.join(" · ")}</div>` : "";
   let cards = "";
   if (seat) {
     const reveal = view.reveal?.[s];
@@ -120,6 +141,7 @@ function seatHTML(view, s, pos) {
       <div class="seat-meta">
         <div class="seat-name">${esc(name || t("empty"))}${s === me ? ` <span class="you">(${t("you")})</span>` : ""}</div>
         <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span>` : ""}${tags.join("")}</div>
+        ${factsHTML}
       </div>
       ${seat && seat.dealer ? `<div class="dealer-btn" title="${t("dealer")}">D</div>` : ""}
       ${timer}
@@ -133,34 +155,49 @@ function centerHTML(obs, style) {
   const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : obs.phase;
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
+  else if (obs.turns != null && obs.turn != null) round = `${key_label("turn")} ${obs.turn}/${obs.turns}`;
   else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
   if (round) lines.push(`<div class="center-sub">${round}</div>`);
   // piles, as the variant declares them (face up: their cards; face down: a count)
   const piles = [];
   const rows = [];
+  const display = variantInfo(obs.variant)?.display || {};
+  const legal = new Set(obs.legal?.actions || []);
   for (const pile of variantInfo(obs.variant)?.piles || []) {
     const value = obs[pile.key];
     if (value == null) continue;
-    const label = pileLabel(pile.name);
+    const take = display.pile_actions?.[pile.key];
+    // A pile the player may take from now is a button (TableDisplay.pile_actions).
+    const act = take && legal.has(take) ? ` data-action="${esc(take)}" role="button" tabindex="0"` : "";
+    const label = pileLabel(pile.name, obs.variant);
     if (pile.face_up && pile.spread) {
       if (value.length) rows.push(`<div class="sun-row"><label>${label}</label>${value.map((c) => cardHTML(c, style, "sm")).join("")}</div>`);
     } else if (pile.face_up) {
       const top = value.length ? cardHTML(value[value.length - 1], style, "", "pile-card") : `<div class="card empty-slot"></div>`;
-      piles.push(`<div class="pile">${top}<label>${label}${value.length > 1 ? ` · ${value.length}` : ""}</label></div>`);
+      piles.push(`<div class="pile ${act ? "takes" : ""}"${act}>${top}<label>${label}${value.length > 1 ? ` · ${value.length}` : ""}</label></div>`);
     } else {
       const known = pile.known_key ? (obs[pile.known_key] || []).filter(Boolean) : [];
       const back = value ? backHTML("", `pile-card ${pile.name}`) : `<div class="card empty-slot"></div>`;
-      piles.push(`<div class="pile"><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
+      piles.push(`<div class="pile ${act ? "takes" : ""}"${act}><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
     }
     KNOWN_KEYS.add(pile.key);
+    // A declared pile's top and size under shorter keys are the same fact: not listed again.
+    for (const key of Object.keys(obs)) if (pile.key.startsWith(key)) KNOWN_KEYS.add(key);
   }
+  if (display.declared_piles) ["turns", "draw_sizes", "drawn", "chips_lost"].forEach((k) => KNOWN_KEYS.add(k));
   if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
   lines.push(...rows);
   // pots
-  const pots = [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
+  // Per-player pots (no main pot): their total here, each seat's own at the seat.
+  const perSeat = (variantInfo(obs.variant)?.pots || []).some((p) => p.per_seat);
+  const seatPots = (obs.pots.side || []).reduce((n, p) => n + p.amount, 0);
+  const pots = perSeat
+    ? [`<span class="pot main"><i></i>${t("pot")} <b>${seatPots || obs.pots.main || 0}</b></span>`]
+    : [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
+  if (obs.chips_lost) pots.push(`<span class="chip lost">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
-  const sides = (obs.pots.side || []).slice(1);
+  const sides = perSeat ? [] : (obs.pots.side || []).slice(1);
   for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
   const dice = obs.dice || (obs.roll != null ? [obs.roll] : null);
   const diceHTML = dice
@@ -171,7 +208,11 @@ function centerHTML(obs, style) {
   const extra = [];
   if (obs.calls_open) extra.push(`<span class="chip">${t("calls_open")}</span>`);
   for (const [key, value] of Object.entries(obs)) {
-    if (KNOWN_KEYS.has(key) || value == null || typeof value === "object") continue;
+    if (KNOWN_KEYS.has(key) || value == null || value === false || typeof value === "object") continue;
+    if (value === true) {
+      extra.push(`<span class="chip">${esc(key_label(key))}</span>`);
+      continue;
+    }
     extra.push(`<span class="chip">${esc(key.replace(/_/g, " "))}: ${esc(value)}</span>`);
   }
   if (extra.length) lines.push(`<div class="extras">${extra.join("")}</div>`);
@@ -181,9 +222,11 @@ function centerHTML(obs, style) {
 export function handHTML(obs, style, previous) {
   if (!obs || !obs.you) return "";
   const you = obs.you;
-  const cards = you.cards
+  let cards = you.cards
     .map((c) => cardHTML(c, style, "lg", previous && !previous.includes(c) ? "deal-in" : ""))
     .join("");
+  // A card drawn and not yet kept or discarded (obs.drawn), beside the hand.
+  if (obs.drawn?.card) cards += `<span class="drawn">${cardHTML(obs.drawn.card, style, "lg", "drawn-card")}</span>`;
   let name = you.hand ? handName(you.hand.name) : "";
   if (you.hand && String(you.hand.name) === String(you.total)) name = "";
   const total = you.total != null ? t("total", { n: formatTotal(you.total, style) }) : "";
@@ -209,9 +252,10 @@ export function resultHTML(result, names, style, animate = false) {
     .join("");
   const potName = (p) => (has(`pot_${p}`) ? t(`pot_${p}`) : p);
   const pots = result.pots
-    .map(
-      (p) =>
-        `<li>${t("wins_pot", { names: p.winners.map((w) => esc(names[w])).join(", "), pot: potName(p.pot), amount: p.amount })} <small class="muted">${esc(p.reason)}</small></li>`,
+    .map((p) =>
+      !p.winners.length
+        ? `<li class="lost">${esc(potName(p.pot))} (${p.amount}) <small class="muted">${esc(p.reason)}</small></li>`
+        : `<li>${t("wins_pot", { names: p.winners.map((w) => esc(names[w])).join(", "), pot: potName(p.pot), amount: p.amount })} <small class="muted">${esc(p.reason)}</small></li>`,
     )
     .join("");
   const carried = Object.entries(result.carried || {})

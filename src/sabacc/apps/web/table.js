@@ -4,7 +4,7 @@ import { api, deckStyle, variantInfo } from "./api.js";
 import { cardHTML, dieHTML } from "./cards.js";
 import { $, $$, app, esc, modal, store, toast } from "./dom.js";
 import { openHistory } from "./history.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
 import { actionLabel, actionText, eventLine, lineText, VALUE_RE } from "./text.js";
 
@@ -258,7 +258,26 @@ export class TablePage {
     const legal = obs.legal;
     const simple = [];
     const groups = new Map();
+    // The variant's own layout facts (TableDisplay): its labels and its side hand (tokens).
+    const display = variantInfo(obs.variant)?.display || {};
+    const lang = getLang();
+    const own = (a) => display.labels?.[lang]?.[a] ?? display.labels?.en?.[a];
+    const side = display.side_hand;
+    const sideButtons = [];
     for (const a of legal.actions) {
+      const w = a.split(" ");
+      if (side && w[0] === side.action && w.length >= 2) {
+        const item = w[1];
+        const name = side.names?.[lang]?.[item] ?? side.names?.en?.[item] ?? item;
+        const help = side.help?.[lang]?.[item] ?? side.help?.en?.[item] ?? "";
+        const target = w.length > 2 ? obs.seats[Number(w[2])]?.name : null;
+        sideButtons.push(`<button class="act token-btn" data-action="${esc(a)}" title="${esc(help)}" aria-label="${esc(name)}: ${esc(help)}" ${this.pending ? "disabled" : ""}><b>${esc(name)}</b>${target ? ` → ${esc(target)}` : ""}<small class="token-help">${esc(help)}</small></button>`);
+        continue;
+      }
+      if (own(a)) {
+        simple.push(a);
+        continue;
+      }
       const m = VALUE_RE.exec(a);
       if (m && m[1] !== "call") {
         if (!groups.has(m[1])) groups.set(m[1], []);
@@ -276,10 +295,17 @@ export class TablePage {
     const order = ["check", "call", "stand", "gain", "call hand", "junk"];
     simple.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
     const buttons = simple.map(
-      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${actionLabel(a, obs.variant)}</button>`,
+      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${esc(own(a) || "") || actionLabel(a, obs.variant)}</button>`,
     );
-    const groupHTML = [...groups.entries()].map(
-      ([kind, items]) => `<div class="act-group"><span class="group-label">${actionLabel(kind === "gain" ? "gain sun" : kind, obs.variant)}</span>
+    if (sideButtons.length) {
+      const title = side.title?.[lang] ?? side.title?.en ?? side.action;
+      groups.set("\u0000side", sideButtons);
+      this.sideTitle = title;
+    }
+    const groupHTML = [...groups.entries()].map(([kind, items]) =>
+      kind === "\u0000side"
+        ? `<div class="act-group tokens"><span class="group-label">${esc(this.sideTitle)}</span>${items.join("")}</div>`
+        : `<div class="act-group"><span class="group-label">${actionLabel(kind === "gain" ? "gain sun" : kind, obs.variant)}</span>
         ${items.map((it) => `<button class="act card-btn" data-action="${esc(it.action)}" title="${esc(actionText(it.action))}" ${this.pending ? "disabled" : ""}>${cardHTML(cardFor(it.value), this.style, "sm")}</button>`).join("")}
       </div>`,
     );

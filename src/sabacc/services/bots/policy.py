@@ -13,6 +13,7 @@ variant declares a :class:`~sabacc.engine.bots.BotModel` (``VariantInfo.bot``), 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -62,7 +63,9 @@ def _unseen_counts(deck: Mapping[int, int], seen: Iterable[int]) -> dict[int, in
 
 def unseen_from_observation(obs: Mapping[str, Any]) -> dict[int, int]:
     """Copies of each value that ``obs``'s seat has not seen (own, face-up and known cards)."""
-    deck = lookup(str(obs.get("variant"))).deck.value_counts
+    info = lookup(str(obs.get("variant")))
+    deck = info.deck.value_counts
+    card_value = _code_values(info.name).get
     seen: list[int] = list(obs.get("you", {}).get("values", []))
     codes: list[str] = list(obs.get("discard_pile", [])) + list(obs.get("sun", []))
     codes += [c for c in obs.get("moon_known", []) if c]
@@ -70,8 +73,14 @@ def unseen_from_observation(obs: Mapping[str, Any]) -> dict[int, int]:
     for s in obs.get("seats", []):
         if s.get("seat") != me:
             codes += list(s.get("known_cards", []))
-    seen += [card_value(c) for c in codes]
+    seen += [v for v in map(card_value, codes) if v is not None]
     return _unseen_counts(deck, seen)
+
+
+@functools.cache
+def _code_values(variant: str) -> dict[str, int]:
+    """Each card code of the variant's deck and its value (``Is`` -> the Impostor's value)."""
+    return {c.code: c.value for c in lookup(variant).deck.cards}
 
 
 def view_from_observation(obs: Mapping[str, Any], legal: Sequence[Action]) -> View:
@@ -234,6 +243,9 @@ def card_action(view: View) -> Action:
 def policy_action(view: View, rng: random.Random, aggression: float = 0.7) -> Action:
     """The heuristic's choice for any decision of any variant."""
     legal = view.legal
+    own = _model(view.variant).choose(view, rng)
+    if own is not None:
+        return own
     if legal.bet is not None or legal.raise_ is not None or view.phase == "betting":
         return betting_action(view, rng, aggression)
     if view.phase == "calling":

@@ -1,0 +1,309 @@
+"""Kessel Sabacc's player-facing vocabulary (EN/JA): actions, phases, piles, pots, tokens,
+hand names and glossary, and the lines of its own events (RULES.md §4).
+
+Token names and one-line effects are ``term.<token>`` and ``effect.<token>``; the renderer
+(:mod:`sabacc.services.render`) puts a ``term.`` in place of any event field or action word that
+has one, so ``token_played`` reads "Ann plays Free Draw" and ``ラン が フリードロー を使う``.
+"""
+
+from __future__ import annotations
+
+from sabacc.engine.text import GlossaryEntry, VariantText
+from sabacc.variants.kessel_tokens import TOKEN_HELP, TOKENS
+
+TOKEN_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "free_draw": "Free Draw",
+        "refund": "Refund",
+        "extra_refund": "Extra Refund",
+        "embezzlement": "Embezzlement",
+        "general_tariff": "General Tariff",
+        "target_tariff": "Target Tariff",
+        "general_audit": "General Audit",
+        "target_audit": "Target Audit",
+        "major_fraud": "Major Fraud",
+        "markdown": "Markdown",
+        "cook_the_books": "Cook the Books",
+        "prime_sabacc": "Prime Sabacc",
+        "immunity": "Immunity",
+        "exhaustion": "Exhaustion",
+        "direct_transaction": "Direct Transaction",
+        "embargo": "Embargo",
+    },
+    "ja": {
+        "free_draw": "フリードロー",
+        "refund": "払い戻し",
+        "extra_refund": "追加払い戻し",
+        "embezzlement": "横領",
+        "general_tariff": "一般関税",
+        "target_tariff": "指定関税",
+        "general_audit": "一般監査",
+        "target_audit": "指定監査",
+        "major_fraud": "大型詐欺",
+        "markdown": "値下げ",
+        "cook_the_books": "粉飾決算",
+        "prime_sabacc": "プライム・サバック",
+        "immunity": "免責",
+        "exhaustion": "消耗",
+        "direct_transaction": "直接取引",
+        "embargo": "禁輸",
+    },
+}
+
+TOKEN_EFFECTS: dict[str, dict[str, str]] = {
+    "en": dict(TOKEN_HELP),
+    "ja": {
+        "free_draw": "このターンのドローは無料",
+        "refund": "自分のポットから 2 チップをストックに戻す",
+        "extra_refund": "自分のポットから 3 チップをストックに戻す",
+        "embezzlement": "相手全員のポットから 1 チップずつ自分のポットへ移す",
+        "general_tariff": "他の全員がストックから 1 チップを自分のポットへ払う",
+        "target_tariff": "選んだ 1 人がストックから 2 チップを自分のポットへ払う",
+        "general_audit": "このラウンドにスタンドした他の全員が 2 チップをポットへ払う",
+        "target_audit": "このラウンドにスタンドした選んだ 1 人が 3 チップをポットへ払う",
+        "major_fraud": "このラウンド、インポスターはすべて 6",
+        "markdown": "このラウンド、シロップ 1 枚は 0（シロップ 2 枚はピュア・サバックのまま）",
+        "cook_the_books": (
+            "このラウンド、サバックの強さが逆になる（6/6 が最強、ピュアは最強のまま）"
+        ),
+        "prime_sabacc": "サイコロ 2 個を振って 1 つ選ぶ：その数のペアがピュアの次に強い",
+        "immunity": "このラウンド、他のプレイヤーのトークンを受けない",
+        "exhaustion": "選んだ 1 人が手札を捨て、サンドとブラッドを 1 枚ずつ引き直す",
+        "direct_transaction": "選んだ 1 人と手札を交換する",
+        "embargo": "次のプレイヤーは次のターンにスタンドしなければならない",
+    },
+}
+
+_EN: dict[str, str] = {
+    # actions (label: buttons and prompt lists; did: the log)
+    "label.stand": "stand",
+    "label.draw_sand": "draw Sand (1 chip)",
+    "label.draw_blood": "draw Blood (1 chip)",
+    "label.draw_sand_discard": "take the Sand discard (1 chip)",
+    "label.draw_blood_discard": "take the Blood discard (1 chip)",
+    "label.keep": "keep the drawn card",
+    "label.discard": "discard the drawn card",
+    "label.impostor": "Impostor value",
+    "label.prime": "Prime Sabacc value",
+    "label.token": "play a shift token",
+    "short.draw_sand": "draw Sand",
+    "short.draw_blood": "draw Blood",
+    "short.draw_sand_discard": "Sand discard",
+    "short.draw_blood_discard": "Blood discard",
+    "short.keep": "keep",
+    "short.discard": "discard",
+    "did.draw_sand": "{who} draws from the Sand draw pile",
+    "did.draw_sand.you": "You draw from the Sand draw pile",
+    "did.draw_blood": "{who} draws from the Blood draw pile",
+    "did.draw_blood.you": "You draw from the Blood draw pile",
+    "did.draw_sand_discard": "{who} takes the top of the Sand discard pile",
+    "did.draw_sand_discard.you": "You take the top of the Sand discard pile",
+    "did.draw_blood_discard": "{who} takes the top of the Blood discard pile",
+    "did.draw_blood_discard.you": "You take the top of the Blood discard pile",
+    "did.keep": "{who} keeps the drawn card",
+    "did.keep.you": "You keep the drawn card",
+    "did.discard": "{who} discards the drawn card",
+    "did.discard.you": "You discard the drawn card",
+    "did.impostor": "{who} gives their Impostor the value {n}",
+    "did.impostor.you": "You give your Impostor the value {n}",
+    "did.prime": "{who} chooses {n}: a pair of {n}s is Prime Sabacc this round",
+    "did.prime.you": "You choose {n}: a pair of {n}s is Prime Sabacc this round",
+    "did.token": "{who} plays {arg}",
+    "did.token.you": "You play {arg}",
+    "did.token_target": "{who} plays {arg} on {target}",
+    "did.token_target.you": "You play {arg} on {target}",
+    # phases
+    "phase.turn": "Turn",
+    "phase.draw": "Keep or discard",
+    "phase.impostor": "Reveal: Impostor dice",
+    "phase.prime": "Prime Sabacc dice",
+    # piles and pots
+    "pile.sand_draw": "the Sand draw pile",
+    "pile.blood_draw": "the Blood draw pile",
+    "pile.sand_discard": "the Sand discard pile",
+    "pile.blood_discard": "the Blood discard pile",
+    "pot.round": "round pot",
+    "term.Is": "a Sand Impostor",
+    "term.Ib": "a Blood Impostor",
+    "term.sand": "Sand",
+    "term.blood": "Blood",
+    # payments and awards
+    "paid.draw": "{who} pays {amount} chip into their round pot to draw",
+    "paid.draw.you": "You pay {amount} chip into your round pot to draw",
+    "paid.general_tariff": "{who} pays {amount} from stock into their round pot (General Tariff)",
+    "paid.general_tariff.you": "You pay {amount} from stock into your round pot (General Tariff)",
+    "paid.target_tariff": "{who} pays {amount} from stock into their round pot (Target Tariff)",
+    "paid.target_tariff.you": "You pay {amount} from stock into your round pot (Target Tariff)",
+    "paid.general_audit": "{who} pays {amount} from stock into their round pot (General Audit)",
+    "paid.general_audit.you": "You pay {amount} from stock into your round pot (General Audit)",
+    "paid.target_audit": "{who} pays {amount} from stock into their round pot (Target Audit)",
+    "paid.target_audit.you": "You pay {amount} from stock into your round pot (Target Audit)",
+    "reason.own_pot_back": "a best hand takes its own pot back",
+    # Kessel's events
+    "token_played": "{who} plays {token}: {token_effect}",
+    "token_played.you": "You play {token}: {token_effect}",
+    "token_played.target": "{who} plays {token} on {target}: {token_effect}",
+    "token_played.target.you": "You play {token} on {target}: {token_effect}",
+    "dice_choice": "{who} rolls {dice} for {purpose} and chooses one",
+    "dice_choice.you": "You roll {dice} for {purpose}: choose one",
+    "chips_moved": "{amount} chips move from {who}'s round pot ({reason})",
+    "chips_moved.refund": "{who} takes {amount} chips from their round pot back to stock (Refund)",
+    "chips_moved.refund.you": "You take {amount} chips from your round pot back to stock (Refund)",
+    "chips_moved.extra_refund": (
+        "{who} takes {amount} chips from their round pot back to stock (Extra Refund)"
+    ),
+    "chips_moved.extra_refund.you": (
+        "You take {amount} chips from your round pot back to stock (Extra Refund)"
+    ),
+    "chips_moved.embezzlement": "{who} loses {amount} chip from their round pot (Embezzlement)",
+    "chips_moved.embezzlement.you": "You lose {amount} chip from your round pot (Embezzlement)",
+    "chips_lost": "{who} loses their round pot ({pot}) and pays a penalty of {penalty}",
+    "chips_lost.you": "You lose your round pot ({pot}) and pay a penalty of {penalty}",
+    "eliminated": "{who} has no chips left and is out",
+    "eliminated.you": "You have no chips left and are out",
+    **{f"term.{t}": name for t, name in TOKEN_NAMES["en"].items()},
+    **{f"effect.{t}": text for t, text in TOKEN_EFFECTS["en"].items()},
+    **{f"label.token_{t}": f"play {name}" for t, name in TOKEN_NAMES["en"].items()},
+}
+
+_JA: dict[str, str] = {
+    "label.stand": "スタンド",
+    "label.draw_sand": "サンドを引く（1 チップ）",
+    "label.draw_blood": "ブラッドを引く（1 チップ）",
+    "label.draw_sand_discard": "サンドの捨て札を取る（1 チップ）",
+    "label.draw_blood_discard": "ブラッドの捨て札を取る（1 チップ）",
+    "label.keep": "引いた札を残す",
+    "label.discard": "引いた札を捨てる",
+    "label.impostor": "インポスターの値",
+    "label.prime": "プライム・サバックの値",
+    "label.token": "シフトトークンを使う",
+    "short.draw_sand": "サンドを引く",
+    "short.draw_blood": "ブラッドを引く",
+    "short.draw_sand_discard": "サンド捨て札",
+    "short.draw_blood_discard": "ブラッド捨て札",
+    "short.keep": "残す",
+    "short.discard": "捨てる",
+    "did.draw_sand": "{who}はサンドの山札から引く",
+    "did.draw_sand.you": "あなたはサンドの山札から引く",
+    "did.draw_blood": "{who}はブラッドの山札から引く",
+    "did.draw_blood.you": "あなたはブラッドの山札から引く",
+    "did.draw_sand_discard": "{who}はサンドの捨て札の一番上を取る",
+    "did.draw_sand_discard.you": "あなたはサンドの捨て札の一番上を取る",
+    "did.draw_blood_discard": "{who}はブラッドの捨て札の一番上を取る",
+    "did.draw_blood_discard.you": "あなたはブラッドの捨て札の一番上を取る",
+    "did.keep": "{who}は引いた札を残す",
+    "did.keep.you": "あなたは引いた札を残す",
+    "did.discard": "{who}は引いた札を捨てる",
+    "did.discard.you": "あなたは引いた札を捨てる",
+    "did.impostor": "{who}はインポスターの値を {n} にする",
+    "did.impostor.you": "あなたはインポスターの値を {n} にする",
+    "did.prime": "{who}は {n} を選ぶ：このラウンドは {n} のペアがプライム・サバック",
+    "did.prime.you": "あなたは {n} を選ぶ：このラウンドは {n} のペアがプライム・サバック",
+    "did.token": "{who}は{arg}を使う",
+    "did.token.you": "あなたは{arg}を使う",
+    "did.token_target": "{who}は{target}に{arg}を使う",
+    "did.token_target.you": "あなたは{target}に{arg}を使う",
+    "phase.turn": "ターン",
+    "phase.draw": "残すか捨てるか",
+    "phase.impostor": "公開：インポスターのサイコロ",
+    "phase.prime": "プライム・サバックのサイコロ",
+    "pile.sand_draw": "サンドの山札",
+    "pile.blood_draw": "ブラッドの山札",
+    "pile.sand_discard": "サンドの捨て札",
+    "pile.blood_discard": "ブラッドの捨て札",
+    "pot.round": "ラウンドポット",
+    "term.Is": "サンドのインポスター",
+    "term.Ib": "ブラッドのインポスター",
+    "term.sand": "サンド",
+    "term.blood": "ブラッド",
+    "paid.draw": "{who}はドローのためにラウンドポットへ {amount} チップ払う",
+    "paid.draw.you": "あなたはドローのためにラウンドポットへ {amount} チップ払う",
+    "paid.general_tariff": "{who}はストックから {amount} をラウンドポットへ払う（一般関税）",
+    "paid.general_tariff.you": "あなたはストックから {amount} をラウンドポットへ払う（一般関税）",
+    "paid.target_tariff": "{who}はストックから {amount} をラウンドポットへ払う（指定関税）",
+    "paid.target_tariff.you": "あなたはストックから {amount} をラウンドポットへ払う（指定関税）",
+    "paid.general_audit": "{who}はストックから {amount} をラウンドポットへ払う（一般監査）",
+    "paid.general_audit.you": "あなたはストックから {amount} をラウンドポットへ払う（一般監査）",
+    "paid.target_audit": "{who}はストックから {amount} をラウンドポットへ払う（指定監査）",
+    "paid.target_audit.you": "あなたはストックから {amount} をラウンドポットへ払う（指定監査）",
+    "reason.own_pot_back": "最強の手は自分のポットを取り戻す",
+    "token_played": "{who}は{token}を使う：{token_effect}",
+    "token_played.you": "あなたは{token}を使う：{token_effect}",
+    "token_played.target": "{who}は{target}に{token}を使う：{token_effect}",
+    "token_played.target.you": "あなたは{target}に{token}を使う：{token_effect}",
+    "dice_choice": "{who}は{purpose}のためにサイコロを振る（{dice}）：1 つを選ぶ",
+    "dice_choice.you": "あなたは{purpose}のためにサイコロを振る（{dice}）：1 つを選ぶ",
+    "chips_moved": "{who}のラウンドポットから {amount} チップが動く（{reason}）",
+    "chips_moved.refund": "{who}はラウンドポットから {amount} チップをストックに戻す（払い戻し）",
+    "chips_moved.refund.you": (
+        "あなたはラウンドポットから {amount} チップをストックに戻す（払い戻し）"
+    ),
+    "chips_moved.extra_refund": (
+        "{who}はラウンドポットから {amount} チップをストックに戻す（追加払い戻し）"
+    ),
+    "chips_moved.extra_refund.you": (
+        "あなたはラウンドポットから {amount} チップをストックに戻す（追加払い戻し）"
+    ),
+    "chips_moved.embezzlement": "{who}はラウンドポットから {amount} チップを失う（横領）",
+    "chips_moved.embezzlement.you": "あなたはラウンドポットから {amount} チップを失う（横領）",
+    "chips_lost": "{who}はラウンドポット（{pot}）を失い、ペナルティ {penalty} を払う",
+    "chips_lost.you": "あなたはラウンドポット（{pot}）を失い、ペナルティ {penalty} を払う",
+    "eliminated": "{who}はチップがなくなり脱落",
+    "eliminated.you": "あなたはチップがなくなり脱落",
+    **{f"term.{t}": name for t, name in TOKEN_NAMES["ja"].items()},
+    **{f"effect.{t}": text for t, text in TOKEN_EFFECTS["ja"].items()},
+    **{f"label.token_{t}": f"{name}を使う" for t, name in TOKEN_NAMES["ja"].items()},
+}
+
+# Hand names: "Pure Sabacc", "Prime Sabacc 3/3", "Sabacc 2/2", "difference 4".
+for _v in range(0, 7):
+    _EN[f"hand.Sabacc {_v}/{_v}"] = f"Sabacc {_v}/{_v}"
+    _JA[f"hand.Sabacc {_v}/{_v}"] = f"サバック {_v}/{_v}"
+    _JA[f"hand.Prime Sabacc {_v}/{_v}"] = f"プライム・サバック {_v}/{_v}"
+    _JA[f"hand.difference {_v}"] = f"差 {_v}"
+_JA["hand.Pure Sabacc"] = "ピュア・サバック"
+_JA["hand.Prime Sabacc"] = "プライム・サバック"
+_JA["hand.Sabacc"] = "サバック"
+_JA["hand.difference"] = "差"
+
+GLOSSARY_EN: tuple[GlossaryEntry, ...] = (
+    GlossaryEntry("Pure Sabacc", "both cards Sylops", "0s 0b"),
+    GlossaryEntry(
+        "Prime Sabacc", "with the Prime Sabacc token: a pair of the chosen value", "4s 4b"
+    ),
+    GlossaryEntry(
+        "Sabacc", "equal values (a Sylop copies the other card); 1/1 best, 6/6 worst", "3s 3b"
+    ),
+    GlossaryEntry(
+        "difference",
+        "unequal values: the smaller the difference the better, then the lower card",
+        "2s 3b",
+    ),
+)
+GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
+    GlossaryEntry("ピュア・サバック", "2 枚ともシロップ", "0s 0b"),
+    GlossaryEntry("プライム・サバック", "プライム・サバックのトークンで選んだ数のペア", "4s 4b"),
+    GlossaryEntry(
+        "サバック", "同じ値（シロップはもう 1 枚の値になる）。1/1 が最強、6/6 が最弱", "3s 3b"
+    ),
+    GlossaryEntry("差", "値が違う手：差が小さいほど強く、同じなら低い札が強い", "2s 3b"),
+)
+
+KESSEL_TEXT = VariantText(
+    messages={"en": _EN, "ja": _JA},
+    keys={
+        "stand": "s",
+        "draw_sand": "a",
+        "draw_blood": "b",
+        "draw_sand_discard": "z",
+        "draw_blood_discard": "x",
+        "keep": "k",
+        "discard": "d",
+        "impostor": "i",
+        "prime": "p",
+        "token": "t",
+    },
+    glossary={"en": GLOSSARY_EN, "ja": GLOSSARY_JA},
+)
+
+__all__ = ["KESSEL_TEXT", "TOKENS", "TOKEN_EFFECTS", "TOKEN_NAMES"]
