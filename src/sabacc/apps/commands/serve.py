@@ -63,6 +63,28 @@ def serve(
     header_timeout: Annotated[
         float, typer.Option(help="Seconds a client has to send a request's headers (0: any).")
     ] = 10.0,
+    storage_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a database call may take before the change is refused."),
+    ] = 5.0,
+    storage_workers: Annotated[
+        int,
+        typer.Option(help="Threads that talk to the database (0: 1 for SQLite, 4 for PostgreSQL)."),
+    ] = 0,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes in which bots think (0: one thread).")
+    ] = 1,
+    bot_budget: Annotated[
+        float,
+        typer.Option(help="Seconds a bot may think before its table plays the default move."),
+    ] = 5.0,
+    max_bot_tables: Annotated[
+        int, typer.Option(help="Tables with no human seat held at once (0: any).")
+    ] = 20,
+    expire_days: Annotated[
+        float,
+        typer.Option(help="Days after which a table nobody used is deleted (0: never)."),
+    ] = 30.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -87,6 +109,12 @@ def serve(
         tables_per_hour=tables_per_hour,
         sockets_per_client=sockets_per_client,
         max_spectators=max_spectators,
+        storage_timeout=storage_timeout,
+        storage_workers=storage_workers,
+        bot_workers=bot_workers,
+        bot_budget=bot_budget,
+        max_bot_tables=max_bot_tables,
+        expire_days=expire_days,
     )
     from sabacc.services.store import redact_url
 

@@ -72,7 +72,7 @@ class Connection:
                 self.wake.clear()
                 while self.outbox:
                     await send(self.outbox.popleft())
-                if self.dirty:
+                if self.dirty and not self.table.saving:  # stays dirty until stored
                     self.dirty = False
                     await send(messages.state(self, loop.time()))
         except Exception:  # the socket went away: the reader notices and cleans up

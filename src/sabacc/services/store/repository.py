@@ -8,6 +8,7 @@ from the database exactly where it was: see :meth:`Store.load_tables`.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -130,10 +131,13 @@ def redact_url(url: str) -> str:
         return url.split("://", 1)[0] + "://..."
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, timeout: float = 30.0, pool_size: int = 5) -> Engine:
+    """An engine whose every call gives up after about ``timeout`` seconds: a locked SQLite
+    file (busy timeout), an unreachable or stuck PostgreSQL (connect and statement timeouts).
+    The call itself fails, so a caller never has to abandon a write that may still commit."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": timeout})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -147,6 +151,18 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        millis = max(1, int(timeout * 1000))
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            pool_size=pool_size,
+            pool_timeout=timeout,
+            connect_args={
+                "connect_timeout": max(1, round(timeout)),
+                "options": f"-c statement_timeout={millis} -c lock_timeout={millis}",
+            },
+        )
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -161,19 +177,26 @@ CLAIM_KEY = 0x736162616363
 class Store:
     """Tables, seats, games and actions in a relational database."""
 
-    def __init__(self, url: str = "sqlite:///sabacc.db") -> None:
+    def __init__(
+        self, url: str = "sqlite:///sabacc.db", *, timeout: float = 30.0, pool_size: int = 5
+    ) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, timeout, pool_size)
         Base.metadata.create_all(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
-        self._writer: Connection | None = None  # kept open for the per-action hot path
+        # One connection per worker thread, kept open for the per-action hot path.
+        self._local = threading.local()
+        self._writers: list[Connection] = []
+        self._writers_lock = threading.Lock()
         self._claim_file: IO[str] | None = None
         self._claim_conn: Connection | None = None
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        with self._writers_lock:
+            for writer in self._writers:
+                with contextlib.suppress(Exception):
+                    writer.close()
+            self._writers.clear()
         if self._claim_conn is not None:
             with contextlib.suppress(Exception):
                 self._claim_conn.close()
@@ -236,9 +259,15 @@ class Store:
             conn.execute(select(1))
 
     def _writer_connection(self) -> Connection:
-        if self._writer is None or self._writer.closed or self._writer.invalidated:
-            self._writer = self.engine.connect()
-        return self._writer
+        """This thread's writer connection (opened on first use, again after a failure)."""
+        writer: Connection | None = getattr(self._local, "writer", None)
+        if writer is None or writer.closed or writer.invalidated:
+            writer = self.engine.connect()
+            self._local.writer = writer
+            with self._writers_lock:
+                self._writers = [w for w in self._writers if not w.closed]
+                self._writers.append(writer)
+        return writer
 
     # ------------------------------------------------------------------ tables and seats
     def code_taken(self, code: str) -> bool:
@@ -389,7 +418,7 @@ class Store:
         """Store one applied action (and, if it ended the game, the result) atomically.
 
         The hot path of the server: Core statements compiled once, on a connection kept open
-        (no pool round trip), in one short transaction. Call it from one thread only.
+        (no pool round trip, one per thread), in one short transaction.
         """
         conn = self._writer_connection()
         try:
