@@ -155,12 +155,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeper = asyncio.create_task(manager.run_evictions())
         forgetter = asyncio.create_task(sweep_limits())
         claimer = asyncio.create_task(manager.keep_claim())
+        expirer = asyncio.create_task(manager.run_expiry())
         try:
             yield
         finally:
             sweeper.cancel()
             forgetter.cancel()
             claimer.cancel()
+            expirer.cancel()
             manager.shutdown()
             store.close()
 

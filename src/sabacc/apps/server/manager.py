@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -232,6 +233,52 @@ class TableManager:
         while True:
             await asyncio.sleep(max(1.0, min(60.0, limit / 4)))
             self.evict_idle()
+
+    async def expire(self) -> list[str]:
+        """Delete the tables nobody has used for ``settings.expire_days`` days (see
+        :meth:`~sabacc.services.store.Store.unused_since`), except those in memory that are in
+        use (somebody connected, a timer or a move pending, a change within that time) or
+        quarantined (their data is kept for the operators). Returns the codes deleted."""
+        window = self.settings.expire_days * 86400
+        if window <= 0 or not self.storage_ok:
+            return []
+        before = datetime.now(UTC) - timedelta(seconds=window)
+        try:
+            candidates = await self.read(partial(self.store.unused_since, before))
+        except Exception as exc:
+            self._storage_lost(exc)
+            return []
+        gone: list[str] = []
+        for table_id, code in candidates:
+            table = self.tables.get(code)
+            if table is not None:
+                in_use = table.conns or table.timer is not None or table.pending is not None
+                recent = time.monotonic() - table.last_active < window
+                if in_use or recent or table.quarantine is not None or table.lock.locked():
+                    continue
+            try:
+                await self.persist(partial(self.store.delete_table, table_id))
+            except ServerError:
+                break
+            if table is not None and self.tables.get(code) is table:
+                self.clock.stop(table)
+                del self.tables[code]
+            gone.append(code)
+        if gone:
+            log.info("expired %d table(s) unused for %g days", len(gone), self.settings.expire_days)
+        return gone
+
+    async def run_expiry(self) -> None:
+        """Expire abandoned tables now and then, for as long as the server runs."""
+        window = self.settings.expire_days * 86400
+        if window <= 0:
+            return
+        while True:
+            await asyncio.sleep(max(0.5, min(3600.0, window / 4)))
+            try:
+                await self.expire()
+            except Exception:  # pragma: no cover - logged, tried again next time
+                log.exception("expiring abandoned tables failed")
 
     # ------------------------------------------------------------------ lobby
     async def get(self, code: str) -> Table:

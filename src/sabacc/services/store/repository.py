@@ -346,6 +346,42 @@ class Store:
         with self.session.begin() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
+    def unused_since(self, before: datetime, limit: int = 500) -> list[tuple[int, str]]:
+        """``(id, code)`` of up to ``limit`` tables with nothing stored since ``before``: made
+        earlier, and no game started or finished, no action played since (the candidates for
+        expiry; seats taken or left are not dated, and the server also checks its memory)."""
+        recent_game = (
+            select(GameRow.id)
+            .where(
+                GameRow.table_id == TableRow.id,
+                (GameRow.started_at >= before) | (GameRow.finished_at >= before),
+            )
+            .exists()
+        )
+        recent_action = (
+            select(ActionRow.id)
+            .join(GameRow, ActionRow.game_id == GameRow.id)
+            .where(GameRow.table_id == TableRow.id, ActionRow.created_at >= before)
+            .exists()
+        )
+        query = (
+            select(TableRow.id, TableRow.code)
+            .where(TableRow.created_at < before, ~recent_game, ~recent_action)
+            .order_by(TableRow.id)
+            .limit(limit)
+        )
+        with self.session() as s:
+            return [(int(row.id), str(row.code)) for row in s.execute(query)]
+
+    def delete_table(self, table_id: int) -> None:
+        """Delete a table with its seats, games and actions."""
+        with self.session.begin() as s:
+            game_ids = select(GameRow.id).where(GameRow.table_id == table_id)
+            s.execute(delete(ActionRow).where(ActionRow.game_id.in_(game_ids)))
+            s.execute(delete(GameRow).where(GameRow.table_id == table_id))
+            s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            s.execute(delete(TableRow).where(TableRow.id == table_id))
+
     # ------------------------------------------------------------------ games and actions
     def start_game(
         self,
