@@ -381,3 +381,83 @@ class PgCluster:
         with contextlib.suppress(subprocess.SubprocessError, OSError):
             self.stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+DEPLOY_NGINX = Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf"
+
+
+def nginx_binary() -> str | None:
+    found = shutil.which("nginx")
+    if found:
+        return found
+    return "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
+
+
+class NginxProxy:
+    """nginx on a loopback port with ``deploy/nginx.conf``, its upstream servers replaced by
+    ``backends`` (the same routing: a consistent hash of the table code). Offers the HTTP
+    helpers of :class:`ServerProcess` (``base``, ``ws_base``, ``create``, ``join``, ``get``)."""
+
+    def __init__(self, backends: Sequence[ServerProcess]) -> None:
+        self.backends = list(backends)
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="sabacc-nginx-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    base = ServerProcess.base
+    ws_base = ServerProcess.ws_base
+    create = ServerProcess.create
+    join = ServerProcess.join
+    get = ServerProcess.get
+
+    def config(self) -> str:
+        import re
+
+        text = DEPLOY_NGINX.read_text()
+        servers = "\n".join(
+            f"        server 127.0.0.1:{b.port} max_fails=1 fail_timeout=5s;" for b in self.backends
+        )
+        text = re.sub(r"(?m)^\s*server sabacc-\d+:8000[^\n]*\n", "", text)
+        text = text.replace(
+            "hash $table_code consistent;", f"hash $table_code consistent;\n{servers}"
+        )
+        text = text.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        text = text.replace("worker_processes auto;", "worker_processes 1;")
+        temp = "\n".join(
+            f"    {kind}_temp_path {self.root}/{kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        text = text.replace("http {", f"http {{\n    access_log off;\n{temp}", 1)
+        return f"pid {self.root}/nginx.pid;\nerror_log {self.root}/error.log warn;\n{text}"
+
+    def start(self, timeout: float = 15.0) -> NginxProxy:
+        binary = nginx_binary()
+        assert binary is not None
+        conf = self.root / "nginx.conf"
+        conf.write_text(self.config())
+        self.proc = subprocess.Popen(
+            [binary, "-p", str(self.root), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"nginx exited: {(self.root / 'error.log').read_text()}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("nginx did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -85,6 +85,27 @@ def serve(
         float,
         typer.Option(help="Days after which a table nobody used is deleted (0: never)."),
     ] = 30.0,
+    cluster: Annotated[
+        bool,
+        typer.Option(
+            help="Share a PostgreSQL database with other sabacc servers: each table is owned by "
+            "one server at a time (see docs/deploy.md)."
+        ),
+    ] = False,
+    node: Annotated[
+        str, typer.Option(help="This server's name among the cluster (default: host-pid).")
+    ] = "",
+    lease_ttl: Annotated[
+        float,
+        typer.Option(help="Seconds before a dead server's tables are taken over (cluster)."),
+    ] = 3.0,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Addresses of reverse proxies whose X-Forwarded-For names the client "
+            "(comma-separated, * for any)."
+        ),
+    ] = "127.0.0.1",
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -115,8 +136,18 @@ def serve(
         bot_budget=bot_budget,
         max_bot_tables=max_bot_tables,
         expire_days=expire_days,
+        cluster=cluster,
+        node=node,
+        lease_ttl=lease_ttl,
     )
     from sabacc.services.store import redact_url
 
     typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
-    run(create_app(settings), host, port, log_level=log_level, header_timeout=header_timeout)
+    run(
+        create_app(settings),
+        host,
+        port,
+        log_level=log_level,
+        header_timeout=header_timeout,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )

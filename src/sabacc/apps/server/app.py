@@ -141,8 +141,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         raise_open_file_limit()
         workers = storage_workers(settings, settings.db_url)
         store = Store(settings.db_url, timeout=settings.storage_timeout, pool_size=workers + 1)
+        if settings.cluster and not store.url.startswith("postgresql"):
+            store.close()
+            raise StoreBusy("--cluster needs PostgreSQL: SQLite is one server per file")
         try:
-            store.claim()  # one server per database: a second one stops here
+            if not settings.cluster:
+                store.claim()  # one server per database: a second one stops here
         except StoreBusy as exc:
             log.error("%s", exc)
             store.close()
@@ -154,7 +158,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.manager = manager
         sweeper = asyncio.create_task(manager.run_evictions())
         forgetter = asyncio.create_task(sweep_limits())
-        claimer = asyncio.create_task(manager.keep_claim())
+        claimer = asyncio.create_task(
+            manager.run_leases() if settings.cluster else manager.keep_claim()
+        )
         expirer = asyncio.create_task(manager.run_expiry())
         try:
             yield
@@ -163,6 +169,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             forgetter.cancel()
             claimer.cancel()
             expirer.cancel()
+            if settings.cluster:
+                await manager.release_all()
             manager.shutdown()
             store.close()
 
@@ -303,6 +311,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4404)
             return
         conn = m.connect(table, client)
+
+        async def close_socket() -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1012)
+
+        conn.close_socket = close_socket
         writer = asyncio.create_task(conn.run_writer(websocket.send_text))
         try:
             while not conn.closed:
@@ -433,6 +447,7 @@ def run(
     log_level: str = "info",
     access_log: bool = False,
     header_timeout: float = 10.0,
+    forwarded_allow_ips: str = "127.0.0.1",
 ) -> None:
     """Serve ``app`` with uvicorn (incoming WebSocket messages are capped at 64 KiB).
 
@@ -457,4 +472,6 @@ def run(
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=30,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

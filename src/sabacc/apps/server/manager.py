@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import socket
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -91,6 +93,8 @@ class TableManager:
         )
         self.tables: dict[str, Table] = {}
         self.clock = TurnClock(self, self.settings)
+        #: This server's name in the table leases (``settings.cluster``).
+        self.node = self.settings.node or f"{socket.gethostname()}-{os.getpid()}"
         #: False from a failed write until the database answers again (see :meth:`persist`).
         self.storage_ok = True
         self._watch: asyncio.Task[None] | None = None
@@ -138,7 +142,8 @@ class TableManager:
                 try:
                     await asyncio.to_thread(self.store.ping)
                     # A PostgreSQL restart dropped this server's claim: take it again.
-                    await asyncio.to_thread(self.store.claim)
+                    if not self.settings.cluster:
+                        await asyncio.to_thread(self.store.claim)
                 except StoreBusy as exc:
                     log.error("the database answers, but %s", exc)
                     continue
@@ -190,7 +195,11 @@ class TableManager:
 
     # ------------------------------------------------------------------ start-up
     def load(self) -> None:
-        """Rebuild every stored table; a game in progress is replayed from seed and actions."""
+        """Rebuild every stored table; a game in progress is replayed from seed and actions.
+        (In a cluster, tables are loaded when they are asked for or their owner died.)"""
+        if self.settings.cluster:
+            log.info("cluster node %s on %s", self.node, redact_url(self.store.url))
+            return
         for rec in self.store.load_tables():
             table = table_from_store(rec)
             self.tables[table.code] = table
@@ -220,7 +229,9 @@ class TableManager:
             return []
         idle = idle_codes(self.tables, limit, time.monotonic() if now is None else now)
         for code in idle:
-            del self.tables[code]
+            table = self.tables.pop(code)
+            if self.settings.cluster:  # let another server have it
+                self.pool.submit(self.store.release_lease, table.id, self.node)
         if idle:
             log.info("evicted %d idle table(s); %d in memory", len(idle), len(self.tables))
         return idle
@@ -290,16 +301,112 @@ class TableManager:
             if not norm:
                 raise ServerError("no_table", f"there is no table {code!r}", status=404)
 
-            def load() -> Table | None:
-                records = self.store.load_tables(norm)
-                return table_from_store(records[0]) if records else None
-
-            loaded = await self.persist(load)
+            loaded = await self._load(norm)
             if loaded is None:
                 raise ServerError("no_table", f"there is no table {code!r}", status=404)
             table = self.tables.setdefault(loaded.code, loaded)  # another call may have won
             self.clock.schedule(table)
         return table
+
+    async def _load(self, code: str) -> Table | None:
+        """Read and replay the table ``code`` from the store (None: no such table). In a
+        cluster, its lease is taken first: if another live server owns it, that server is
+        asked to hand it over and this waits a little (a client routed here, e.g. after the
+        table was created elsewhere), then refuses with ``table_elsewhere`` (503)."""
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        cluster = self.settings.cluster
+        ttl = self.settings.lease_ttl
+
+        def load() -> Table | str | None:
+            if cluster:
+                table_id = self.store.table_id(code)
+                if table_id is None:
+                    return None
+                owner = self.store.take_lease(table_id, self.node, ttl)
+                if owner != self.node:
+                    return owner
+            records = self.store.load_tables(code)
+            return table_from_store(records[0]) if records else None
+
+        deadline = time.monotonic() + ttl + 2.0
+        while True:
+            try:
+                got = await self.read(load)
+            except Exception as exc:
+                self._storage_lost(exc)
+                raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+            if not isinstance(got, str):
+                return got
+            if time.monotonic() > deadline:
+                raise ServerError(
+                    "table_elsewhere",
+                    "this table is being moved between servers: try again in a moment",
+                    status=503,
+                )
+            await asyncio.sleep(0.2)
+
+    # ------------------------------------------------------------------ cluster
+    async def run_leases(self) -> None:
+        """In a cluster: renew this server's leases every third of ``lease_ttl``; hand over
+        the tables another server asked for, drop those whose lease was lost, and adopt the
+        tables of servers that stopped renewing (they resume here exactly where they were)."""
+        ttl = self.settings.lease_ttl
+        while True:
+            await asyncio.sleep(ttl / 3)
+            if not self.storage_ok:
+                continue
+            known = list(self.tables.values())  # a table loaded meanwhile has a fresh lease
+            try:
+                held, wanted = await self.read(partial(self.store.renew_leases, self.node, ttl))
+                orphans = await self.read(self.store.expired_leases)
+            except Exception as exc:
+                log.warning("could not renew table leases (%s)", type(exc).__name__)
+                continue
+            for table in known:
+                if self.tables.get(table.code) is not table:
+                    continue
+                if table.id not in held:
+                    log.error("lost the lease of table %s: dropped here", table.code)
+                    self._drop(table)
+                elif table.id in wanted:
+                    await self._hand_over(table)
+            for code in orphans:
+                if code not in self.tables:
+                    try:
+                        await self.get(code)
+                        log.warning("took over table %s from a server that stopped", code)
+                    except ServerError:
+                        pass  # someone else took it, or the database is down
+
+    async def _hand_over(self, table: Table) -> None:
+        """Give ``table`` up to the server that asked for it (everything is stored already)."""
+        async with table.lock:
+            if self.tables.get(table.code) is not table:
+                return
+            self._drop(table)
+            try:
+                await self.read(partial(self.store.release_lease, table.id, self.node))
+            except Exception as exc:  # the lease expires by itself
+                log.warning("could not release table %s (%s)", table.code, type(exc).__name__)
+        log.info("handed table %s over to another server", table.code)
+
+    def _drop(self, table: Table) -> None:
+        """Forget ``table`` here: timers stopped, its sockets closed (clients reconnect, and
+        the proxy sends them to the table's owner)."""
+        self.clock.stop(table)
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        for conn in list(table.conns):
+            conn.kick()
+
+    async def release_all(self) -> None:
+        """Shutting down in a cluster: give every table up at once (no wait for expiry)."""
+        for table in list(self.tables.values()):
+            try:
+                await self.read(partial(self.store.release_lease, table.id, self.node))
+            except Exception:
+                return
 
     def listed(self) -> list[dict[str, Any]]:
         tables = [t for t in self.tables.values() if t.listed]
@@ -360,8 +467,9 @@ class TableManager:
                 first.token_hash = host_hash
                 seat_no = first.position
         name = clean_name(req.name, 60) or f"{info.title} table"
-        rec = await self.persist(
-            lambda: self.store.create_table(
+
+        def make() -> Any:
+            made = self.store.create_table(
                 code=code,
                 name=name,
                 variant=info.name,
@@ -371,7 +479,11 @@ class TableManager:
                 host_hash=host_hash,
                 seats=seats,
             )
-        )
+            if self.settings.cluster:
+                self.store.take_lease(made.id, self.node, self.settings.lease_ttl)
+            return made
+
+        rec = await self.persist(make)
         table = table_from_record(rec)
         self.tables[code] = table
         async with table.lock:

@@ -59,3 +59,11 @@ class Settings:
     #: Days after which a table nobody has used (no action, no seat taken or left, nobody
     #: connected) is deleted with its games. 0: tables are kept for ever.
     expire_days: float = 30.0
+    #: Several servers share one PostgreSQL: each table is owned by one of them at a time (a
+    #: lease row renewed by heartbeat) instead of the whole database by one server.
+    cluster: bool = False
+    #: This server's name in the leases (default: host name and process id).
+    node: str = ""
+    #: Seconds a lease lasts unless renewed (renewed every third of it): how soon another
+    #: server takes over the tables of one that died.
+    lease_ttl: float = 3.0

@@ -27,6 +27,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -35,7 +36,15 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from sabacc.services.store.models import ActionRow, Base, GameRow, SeatRow, TableRow, utcnow
+from sabacc.services.store.models import (
+    ActionRow,
+    Base,
+    GameRow,
+    LeaseRow,
+    SeatRow,
+    TableRow,
+    utcnow,
+)
 
 
 @dataclass
@@ -382,6 +391,57 @@ class Store:
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
 
+    # ------------------------------------------------------------------ leases (PostgreSQL)
+    # Several servers sharing one PostgreSQL own tables one at a time: a lease row per table,
+    # dated by the database's own clock (no clock skew between hosts).
+    def table_id(self, code: str) -> int | None:
+        with self.session() as s:
+            found = s.scalar(select(TableRow.id).where(TableRow.code == code))
+            return None if found is None else int(found)
+
+    def take_lease(self, table_id: int, owner: str, ttl: float) -> str:
+        """Take (or renew) the lease of a table for ``owner`` if it is free, expired or
+        already ``owner``'s; returns the owner it has now (someone else: not taken, and that
+        owner is asked to hand it over)."""
+        with self.session.begin() as s:
+            got = s.execute(_TAKE_LEASE, {"t": table_id, "o": owner, "ttl": ttl}).scalar()
+            if got is not None:
+                return str(got)
+            s.execute(update(LeaseRow).where(LeaseRow.table_id == table_id).values(wanted_by=owner))
+            current = s.scalar(select(LeaseRow.owner).where(LeaseRow.table_id == table_id))
+            return str(current) if current is not None else ""
+
+    def renew_leases(self, owner: str, ttl: float) -> tuple[set[int], set[int]]:
+        """Extend every lease ``owner`` holds; returns the tables held and, among them, those
+        another server asked for."""
+        with self.session.begin() as s:
+            rows = s.execute(_RENEW_LEASES, {"o": owner, "ttl": ttl}).all()
+        held = {int(r[0]) for r in rows}
+        wanted = {int(r[0]) for r in rows if r[1] is not None and r[1] != owner}
+        return held, wanted
+
+    def expired_leases(self, limit: int = 100) -> list[str]:
+        """Codes of tables whose owner stopped renewing (a dead server): to be adopted."""
+        query = (
+            select(TableRow.code)
+            .join(LeaseRow, LeaseRow.table_id == TableRow.id)
+            .where(LeaseRow.expires_at < func.now())
+            .limit(limit)
+        )
+        with self.session() as s:
+            return [str(c) for c in s.scalars(query)]
+
+    def release_lease(self, table_id: int, owner: str) -> None:
+        with self.session.begin() as s:
+            s.execute(
+                delete(LeaseRow).where(LeaseRow.table_id == table_id, LeaseRow.owner == owner)
+            )
+
+    def lease_owner(self, table_id: int) -> str | None:
+        with self.session() as s:
+            owner = s.scalar(select(LeaseRow.owner).where(LeaseRow.table_id == table_id))
+            return None if owner is None else str(owner)
+
     # ------------------------------------------------------------------ games and actions
     def start_game(
         self,
@@ -705,3 +765,17 @@ def _game_record(row: GameRow) -> GameRecord:
         started_at=row.started_at,
         finished_at=row.finished_at,
     )
+
+
+_TAKE_LEASE = text(
+    "INSERT INTO leases (table_id, owner, expires_at, wanted_by) "
+    "VALUES (:t, :o, now() + make_interval(secs => :ttl), NULL) "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, "
+    "expires_at = EXCLUDED.expires_at, wanted_by = NULL "
+    "WHERE leases.owner = EXCLUDED.owner OR leases.expires_at < now() "
+    "RETURNING owner"
+)
+_RENEW_LEASES = text(
+    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl) "
+    "WHERE owner = :o RETURNING table_id, wanted_by"
+)
