@@ -26,10 +26,12 @@ game's seed and actions (see :meth:`TableManager.load`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
 import socket
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -98,6 +100,7 @@ class TableManager:
         #: False from a failed write until the database answers again (see :meth:`persist`).
         self.storage_ok = True
         self._watch: asyncio.Task[None] | None = None
+        self._beats: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ storage
     async def persist(self, write: Callable[[], T]) -> T:
@@ -350,34 +353,62 @@ class TableManager:
     async def run_leases(self) -> None:
         """In a cluster: renew this server's leases every third of ``lease_ttl``; hand over
         the tables another server asked for, drop those whose lease was lost, and adopt the
-        tables of servers that stopped renewing (they resume here exactly where they were)."""
+        tables of servers that stopped renewing (they resume here exactly where they were).
+
+        The renewal runs on a thread of its own, on its own timer: a busy event loop or a
+        queue of writes must not let the leases of a live server expire (another server would
+        take its tables, and it would drop them: tables bouncing between servers)."""
+        loop = asyncio.get_running_loop()
+        stop = threading.Event()
+        beat = threading.Thread(
+            target=self._heartbeat, args=(loop, stop), name="sabacc-leases", daemon=True
+        )
+        beat.start()
+        try:
+            await asyncio.Event().wait()  # until cancelled (shutdown)
+        finally:
+            stop.set()
+
+    def _heartbeat(self, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
         ttl = self.settings.lease_ttl
-        while True:
-            await asyncio.sleep(ttl / 3)
+        while not stop.wait(ttl / 3):
             if not self.storage_ok:
                 continue
             known = list(self.tables.values())  # a table loaded meanwhile has a fresh lease
             try:
-                held, wanted = await self.read(partial(self.store.renew_leases, self.node, ttl))
-                orphans = await self.read(self.store.expired_leases)
+                held, wanted = self.store.renew_leases(self.node, ttl)
+                orphans = self.store.expired_leases()
             except Exception as exc:
                 log.warning("could not renew table leases (%s)", type(exc).__name__)
                 continue
-            for table in known:
-                if self.tables.get(table.code) is not table:
-                    continue
-                if table.id not in held:
-                    log.error("lost the lease of table %s: dropped here", table.code)
-                    self._drop(table)
-                elif table.id in wanted:
-                    await self._hand_over(table)
-            for code in orphans:
-                if code not in self.tables:
-                    try:
-                        await self.get(code)
-                        log.warning("took over table %s from a server that stopped", code)
-                    except ServerError:
-                        pass  # someone else took it, or the database is down
+            with contextlib.suppress(RuntimeError):  # the loop closed: shutting down
+                loop.call_soon_threadsafe(self._after_beat, known, held, wanted, orphans)
+
+    def _after_beat(
+        self, known: list[Table], held: set[int], wanted: set[int], orphans: list[str]
+    ) -> None:
+        task = asyncio.get_running_loop().create_task(self._beat(known, held, wanted, orphans))
+        self._beats.add(task)
+        task.add_done_callback(self._beats.discard)
+
+    async def _beat(
+        self, known: list[Table], held: set[int], wanted: set[int], orphans: list[str]
+    ) -> None:
+        for table in known:
+            if self.tables.get(table.code) is not table:
+                continue
+            if table.id not in held:
+                log.error("lost the lease of table %s: dropped here", table.code)
+                self._drop(table)
+            elif table.id in wanted:
+                await self._hand_over(table)
+        for code in orphans:
+            if code not in self.tables:
+                try:
+                    await self.get(code)
+                    log.warning("took over table %s from a server that stopped", code)
+                except ServerError:
+                    pass  # someone else took it, or the database is down
 
     async def _hand_over(self, table: Table) -> None:
         """Give ``table`` up to the server that asked for it (everything is stored already)."""
