@@ -9,6 +9,11 @@ its action to receiving the state that contains it. At the end every client stop
 outstanding actions are awaited, and the number of actions the server stored is compared with
 the number the clients saw applied: any difference is a lost action.
 
+``--db postgresql://...`` uses that database (its public schema is emptied first);
+``--src DIR`` runs the server from another source tree (e.g. a ``git worktree`` of an older
+commit, for a before/after comparison in the same run); ``--servers 2`` runs two
+``sabacc serve --cluster`` processes behind nginx with ``deploy/nginx.conf`` (PostgreSQL only).
+
 Only loopback addresses are used; every loop is bounded in count and time.
 """
 
@@ -161,16 +166,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    db: str, port: int, src: str | None = None, extra: list[str] | None = None
+) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable, "-m", "sabacc", "serve", "--host", "127.0.0.1", "--port", str(port),
-        "--db", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning",
+        "--db", db, "--bot-delay", "0", "--log-level", "warning", *(extra or []),
         "--rate", "1000", "--burst", "1000",
         # every load client comes from 127.0.0.1: no per-client limits
         "--http-rate", "0", "--client-rate", "0", "--tables-per-hour", "0",
         "--sockets-per-client", "0",
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if src:
+        env["PYTHONPATH"] = str(Path(src) / "src")
+    proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -180,6 +190,48 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+def empty_postgres(url: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def start_nginx(ports: list[int], port: int, root: Path) -> subprocess.Popen[bytes]:
+    """nginx with deploy/nginx.conf, routing to the servers on ``ports``."""
+    import re
+    import shutil
+
+    conf = (Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf").read_text()
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in ports)
+    conf = re.sub(r"(?m)^\s*server sabacc-\d+:8000[^\n]*\n", "", conf)
+    conf = conf.replace("hash $table_code consistent;", f"hash $table_code consistent;\n{servers}")
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    conf = conf.replace("worker_processes auto;", "worker_processes 1;")
+    temp = "\n".join(
+        f"    {k}_temp_path {root}/{k};"
+        for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    conf = conf.replace("http {", f"http {{\n    access_log off;\n{temp}", 1)
+    conf = f"pid {root}/nginx.pid;\nerror_log {root}/error.log warn;\n{conf}"
+    (root / "nginx.conf").write_text(conf)
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    proc = subprocess.Popen([binary, "-p", str(root), "-c", str(root / "nginx.conf"),
+                             "-g", "daemon off;"])  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("nginx did not start")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -287,9 +339,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--variant", default="corellian_spike")
     ap.add_argument("--url", help="an already running server (http://127.0.0.1:PORT)")
     ap.add_argument("--json", action="store_true", help="print the report as JSON only")
+    ap.add_argument("--db", help="postgresql://... on loopback (default: a fresh SQLite file)")
+    ap.add_argument("--src", help="run the server from this source tree (before/after)")
+    ap.add_argument("--servers", type=int, default=1, help="2+: a cluster behind nginx")
     args = ap.parse_args(argv)
     args.duration = min(args.duration, 600.0)
     proc = None
+    others: list[subprocess.Popen[bytes]] = []
     tmp = None
     if args.url:
         host = httpx.URL(args.url).host
@@ -298,15 +354,37 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         base = args.url.rstrip("/")
     else:
         tmp = tempfile.TemporaryDirectory(prefix="sabacc-load-")
-        port = free_port()
-        proc = start_server(Path(tmp.name) / "load.db", port)
+        db = args.db or f"sqlite:///{Path(tmp.name) / 'load.db'}"
+        if args.db:
+            if httpx.URL(args.db.replace("postgresql", "http", 1)).host not in (
+                "127.0.0.1",
+                "localhost",
+            ):
+                ap.error("the load test only uses a database on loopback")
+            empty_postgres(args.db)
+        if args.servers > 1:
+            if not args.db:
+                ap.error("--servers 2 needs --db postgresql://...")
+            ports = [free_port() for _ in range(args.servers)]
+            for i, p in enumerate(ports):
+                srv = start_server(db, p, args.src, ["--cluster", "--node", f"n{i}"])
+                others.append(srv)
+            port = free_port()
+            proc = start_nginx(ports, port, Path(tmp.name))
+        else:
+            port = free_port()
+            proc = start_server(db, port, args.src)
         base = f"http://127.0.0.1:{port}"
     try:
-        report = asyncio.run(run(args, base, proc.pid if proc is not None else None))
+        server_pid = proc.pid if proc is not None and not others else None
+        report = asyncio.run(run(args, base, server_pid))
+        report["db"] = "postgresql" if args.db else "sqlite"
+        report["servers"] = args.servers
+        report["src"] = args.src or "this tree"
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(20)
+        for p in [*others, *([proc] if proc is not None else [])]:
+            p.terminate()
+            p.wait(20)
         if tmp is not None:
             tmp.cleanup()
     if args.json:

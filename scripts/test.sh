@@ -18,6 +18,7 @@ apt_pkgs=()
 command -v chromium >/dev/null 2>&1 || apt_pkgs+=(chromium)
 fc-list :lang=ja 2>/dev/null | grep -q . || apt_pkgs+=(fonts-vlgothic)
 { command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1 || apt_pkgs+=(postgresql)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || apt_pkgs+=(nginx)
 if [ "${#apt_pkgs[@]}" -gt 0 ]; then
   echo "== apt-get install ${apt_pkgs[*]}"
   (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${apt_pkgs[@]}") \

@@ -34,7 +34,37 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class ServerProcess:
+class HttpApi:
+    """The HTTP helpers of something listening on loopback ``port`` (a server, a proxy)."""
+
+    port: int
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        r = httpx.post(f"{self.base}/api/tables/{code}/join", json=body, timeout=10)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return httpx.get(f"{self.base}{path}", timeout=10, **kw)
+
+
+class ServerProcess(HttpApi):
     """``python -m sabacc serve`` in a subprocess, on a free loopback port."""
 
     def __init__(
@@ -51,14 +81,6 @@ class ServerProcess:
         self.extra = list(extra)
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(f".{self.port}.log")
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
         cmd = [
@@ -116,28 +138,11 @@ class ServerProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    # ------------------------------------------------------------------ HTTP helpers
-    def create(self, **body: Any) -> dict[str, Any]:
-        r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
-        assert r.status_code == 201, r.text
-        return dict(r.json())
-
-    def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"name": name}
-        if seat is not None:
-            body["seat"] = seat
-        r = httpx.post(f"{self.base}/api/tables/{code}/join", json=body, timeout=10)
-        assert r.status_code == 200, r.text
-        return dict(r.json())
-
-    def get(self, path: str, **kw: Any) -> httpx.Response:
-        return httpx.get(f"{self.base}{path}", timeout=10, **kw)
-
 
 class Client:
     """A WebSocket player (or spectator) that records every message it receives."""
 
-    def __init__(self, server: ServerProcess, code: str, token: str | None = None) -> None:
+    def __init__(self, server: HttpApi, code: str, token: str | None = None) -> None:
         self.server = server
         self.code = code
         self.token = token
@@ -279,7 +284,7 @@ async def play(
 
 
 async def seat_table(
-    server: ServerProcess, seats: Sequence[str], **body: Any
+    server: HttpApi, seats: Sequence[str], **body: Any
 ) -> tuple[str, list[Client]]:
     """Create a table, seat a player at every human seat, and connect them all."""
     created = server.create(seats=list(seats), player_name="P0", **body)
@@ -380,4 +385,78 @@ class PgCluster:
     def remove(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError, OSError):
             self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+DEPLOY_NGINX = Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf"
+
+
+def nginx_binary() -> str | None:
+    found = shutil.which("nginx")
+    if found:
+        return found
+    return "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
+
+
+class NginxProxy(HttpApi):
+    """nginx on a loopback port with ``deploy/nginx.conf``, its upstream servers replaced by
+    ``backends`` (the same routing: a consistent hash of the table code). Offers the HTTP
+    helpers of :class:`ServerProcess` (``base``, ``ws_base``, ``create``, ``join``, ``get``)."""
+
+    def __init__(self, backends: Sequence[ServerProcess]) -> None:
+        self.backends = list(backends)
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="sabacc-nginx-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def config(self) -> str:
+        import re
+
+        text = DEPLOY_NGINX.read_text()
+        servers = "\n".join(
+            f"        server 127.0.0.1:{b.port} max_fails=1 fail_timeout=5s;" for b in self.backends
+        )
+        text = re.sub(r"(?m)^\s*server sabacc-\d+:8000[^\n]*\n", "", text)
+        text = text.replace(
+            "hash $table_code consistent;", f"hash $table_code consistent;\n{servers}"
+        )
+        text = text.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        text = text.replace("worker_processes auto;", "worker_processes 1;")
+        temp = "\n".join(
+            f"    {kind}_temp_path {self.root}/{kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        text = text.replace("http {", f"http {{\n    access_log off;\n{temp}", 1)
+        return f"pid {self.root}/nginx.pid;\nerror_log {self.root}/error.log warn;\n{text}"
+
+    def start(self, timeout: float = 15.0) -> NginxProxy:
+        binary = nginx_binary()
+        assert binary is not None
+        conf = self.root / "nginx.conf"
+        conf.write_text(self.config())
+        self.proc = subprocess.Popen(
+            [binary, "-p", str(self.root), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"nginx exited: {(self.root / 'error.log').read_text()}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("nginx did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
         shutil.rmtree(self.root, ignore_errors=True)

@@ -63,6 +63,49 @@ def serve(
     header_timeout: Annotated[
         float, typer.Option(help="Seconds a client has to send a request's headers (0: any).")
     ] = 10.0,
+    storage_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a database call may take before the change is refused."),
+    ] = 5.0,
+    storage_workers: Annotated[
+        int,
+        typer.Option(help="Threads that talk to the database (0: 1 for SQLite, 4 for PostgreSQL)."),
+    ] = 0,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes in which bots think (0: one thread).")
+    ] = 1,
+    bot_budget: Annotated[
+        float,
+        typer.Option(help="Seconds a bot may think before its table plays the default move."),
+    ] = 5.0,
+    max_bot_tables: Annotated[
+        int, typer.Option(help="Tables with no human seat held at once (0: any).")
+    ] = 20,
+    expire_days: Annotated[
+        float,
+        typer.Option(help="Days after which a table nobody used is deleted (0: never)."),
+    ] = 30.0,
+    cluster: Annotated[
+        bool,
+        typer.Option(
+            help="Share a PostgreSQL database with other sabacc servers: each table is owned by "
+            "one server at a time (see docs/deploy.md)."
+        ),
+    ] = False,
+    node: Annotated[
+        str, typer.Option(help="This server's name among the cluster (default: host-pid).")
+    ] = "",
+    lease_ttl: Annotated[
+        float,
+        typer.Option(help="Seconds before a dead server's tables are taken over (cluster)."),
+    ] = 3.0,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Addresses of reverse proxies whose X-Forwarded-For names the client "
+            "(comma-separated, * for any)."
+        ),
+    ] = "127.0.0.1",
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -87,8 +130,24 @@ def serve(
         tables_per_hour=tables_per_hour,
         sockets_per_client=sockets_per_client,
         max_spectators=max_spectators,
+        storage_timeout=storage_timeout,
+        storage_workers=storage_workers,
+        bot_workers=bot_workers,
+        bot_budget=bot_budget,
+        max_bot_tables=max_bot_tables,
+        expire_days=expire_days,
+        cluster=cluster,
+        node=node,
+        lease_ttl=lease_ttl,
     )
     from sabacc.services.store import redact_url
 
     typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
-    run(create_app(settings), host, port, log_level=log_level, header_timeout=header_timeout)
+    run(
+        create_app(settings),
+        host,
+        port,
+        log_level=log_level,
+        header_timeout=header_timeout,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )

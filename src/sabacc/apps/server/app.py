@@ -29,7 +29,7 @@ from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.guard import Guard
 from sabacc.apps.server.limits import ClientLimits, client_key
-from sabacc.apps.server.manager import TableManager
+from sabacc.apps.server.manager import TableManager, storage_workers
 from sabacc.apps.server.protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -142,9 +142,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hide_frames()
-        store = Store(settings.db_url)
+        raise_open_file_limit()
+        workers = storage_workers(settings, settings.db_url)
+        store = Store(settings.db_url, timeout=settings.storage_timeout, pool_size=workers + 1)
+        if settings.cluster and not store.url.startswith("postgresql"):
+            store.close()
+            raise StoreBusy("--cluster needs PostgreSQL: SQLite is one server per file")
         try:
-            store.claim()  # one server per database: a second one stops here
+            if not settings.cluster:
+                store.claim()  # one server per database: a second one stops here
         except StoreBusy as exc:
             log.error("%s", exc)
             store.close()
@@ -156,13 +162,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.manager = manager
         sweeper = asyncio.create_task(manager.run_evictions())
         forgetter = asyncio.create_task(sweep_limits())
-        claimer = asyncio.create_task(manager.keep_claim())
+        claimer = asyncio.create_task(
+            manager.run_leases() if settings.cluster else manager.keep_claim()
+        )
+        expirer = asyncio.create_task(manager.run_expiry())
         try:
             yield
         finally:
             sweeper.cancel()
             forgetter.cancel()
             claimer.cancel()
+            expirer.cancel()
+            if settings.cluster:
+                await manager.release_all()
             manager.shutdown()
             store.close()
 
@@ -227,34 +239,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 f"one client may create {settings.tables_per_hour} tables an hour: try again later",
                 status=429,
             )
-        return mgr().create(body)
+        return await mgr().create(body)
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
-        return messages.table_info(mgr().get(code))
+        return messages.table_info(await mgr().get(code))
 
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable) -> dict[str, Any]:
-        return mgr().join(code, body.name, body.seat, body.host_token)
+        return await mgr().join(code, body.name, body.seat, body.host_token)
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(code: str, body: TokenBody) -> dict[str, Any]:
         m = mgr()
-        table = m.get(code)
+        table = await m.get(code)
         seat = m.seat_for_token(table, body.token)
-        m.leave(table, seat)
+        await m.leave(table, seat)
         return {"ok": True, "seat": seat}
 
     # ------------------------------------------------------------------ history
     @app.get("/api/tables/{code}/games")
     async def list_games(code: str) -> dict[str, Any]:
         m = mgr()
-        return {"games": history.games(m.store, m.get(code))}
+        table = await m.get(code)
+        return {"games": await m.read(lambda: history.games(m.store, table))}
 
     @app.get("/api/tables/{code}/games/{number}/history")
     async def game_history(code: str, number: GameNumber) -> dict[str, Any]:
         m = mgr()
-        return await asyncio.to_thread(history.history, m.store, m.get(code), number)
+        table = await m.get(code)
+        return await asyncio.to_thread(history.history, m.store, table, number)
 
     @app.get("/api/tables/{code}/games/{number}/hands/{hand}")
     async def hand_frames(
@@ -264,7 +278,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         x_seat_token: Annotated[str | None, Header(max_length=128)] = None,
     ) -> dict[str, Any]:
         m = mgr()
-        table = m.get(code)
+        table = await m.get(code)
         # Off the event loop: replaying a long game takes a while, and the tables play on.
         return await asyncio.to_thread(
             history.hand_frames, m.store, table, number, hand, x_seat_token, frames
@@ -295,12 +309,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _play(websocket: WebSocket, m: TableManager, code: str, client: str) -> None:
         try:
-            table = m.get(code)
+            table = await m.get(code)
         except ServerError as exc:
             await websocket.send_text(messages.dumps(messages.error(exc.code, exc.message)))
             await websocket.close(code=4404)
             return
         conn = m.connect(table, client)
+
+        async def close_socket() -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1012)
+
+        conn.close_socket = close_socket
         writer = asyncio.create_task(conn.run_writer(websocket.send_text))
         try:
             while not conn.closed:
@@ -323,7 +343,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         break
                     continue
                 conn.strikes = 0
-                handle_message(m, conn, text)
+                await handle_message(m, conn, text)
         except Exception:  # a broken socket: clean up below
             log.debug("websocket closed abruptly", exc_info=True)
         finally:
@@ -335,8 +355,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def handle_message(m: TableManager, conn: Connection, text: str) -> None:
-    """Validate and carry out one client message; every refusal is an ``error`` message."""
+async def handle_message(m: TableManager, conn: Connection, text: str) -> None:
+    """Validate and carry out one client message; every refusal is an ``error`` message.
+
+    A connection's messages are carried out one after another; a change waiting for the
+    database holds up that connection (and, through the table's lock, changes of its table),
+    nothing else."""
     if len(text) > MAX_MESSAGE_CHARS:
         conn.error("too_large", f"messages are at most {MAX_MESSAGE_CHARS} characters")
         return
@@ -361,7 +385,7 @@ def handle_message(m: TableManager, conn: Connection, text: str) -> None:
         return
     try:
         if isinstance(msg, Hello):
-            m.hello(conn, msg.token)
+            await m.hello(conn, msg.token)
             return
         if not conn.ready:
             conn.error("hello_first", 'say {"type": "hello"} first (with your token to play)', ref)
@@ -373,32 +397,50 @@ def handle_message(m: TableManager, conn: Connection, text: str) -> None:
                 raise ServerError("not_seated", "you are watching this table, not seated at it")
             if msg.seat is not None and msg.seat != seat:
                 raise ServerError("not_your_seat", f"you hold seat {seat}, not seat {msg.seat}")
-            if msg.version is not None and msg.version != table.version:
-                conn.mark_dirty()
-                raise ServerError(
-                    "stale", "the table moved on before your action arrived: look again"
-                )
-            m.act(table, seat, msg.action)
+            try:
+                await m.act(table, seat, msg.action, version=msg.version)
+            except ServerError as exc:
+                if exc.code == "stale":
+                    conn.mark_dirty()
+                raise
         elif isinstance(msg, Ping):
             conn.push({"type": "pong", "id": msg.id})
         elif isinstance(msg, Sync):
             conn.game_no = -1
             conn.mark_dirty()
         elif isinstance(msg, Start):
-            m.start(table, conn.host)
+            await m.start(table, conn.host)
         elif isinstance(msg, NewGame):
-            m.new_game(table, conn.seat, conn.host)
+            await m.new_game(table, conn.seat, conn.host)
         elif isinstance(msg, Leave):
             seat = conn.seat
             if seat is None:
                 raise ServerError("not_seated", "you are not seated at this table")
-            m.leave(table, seat)
+            await m.leave(table, seat)
     except ServerError as exc:
         conn.error(exc.code, exc.message, ref)
     except Exception:
         # The type only: a hello carries its seat token, which must never reach a log.
         log.exception("error handling a %r message", ref)
         conn.error("internal", "the server could not handle that message", ref)
+
+
+def raise_open_file_limit() -> None:
+    """Raise this process's soft limit of open files to its hard limit, where the system
+    allows: each WebSocket is a file, and the usual soft limit of 1024 is soon reached."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        if soft == resource.RLIM_INFINITY or soft >= target:
+            return
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        log.info("open-file limit raised from %d to %d", soft, target)
+    except (ValueError, OSError) as exc:  # pragma: no cover - a container may refuse
+        log.warning("could not raise the open-file limit: %s", exc)
 
 
 def run(
@@ -409,6 +451,7 @@ def run(
     log_level: str = "info",
     access_log: bool = False,
     header_timeout: float = 10.0,
+    forwarded_allow_ips: str = "127.0.0.1",
 ) -> None:
     """Serve ``app`` with uvicorn (incoming WebSocket messages are capped at 64 KiB).
 
@@ -433,4 +476,6 @@ def run(
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=30,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -2,7 +2,9 @@
 
 After every change the manager asks :meth:`TurnClock.schedule` to look at the seat to act: a
 person gets the turn timer (the default move when it runs out, and "away" after too many in a
-row); a bot thinks in a worker thread; an away seat plays the default move. Every timer and
+row); a bot thinks in a worker process (``bot_workers``; a bounded pool shared by every table,
+so a table of search bots cannot slow the event loop down) within ``bot_budget`` seconds, else
+its table plays the default move; an away seat plays the default move. Every timer and
 prepared move carries the decision it was made for, ``(game number, version)``, and does
 nothing if the table has moved on since.
 """
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from sabacc.apps.server.errors import ServerError
@@ -19,6 +23,7 @@ from sabacc.apps.server.table import Table
 from sabacc.core.actions import CHECK, JUNK, STAND, Action, Bet, Raise
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game
+from sabacc.services.bots import Bot
 from sabacc.services.bots.base import decide
 
 if TYPE_CHECKING:
@@ -43,6 +48,20 @@ def default_action(legal: Legal) -> Action:
     raise ServerError("no_action", "nothing to play")  # pragma: no cover
 
 
+def think(bot: Bot, game: Game, seat: int) -> tuple[Action, Bot]:
+    """One bot decision, in a worker process: the action, and the bot as it is afterwards (its
+    random state moved on), which the table keeps for its next decision."""
+    return decide(bot, game, seat), bot
+
+
+def bot_pool(workers: int) -> Executor:
+    """Where bots think: ``workers`` processes (started with ``spawn``: the server's threads and
+    sockets are not copied), or one thread if ``workers`` is 0."""
+    if workers <= 0:
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="sabacc-bot")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
 def decision_key(table: Table) -> Key:
     """The decision a table is at: its game number and how many actions were played."""
     return (table.games_played, table.version)
@@ -55,6 +74,21 @@ class TurnClock:
         self.manager = manager
         self.settings = settings
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._bots: Executor | None = None
+        self._moves: set[asyncio.Task[None]] = set()
+
+    @property
+    def bots(self) -> Executor:
+        if self._bots is None:
+            self._bots = bot_pool(self.settings.bot_workers)
+        return self._bots
+
+    def close(self) -> None:
+        for task in self._moves:
+            task.cancel()
+        if self._bots is not None:
+            self._bots.shutdown(wait=False, cancel_futures=True)
+            self._bots = None
 
     def schedule(self, table: Table) -> None:
         """Arm the turn timer, or start a bot's or an away seat's move, for the seat to act."""
@@ -115,27 +149,65 @@ class TurnClock:
 
     def _timeout(self, table: Table, key: Key) -> None:
         table.timer = None
+        if self.still_to_act(table, key) is None or self.loop is None:
+            return
+        task = self.loop.create_task(self._timeout_move(table, key))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+
+    async def _timeout_move(self, table: Table, key: Key) -> None:
         turn = self.still_to_act(table, key)
         if turn is None:
             return
         game, seat = turn
         missed = table.missed.get(seat, 0) + 1
         try:
-            if missed >= self.settings.missed_turns_away and not table.seats[seat].away:
-                self.manager.update_seat(table, seat, away=True)
             table.missed[seat] = missed
-            self.manager.act(table, seat, default_action(game.legal()), auto=True)
+            await self.manager.act(
+                table,
+                seat,
+                default_action(game.legal()),
+                auto=True,
+                key=key,
+                away=missed >= self.settings.missed_turns_away,
+            )
         except ServerError as exc:
+            table.missed[seat] = missed - 1
+            if exc.code == "stale":
+                return  # somebody acted meanwhile
             if exc.code != "storage_error":  # pragma: no cover - the default move is legal
                 log.exception("timer move refused at table %s", table.code)
                 return
             # Not stored: nothing happened. Play it as soon as the database answers again.
-            table.missed[seat] = missed - 1
             if self.loop is not None and table.timer is None:
                 table.timer_key = key
                 table.timer = self.loop.call_later(
                     self.settings.storage_retry, self._timeout, table, key
                 )
+
+    async def _think(self, table: Table, bot: Bot, game: Game, seat: int) -> tuple[Action, bool]:
+        """The bot's action (and False), thought out in the bot pool within ``bot_budget``
+        seconds; else, or if it fails, the default move (and True: played automatically)."""
+        loop = asyncio.get_running_loop()
+        budget = self.settings.bot_budget
+        # decide() also hands search bots (ismcts) their sampler of hidden cards.
+        future = loop.run_in_executor(self.bots, think, bot, game, seat)
+        try:
+            action, moved_on = await asyncio.wait_for(future, budget if budget > 0 else None)
+        except TimeoutError:
+            log.warning(
+                "bot %s at table %s took over %.1f s: the default move is played",
+                bot.name,
+                table.code,
+                budget,
+            )
+            return default_action(game.legal()), True
+        except Exception:
+            log.exception("bot %s failed at table %s", bot.name, table.code)
+            return default_action(game.legal()), True
+        if table.bots.get(seat) is bot:
+            table.bots[seat] = moved_on
+        return action, False
 
     async def _auto_move(self, table: Table, key: Key, delay: float) -> None:
         """A bot's move (thought out in a worker thread), or the default move of an away seat."""
@@ -149,25 +221,21 @@ class TurnClock:
             bot = table.bots.get(seat)
             action: Action | str
             if bot is not None and table.seats[seat].kind == "bot":
-                try:
-                    # decide() also hands search bots (ismcts) their sampler of hidden cards.
-                    action = await asyncio.to_thread(decide, bot, game, seat)
-                except Exception:
-                    log.exception("bot %s failed at table %s", bot.name, table.code)
-                    action = default_action(game.legal())
+                action, auto = await self._think(table, bot, game, seat)
                 if table.game is not game or decision_key(table) != key:
                     return
-                auto = False
             else:
                 action = default_action(game.legal())
                 auto = True
             try:
-                self.manager.act(table, seat, action, auto=auto)
+                await self.manager.act(table, seat, action, auto=auto, key=key)
             except ServerError as exc:
-                if exc.code == "storage_error":
+                if exc.code in ("storage_error", "stale"):
                     return  # nothing happened: tried again when the database answers
                 log.warning("bot move %r refused at %s: %s", action, table.code, exc.message)
-                self.manager.act(table, seat, default_action(game.legal()), auto=True)
+                await self.manager.act(
+                    table, seat, default_action(game.legal()), auto=True, key=key
+                )
         except asyncio.CancelledError:
             raise
         except Exception:

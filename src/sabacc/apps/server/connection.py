@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from sabacc.apps.server import messages
@@ -13,6 +13,9 @@ from sabacc.apps.server.auth import same_hash
 from sabacc.apps.server.limits import TokenBucket
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import Table
+
+#: Sockets being closed (kept referenced until done).
+KICKS: set[asyncio.Task[None]] = set()
 
 
 class Connection:
@@ -36,6 +39,8 @@ class Connection:
         self.events_sent = 0
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.strikes = 0
+        #: Closes the socket (set by the endpoint): the table moved to another server.
+        self.close_socket: Callable[[], Coroutine[Any, Any, None]] | None = None
 
     @property
     def seat(self) -> int | None:
@@ -59,6 +64,15 @@ class Connection:
     def error(self, code: str, message: str, ref: str | None = None) -> None:
         self.push(messages.error(code, message, ref))
 
+    def kick(self) -> None:
+        """Close this client's socket (with 1012, "service restart": reconnect)."""
+        self.closed = True
+        self.wake.set()
+        if self.close_socket is not None:
+            task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.close_socket())
+            KICKS.add(task)
+            task.add_done_callback(KICKS.discard)
+
     def mark_dirty(self) -> None:
         if self.ready and not self.closed:
             self.dirty = True
@@ -72,7 +86,7 @@ class Connection:
                 self.wake.clear()
                 while self.outbox:
                     await send(self.outbox.popleft())
-                if self.dirty:
+                if self.dirty and not self.table.saving:  # stays dirty until stored
                     self.dirty = False
                     await send(messages.state(self, loop.time()))
         except Exception:  # the socket went away: the reader notices and cleans up

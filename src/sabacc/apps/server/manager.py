@@ -1,15 +1,20 @@
 """The table manager: the lifecycle of every web table (create, seat, start, play, leave,
 new game) and the list of tables of one server process.
 
-The server holds the only game state. Everything that changes a table runs on the event loop
-without awaiting in between (validate, apply, store, wake the connections), so two messages can
-never interleave inside one change. Timers and automatic moves are in
-:mod:`~sabacc.apps.server.clock`, the messages in :mod:`~sabacc.apps.server.messages`, the
-rebuilding from the store in :mod:`~sabacc.apps.server.recovery`.
+The server holds the only game state. Every change of a table runs under that table's lock
+(validate, apply, store, wake the connections), so two changes of one table never interleave;
+the store call itself runs in a bounded pool of worker threads (``storage_workers``), never on
+the event loop, so a slow or locked database holds up only the tables waiting for it. Timers
+and automatic moves are in :mod:`~sabacc.apps.server.clock`, the messages in
+:mod:`~sabacc.apps.server.messages`, the rebuilding from the store in
+:mod:`~sabacc.apps.server.recovery`.
 
 Every change is stored before anyone sees it: a seat or a game is stored and then changed in
-memory; an action is applied, stored and only then announced (nothing awaits in between), and
-undone if it cannot be stored. Why not apply to a copy: copying a game copies its event log,
+memory; an action is applied, stored and only then announced (while it is being stored the
+table is ``saving`` and no connection is sent its state), and undone if it cannot be stored.
+A store call that takes too long fails by itself (the driver's busy, connect, statement and
+lock timeouts, ``storage_timeout``): the server never abandons a write that might still
+commit later. Why not apply to a copy: copying a game copies its event log,
 which costs more per action the longer the game runs, while undoing is needed only on failure.
 When the store fails, the change is refused (``storage_error``), nothing changes, every table
 says the database is down, and the manager
@@ -21,11 +26,17 @@ game's seed and actions (see :meth:`TableManager.load`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import random
+import socket
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -78,15 +89,23 @@ class TableManager:
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
+        self.pool = ThreadPoolExecutor(
+            max_workers=storage_workers(self.settings, store.url),
+            thread_name_prefix="sabacc-store",
+        )
         self.tables: dict[str, Table] = {}
         self.clock = TurnClock(self, self.settings)
+        #: This server's name in the table leases (``settings.cluster``).
+        self.node = self.settings.node or f"{socket.gethostname()}-{os.getpid()}"
         #: False from a failed write until the database answers again (see :meth:`persist`).
         self.storage_ok = True
         self._watch: asyncio.Task[None] | None = None
+        self._beats: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ storage
-    def persist(self, write: Callable[[], T]) -> T:
-        """Run one store call; on any failure refuse with ``storage_error`` (status 503).
+    async def persist(self, write: Callable[[], T]) -> T:
+        """Run one store call in the worker pool; on any failure refuse with ``storage_error``
+        (status 503).
 
         Callers change memory only after this returns, so a refusal leaves memory as the store
         has it. While the database is down every write is refused at once.
@@ -94,10 +113,14 @@ class TableManager:
         if not self.storage_ok:
             raise ServerError("storage_error", STORAGE_DOWN, status=503)
         try:
-            return write()
+            return await self.read(write)
         except Exception as exc:
             self._storage_lost(exc)
             raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+
+    async def read(self, call: Callable[[], T]) -> T:
+        """Run one store call in the worker pool (off the event loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, call)
 
     def _storage_lost(self, exc: Exception) -> None:
         if not self.storage_ok:
@@ -122,7 +145,8 @@ class TableManager:
                 try:
                     await asyncio.to_thread(self.store.ping)
                     # A PostgreSQL restart dropped this server's claim: take it again.
-                    await asyncio.to_thread(self.store.claim)
+                    if not self.settings.cluster:
+                        await asyncio.to_thread(self.store.claim)
                 except StoreBusy as exc:
                     log.error("the database answers, but %s", exc)
                     continue
@@ -139,8 +163,9 @@ class TableManager:
             for conn in list(table.conns):
                 seat = conn.seat
                 if seat is not None:
-                    self._back_at_table(table, seat)
-            self._maybe_start(table)
+                    await self._back_at_table(table, seat)
+            async with table.lock:
+                await self._maybe_start(table)
             self._changed(table)
 
     async def keep_claim(self) -> None:
@@ -163,16 +188,21 @@ class TableManager:
         if table.quarantine is not None:
             raise ServerError("table_unavailable", table.quarantine, status=503)
 
-    def update_seat(self, table: Table, position: int, **changes: Any) -> SeatRecord:
-        """Store a changed copy of a seat, then put it in place (see :meth:`persist`)."""
+    async def update_seat(self, table: Table, position: int, **changes: Any) -> SeatRecord:
+        """Store a changed copy of a seat, then put it in place (see :meth:`persist`; call it
+        holding ``table.lock``)."""
         new = replace(table.seats[position], **changes)
-        self.persist(lambda: self.store.save_seat(table.id, new))
+        await self.persist(lambda: self.store.save_seat(table.id, new))
         table.seats[position] = new
         return new
 
     # ------------------------------------------------------------------ start-up
     def load(self) -> None:
-        """Rebuild every stored table; a game in progress is replayed from seed and actions."""
+        """Rebuild every stored table; a game in progress is replayed from seed and actions.
+        (In a cluster, tables are loaded when they are asked for or their owner died.)"""
+        if self.settings.cluster:
+            log.info("cluster node %s on %s", self.node, redact_url(self.store.url))
+            return
         for rec in self.store.load_tables():
             table = table_from_store(rec)
             self.tables[table.code] = table
@@ -189,6 +219,8 @@ class TableManager:
             self.clock.stop(table)
         if self._watch is not None:
             self._watch.cancel()
+        self.clock.close()
+        self.pool.shutdown(wait=True)
 
     # ------------------------------------------------------------------ memory
     def evict_idle(self, now: float | None = None) -> list[str]:
@@ -200,7 +232,9 @@ class TableManager:
             return []
         idle = idle_codes(self.tables, limit, time.monotonic() if now is None else now)
         for code in idle:
-            del self.tables[code]
+            table = self.tables.pop(code)
+            if self.settings.cluster:  # let another server have it
+                self.pool.submit(self.store.release_lease, table.id, self.node)
         if idle:
             log.info("evicted %d idle table(s); %d in memory", len(idle), len(self.tables))
         return idle
@@ -214,28 +248,214 @@ class TableManager:
             await asyncio.sleep(max(1.0, min(60.0, limit / 4)))
             self.evict_idle()
 
+    async def expire(self) -> list[str]:
+        """Delete the tables nobody has used for ``settings.expire_days`` days (see
+        :meth:`~sabacc.services.store.Store.unused_since`), except those in memory that are in
+        use (somebody connected, a timer or a move pending, a change within that time) or
+        quarantined (their data is kept for the operators). Returns the codes deleted."""
+        window = self.settings.expire_days * 86400
+        if window <= 0 or not self.storage_ok:
+            return []
+        before = datetime.now(UTC) - timedelta(seconds=window)
+        try:
+            candidates = await self.read(partial(self.store.unused_since, before))
+        except Exception as exc:
+            self._storage_lost(exc)
+            return []
+        gone: list[str] = []
+        for table_id, code in candidates:
+            table = self.tables.get(code)
+            if table is not None:
+                in_use = table.conns or table.timer is not None or table.pending is not None
+                recent = time.monotonic() - table.last_active < window
+                if in_use or recent or table.quarantine is not None or table.lock.locked():
+                    continue
+            try:
+                await self.persist(partial(self.store.delete_table, table_id))
+            except ServerError:
+                break
+            if table is not None and self.tables.get(code) is table:
+                self.clock.stop(table)
+                del self.tables[code]
+            gone.append(code)
+        if gone:
+            log.info("expired %d table(s) unused for %g days", len(gone), self.settings.expire_days)
+        return gone
+
+    async def run_expiry(self) -> None:
+        """Expire abandoned tables now and then, for as long as the server runs."""
+        window = self.settings.expire_days * 86400
+        if window <= 0:
+            return
+        while True:
+            await asyncio.sleep(max(0.5, min(3600.0, window / 4)))
+            try:
+                await self.expire()
+            except Exception:  # pragma: no cover - logged, tried again next time
+                log.exception("expiring abandoned tables failed")
+
     # ------------------------------------------------------------------ lobby
-    def get(self, code: str) -> Table:
-        """The table called ``code``: in memory, or reloaded from the store if it was evicted."""
+    async def get(self, code: str) -> Table:
+        """The table called ``code``: in memory, or reloaded from the store if it was evicted
+        (read and replayed in the worker pool)."""
         norm = normalise_code(code)
         table = self.tables.get(norm)
         if table is None:
-            records = self.persist(lambda: self.store.load_tables(norm)) if norm else []
-            if not records:
+            if not norm:
                 raise ServerError("no_table", f"there is no table {code!r}", status=404)
-            table = table_from_store(records[0])
-            self.tables[table.code] = table
+
+            loaded = await self._load(norm)
+            if loaded is None:
+                raise ServerError("no_table", f"there is no table {code!r}", status=404)
+            table = self.tables.setdefault(loaded.code, loaded)  # another call may have won
             self.clock.schedule(table)
         return table
+
+    async def _load(self, code: str) -> Table | None:
+        """Read and replay the table ``code`` from the store (None: no such table). In a
+        cluster, its lease is taken first: if another live server owns it, that server is
+        asked to hand it over and this waits a little (a client routed here, e.g. after the
+        table was created elsewhere), then refuses with ``table_elsewhere`` (503)."""
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        cluster = self.settings.cluster
+        ttl = self.settings.lease_ttl
+
+        def load() -> Table | str | None:
+            if cluster:
+                table_id = self.store.table_id(code)
+                if table_id is None:
+                    return None
+                owner = self.store.take_lease(table_id, self.node, ttl)
+                if owner != self.node:
+                    return owner
+            records = self.store.load_tables(code)
+            return table_from_store(records[0]) if records else None
+
+        deadline = time.monotonic() + ttl + 2.0
+        while True:
+            try:
+                got = await self.read(load)
+            except Exception as exc:
+                self._storage_lost(exc)
+                raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+            if not isinstance(got, str):
+                return got
+            if time.monotonic() > deadline:
+                raise ServerError(
+                    "table_elsewhere",
+                    "this table is being moved between servers: try again in a moment",
+                    status=503,
+                )
+            await asyncio.sleep(0.2)
+
+    # ------------------------------------------------------------------ cluster
+    async def run_leases(self) -> None:
+        """In a cluster: renew this server's leases every third of ``lease_ttl``; hand over
+        the tables another server asked for, drop those whose lease was lost, and adopt the
+        tables of servers that stopped renewing (they resume here exactly where they were).
+
+        The renewal runs on a thread of its own, on its own timer: a busy event loop or a
+        queue of writes must not let the leases of a live server expire (another server would
+        take its tables, and it would drop them: tables bouncing between servers)."""
+        loop = asyncio.get_running_loop()
+        stop = threading.Event()
+        beat = threading.Thread(
+            target=self._heartbeat, args=(loop, stop), name="sabacc-leases", daemon=True
+        )
+        beat.start()
+        try:
+            await asyncio.Event().wait()  # until cancelled (shutdown)
+        finally:
+            stop.set()
+
+    def _heartbeat(self, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
+        ttl = self.settings.lease_ttl
+        while not stop.wait(ttl / 3):
+            if not self.storage_ok:
+                continue
+            known = list(self.tables.values())  # a table loaded meanwhile has a fresh lease
+            try:
+                held, wanted = self.store.renew_leases(self.node, ttl)
+                orphans = self.store.expired_leases()
+            except Exception as exc:
+                log.warning("could not renew table leases (%s)", type(exc).__name__)
+                continue
+            with contextlib.suppress(RuntimeError):  # the loop closed: shutting down
+                loop.call_soon_threadsafe(self._after_beat, known, held, wanted, orphans)
+
+    def _after_beat(
+        self, known: list[Table], held: set[int], wanted: set[int], orphans: list[str]
+    ) -> None:
+        task = asyncio.get_running_loop().create_task(self._beat(known, held, wanted, orphans))
+        self._beats.add(task)
+        task.add_done_callback(self._beats.discard)
+
+    async def _beat(
+        self, known: list[Table], held: set[int], wanted: set[int], orphans: list[str]
+    ) -> None:
+        for table in known:
+            if self.tables.get(table.code) is not table:
+                continue
+            if table.id not in held:
+                log.error("lost the lease of table %s: dropped here", table.code)
+                self._drop(table)
+            elif table.id in wanted:
+                await self._hand_over(table)
+        for code in orphans:
+            if code not in self.tables:
+                try:
+                    await self.get(code)
+                    log.warning("took over table %s from a server that stopped", code)
+                except ServerError:
+                    pass  # someone else took it, or the database is down
+
+    async def _hand_over(self, table: Table) -> None:
+        """Give ``table`` up to the server that asked for it (everything is stored already)."""
+        async with table.lock:
+            if self.tables.get(table.code) is not table:
+                return
+            self._drop(table)
+            try:
+                await self.read(partial(self.store.release_lease, table.id, self.node))
+            except Exception as exc:  # the lease expires by itself
+                log.warning("could not release table %s (%s)", table.code, type(exc).__name__)
+        log.info("handed table %s over to another server", table.code)
+
+    def _drop(self, table: Table) -> None:
+        """Forget ``table`` here: timers stopped, its sockets closed (clients reconnect, and
+        the proxy sends them to the table's owner)."""
+        self.clock.stop(table)
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        for conn in list(table.conns):
+            conn.kick()
+
+    async def release_all(self) -> None:
+        """Shutting down in a cluster: give every table up at once (no wait for expiry)."""
+        for table in list(self.tables.values()):
+            try:
+                await self.read(partial(self.store.release_lease, table.id, self.node))
+            except Exception:
+                return
 
     def listed(self) -> list[dict[str, Any]]:
         tables = [t for t in self.tables.values() if t.listed]
         tables.sort(key=lambda t: t.created_at, reverse=True)
         return [messages.table_summary(t) for t in tables[:100]]
 
-    def create(self, req: CreateTable) -> dict[str, Any]:
+    async def create(self, req: CreateTable) -> dict[str, Any]:
         if len(self.tables) >= self.settings.max_tables:
             raise ServerError("too_many_tables", "this server has as many tables as it can hold")
+        bot_cap = self.settings.max_bot_tables
+        bots_only = all(kind != "human" for kind in req.seats)
+        if bot_cap > 0 and bots_only and sum(t.bots_only for t in self.tables.values()) >= bot_cap:
+            raise ServerError(
+                "too_many_bot_tables",
+                f"this server holds {bot_cap} tables of bots only already: "
+                "seat at least one person, or try again later",
+                status=429,
+            )
         try:
             info = lookup(req.variant)
         except SabaccError as exc:
@@ -266,7 +486,7 @@ class TableManager:
             seats.append(SeatRecord(position=i, kind="bot", bot=bot, name=BOT_NAMES[i % 8]))
         length = CODE_LENGTH if req.listed else UNLISTED_CODE_LENGTH
         code = new_code(length)
-        while code in self.tables or self.persist(partial(self.store.code_taken, code)):
+        while code in self.tables or await self.persist(partial(self.store.code_taken, code)):
             code = new_code(length)  # pragma: no cover - rare
         host_token = new_token()
         host_hash = hash_token(host_token)
@@ -278,8 +498,9 @@ class TableManager:
                 first.token_hash = host_hash
                 seat_no = first.position
         name = clean_name(req.name, 60) or f"{info.title} table"
-        rec = self.persist(
-            lambda: self.store.create_table(
+
+        def make() -> Any:
+            made = self.store.create_table(
                 code=code,
                 name=name,
                 variant=info.name,
@@ -289,10 +510,15 @@ class TableManager:
                 host_hash=host_hash,
                 seats=seats,
             )
-        )
+            if self.settings.cluster:
+                self.store.take_lease(made.id, self.node, self.settings.lease_ttl)
+            return made
+
+        rec = await self.persist(make)
         table = table_from_record(rec)
         self.tables[code] = table
-        self._maybe_start(table)
+        async with table.lock:
+            await self._maybe_start(table)
         self._changed(table)
         return {
             "code": code,
@@ -302,10 +528,16 @@ class TableManager:
             "token": host_token if seat_no is not None else None,
         }
 
-    def join(
+    async def join(
         self, code: str, name: str, seat: int | None = None, host_token: str | None = None
     ) -> dict[str, Any]:
-        table = self.get(code)
+        table = await self.get(code)
+        async with table.lock:
+            return await self._join(table, name, seat, host_token)
+
+    async def _join(
+        self, table: Table, name: str, seat: int | None, host_token: str | None
+    ) -> dict[str, Any]:
         self._usable(table)
         display = clean_name(name)
         if not display:
@@ -336,10 +568,10 @@ class TableManager:
             and table.seat_of(table.host_hash) is None
         ):
             token = host_token  # the host sits down and stays host
-        self.update_seat(
+        await self.update_seat(
             table, chosen.position, name=display, token_hash=hash_token(token), away=False, net=0
         )
-        self._maybe_start(table)
+        await self._maybe_start(table)
         self._changed(table)
         return {"code": table.code, "seat": chosen.position, "token": token}
 
@@ -349,17 +581,23 @@ class TableManager:
             raise ServerError("bad_token", "that token holds no seat at this table", status=403)
         return seat
 
-    def leave(self, table: Table, seat: int) -> None:
-        self._usable(table)
-        if table.status == "playing" and table.game is not None and not table.game.is_over:
-            # played automatically; the seat is freed when the game ends
-            self.update_seat(table, seat, away=True)
-        else:
-            self.update_seat(table, seat, name=None, token_hash=None, away=False, net=0)
+    async def leave(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            self._usable(table)
+            if table.status == "playing" and table.game is not None and not table.game.is_over:
+                # played automatically; the seat is freed when the game ends
+                await self.update_seat(table, seat, away=True)
+            else:
+                await self.update_seat(table, seat, name=None, token_hash=None, away=False, net=0)
         self._changed(table)
 
-    def start(self, table: Table, conn_host: bool) -> None:
+    async def start(self, table: Table, conn_host: bool) -> None:
         """The host starts now: empty human seats are removed, the others play."""
+        async with table.lock:
+            await self._start_now(table, conn_host)
+        self._changed(table)
+
+    async def _start_now(self, table: Table, conn_host: bool) -> None:
         self._usable(table)
         if not conn_host:
             raise ServerError("not_host", "only the player who created the table can start it")
@@ -374,12 +612,16 @@ class TableManager:
             )
         if len(taken) != len(table.seats):
             renumbered = [replace(s, position=i) for i, s in enumerate(taken)]
-            self.persist(lambda: self.store.replace_seats(table.id, renumbered))
+            await self.persist(lambda: self.store.replace_seats(table.id, renumbered))
             table.seats = renumbered
-        self._start_game(table)
+        await self._start_game(table)
+
+    async def new_game(self, table: Table, seat: int | None, host: bool) -> None:
+        async with table.lock:
+            await self._new_game(table, seat, host)
         self._changed(table)
 
-    def new_game(self, table: Table, seat: int | None, host: bool) -> None:
+    async def _new_game(self, table: Table, seat: int | None, host: bool) -> None:
         self._usable(table)
         if table.status != "finished":
             raise ServerError("game_running", "the game is not over yet")
@@ -387,18 +629,19 @@ class TableManager:
             raise ServerError("not_seated", "only a seated player can start a new game")
         for rec in list(table.seats):
             if rec.away and rec.kind == "human":  # they left during the game: free the seat
-                self.update_seat(table, rec.position, name=None, token_hash=None, away=False, net=0)
-        self.persist(lambda: self.store.set_status(table.id, "waiting"))
+                await self.update_seat(
+                    table, rec.position, name=None, token_hash=None, away=False, net=0
+                )
+        await self.persist(lambda: self.store.set_status(table.id, "waiting"))
         table.status = "waiting"
-        self._maybe_start(table)
-        self._changed(table)
+        await self._maybe_start(table)
 
     # ------------------------------------------------------------------ connections
     def connect(self, table: Table, client: str = "?") -> Connection:
         """A new WebSocket client of ``table`` (it joins the table when it says hello)."""
         return Connection(self.settings, table, client)
 
-    def hello(self, conn: Connection, token: str | None) -> None:
+    async def hello(self, conn: Connection, token: str | None) -> None:
         """Who ``conn`` is: a seat, the host, or a spectator (at most ``max_spectators``).
 
         A spectator coming or going changes only the spectator count, so the others are told
@@ -424,7 +667,7 @@ class TableManager:
         if token and watching:
             conn.error("bad_token", "that token holds no seat at this table: you are watching")
         if seat is not None:
-            self._back_at_table(table, seat)
+            await self._back_at_table(table, seat)
         conn.push(messages.welcome(table, seat, conn.host))
         if watching:
             table.touch()
@@ -448,15 +691,18 @@ class TableManager:
         for conn in table.conns:
             conn.mark_dirty()
 
-    def _back_at_table(self, table: Table, seat: int) -> None:
+    async def _back_at_table(self, table: Table, seat: int) -> None:
         """A player who was away is connected again: their seat is theirs to play again
         (if the database is down, it stays away until the database is back)."""
-        if table.seats[seat].away and table.status == "playing" and table.quarantine is None:
-            try:
-                self.update_seat(table, seat, away=False)
-            except ServerError:
-                return
-            table.missed.pop(seat, None)
+        if not table.seats[seat].away:
+            return
+        async with table.lock:
+            if table.seats[seat].away and table.status == "playing" and table.quarantine is None:
+                try:
+                    await self.update_seat(table, seat, away=False)
+                except ServerError:
+                    return
+                table.missed.pop(seat, None)
 
     def disconnect(self, conn: Connection) -> None:
         conn.closed = True
@@ -471,10 +717,45 @@ class TableManager:
                 self._changed(table)
 
     # ------------------------------------------------------------------ play
-    def act(
-        self, table: Table, seat: int | None, text: str | Action, *, auto: bool = False
+    async def act(
+        self,
+        table: Table,
+        seat: int | None,
+        text: str | Action,
+        *,
+        auto: bool = False,
+        version: int | None = None,
+        key: tuple[int, int] | None = None,
+        away: bool = False,
     ) -> None:
-        """Apply ``seat``'s action: validated, stored, then announced. Refusals change nothing."""
+        """Apply ``seat``'s action: validated, stored, then announced. Refusals change nothing.
+
+        ``version`` (a client's) or ``key`` (a timer's or a bot's decision, ``(game number,
+        version)``) must still be the table's, checked under the table's lock: else ``stale``.
+        ``away`` also marks the seat away first (a player who let the timer play too often).
+        """
+        async with table.lock:
+            try:
+                await self._act(table, seat, text, auto, version, key, away)
+            finally:
+                table.saving = False
+        self._changed(table)
+
+    async def _act(
+        self,
+        table: Table,
+        seat: int | None,
+        text: str | Action,
+        auto: bool,
+        version: int | None,
+        key: tuple[int, int] | None,
+        away: bool,
+    ) -> None:
+        stale = ServerError("stale", "the table moved on before your action arrived: look again")
+        if version is not None and version != table.version:
+            raise stale
+        if key is not None and key != (table.games_played, table.version):
+            raise stale
         game = table.game
         if game is None or table.status != "playing" or game.is_over:
             raise ServerError("no_game", "no game is being played at this table")
@@ -486,9 +767,13 @@ class TableManager:
             raise ServerError("not_your_turn", f"it is not your turn: {who} is to act")
         if not self.storage_ok:
             raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        if away and not table.seats[seat].away:
+            await self.update_seat(table, seat, away=True)
         hand = game.hand_no
-        # Applied, stored, and only then announced: nothing awaits in between, so nobody can
-        # see the action before it is durable; if it cannot be stored it is undone first.
+        # Applied, stored, and only then announced: while the store call runs the table is
+        # ``saving`` (no connection is sent its state), so nobody sees the action before it is
+        # durable; if it cannot be stored it is undone first.
+        table.saving = True
         try:
             game.apply(text, seat=seat)
         except IllegalActionError as exc:
@@ -504,7 +789,7 @@ class TableManager:
         assert game_rec is not None
         record = ActionRecord(idx, seat, game.actions[-1][1], hand, auto)
         try:
-            self.persist(
+            await self.persist(
                 lambda: self.store.record_action(
                     table.id,
                     game_rec.id,
@@ -528,19 +813,18 @@ class TableManager:
                 break
         if game.is_over:
             table.status = "finished"
-        self._changed(table)
 
     # ------------------------------------------------------------------ game lifecycle
-    def _maybe_start(self, table: Table) -> None:
+    async def _maybe_start(self, table: Table) -> None:
         """Start the game once every human seat is taken (retried when the database is back,
-        if it could not be stored)."""
+        if it could not be stored). Call it holding ``table.lock``."""
         if table.status == "waiting" and table.human_seats_filled() and not table.quarantine:
             try:
-                self._start_game(table)
+                await self._start_game(table)
             except ServerError as exc:
                 log.warning("table %s could not start its game: %s", table.code, exc.code)
 
-    def _start_game(self, table: Table) -> None:
+    async def _start_game(self, table: Table) -> None:
         seed = random.SystemRandom().randrange(2**63)
         names: list[str] = []
         for s in table.seats:
@@ -552,7 +836,7 @@ class TableManager:
             names.append(name)
         game = sabacc.new_game(table.variant, players=names, seed=seed, **table.options)
         number = table.games_played + 1
-        rec = self.persist(
+        rec = await self.persist(
             lambda: self.store.start_game(
                 table.id,
                 number=number,
@@ -580,3 +864,11 @@ class TableManager:
         for conn in table.conns:
             conn.mark_dirty()
         self.clock.schedule(table)
+
+
+def storage_workers(settings: Settings, url: str) -> int:
+    """How many threads talk to the database: ``settings.storage_workers``, or by default 1 for
+    SQLite (one writer at a time anyway) and 4 for PostgreSQL."""
+    if settings.storage_workers > 0:
+        return settings.storage_workers
+    return 1 if url.startswith("sqlite") else 4

@@ -44,3 +44,26 @@ class Settings:
     tables_per_hour: int = 30
     #: WebSockets one client may hold open at once.
     sockets_per_client: int = 40
+    #: Seconds a database call may take (a locked SQLite file, a stuck PostgreSQL) before it
+    #: fails and the change is refused with ``storage_error``.
+    storage_timeout: float = 5.0
+    #: Worker threads that talk to the database (0: 1 for SQLite, which has one writer at a
+    #: time anyway, 4 for PostgreSQL). No database call runs on the event loop.
+    storage_workers: int = 0
+    #: Worker processes in which bots think (never on the event loop; 0: in a worker thread).
+    bot_workers: int = 1
+    #: Seconds one bot decision may take before the table plays its default move instead.
+    bot_budget: float = 5.0
+    #: Tables without a human seat this server holds at once (0: any).
+    max_bot_tables: int = 20
+    #: Days after which a table nobody has used (no action, no seat taken or left, nobody
+    #: connected) is deleted with its games. 0: tables are kept for ever.
+    expire_days: float = 30.0
+    #: Several servers share one PostgreSQL: each table is owned by one of them at a time (a
+    #: lease row renewed by heartbeat) instead of the whole database by one server.
+    cluster: bool = False
+    #: This server's name in the leases (default: host name and process id).
+    node: str = ""
+    #: Seconds a lease lasts unless renewed (renewed every third of it): how soon another
+    #: server takes over the tables of one that died.
+    lease_ttl: float = 3.0

@@ -61,6 +61,10 @@ class Table:
     storage_down: bool = False
     #: Why the table could not be rebuilt from the store (it is kept, but not played).
     quarantine: str | None = None
+    #: Held by every change of this table (see TableManager): changes never interleave.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: An applied action is being stored: nobody may be sent the state until it is durable.
+    saving: bool = False
 
     @property
     def problem(self) -> str | None:
@@ -86,6 +90,11 @@ class Table:
             if same_hash(seat.token_hash, token_hash):
                 return seat.position
         return None
+
+    @property
+    def bots_only(self) -> bool:
+        """No human seat: a table of bots playing each other (their number is limited)."""
+        return all(s.kind == "bot" for s in self.seats)
 
     def human_seats_filled(self) -> bool:
         return all(s.kind == "bot" or s.token_hash is not None for s in self.seats)

@@ -104,3 +104,18 @@ class ActionRow(Base):
     hand: Mapped[int] = mapped_column(Integer)
     auto: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LeaseRow(Base):
+    """Which server process owns a table, until when (several servers sharing PostgreSQL):
+    renewed by its owner's heartbeat; an expired lease may be taken by any server. ``wanted_by``
+    names a server asking the owner to hand the table over (a client was routed there)."""
+
+    __tablename__ = "leases"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[str] = mapped_column(String(80))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    wanted_by: Mapped[str | None] = mapped_column(String(80), nullable=True)

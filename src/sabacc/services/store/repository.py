@@ -8,6 +8,7 @@ from the database exactly where it was: see :meth:`Store.load_tables`.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +27,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -34,7 +36,15 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from sabacc.services.store.models import ActionRow, Base, GameRow, SeatRow, TableRow, utcnow
+from sabacc.services.store.models import (
+    ActionRow,
+    Base,
+    GameRow,
+    LeaseRow,
+    SeatRow,
+    TableRow,
+    utcnow,
+)
 
 
 @dataclass
@@ -130,10 +140,13 @@ def redact_url(url: str) -> str:
         return url.split("://", 1)[0] + "://..."
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, timeout: float = 30.0, pool_size: int = 5) -> Engine:
+    """An engine whose every call gives up after about ``timeout`` seconds: a locked SQLite
+    file (busy timeout), an unreachable or stuck PostgreSQL (connect and statement timeouts).
+    The call itself fails, so a caller never has to abandon a write that may still commit."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": timeout})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -147,6 +160,18 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        millis = max(1, int(timeout * 1000))
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            pool_size=pool_size,
+            pool_timeout=timeout,
+            connect_args={
+                "connect_timeout": max(1, round(timeout)),
+                "options": f"-c statement_timeout={millis} -c lock_timeout={millis}",
+            },
+        )
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -161,19 +186,26 @@ CLAIM_KEY = 0x736162616363
 class Store:
     """Tables, seats, games and actions in a relational database."""
 
-    def __init__(self, url: str = "sqlite:///sabacc.db") -> None:
+    def __init__(
+        self, url: str = "sqlite:///sabacc.db", *, timeout: float = 30.0, pool_size: int = 5
+    ) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, timeout, pool_size)
         Base.metadata.create_all(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
-        self._writer: Connection | None = None  # kept open for the per-action hot path
+        # One connection per worker thread, kept open for the per-action hot path.
+        self._local = threading.local()
+        self._writers: list[Connection] = []
+        self._writers_lock = threading.Lock()
         self._claim_file: IO[str] | None = None
         self._claim_conn: Connection | None = None
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        with self._writers_lock:
+            for writer in self._writers:
+                with contextlib.suppress(Exception):
+                    writer.close()
+            self._writers.clear()
         if self._claim_conn is not None:
             with contextlib.suppress(Exception):
                 self._claim_conn.close()
@@ -236,9 +268,15 @@ class Store:
             conn.execute(select(1))
 
     def _writer_connection(self) -> Connection:
-        if self._writer is None or self._writer.closed or self._writer.invalidated:
-            self._writer = self.engine.connect()
-        return self._writer
+        """This thread's writer connection (opened on first use, again after a failure)."""
+        writer: Connection | None = getattr(self._local, "writer", None)
+        if writer is None or writer.closed or writer.invalidated:
+            writer = self.engine.connect()
+            self._local.writer = writer
+            with self._writers_lock:
+                self._writers = [w for w in self._writers if not w.closed]
+                self._writers.append(writer)
+        return writer
 
     # ------------------------------------------------------------------ tables and seats
     def code_taken(self, code: str) -> bool:
@@ -317,6 +355,93 @@ class Store:
         with self.session.begin() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
+    def unused_since(self, before: datetime, limit: int = 500) -> list[tuple[int, str]]:
+        """``(id, code)`` of up to ``limit`` tables with nothing stored since ``before``: made
+        earlier, and no game started or finished, no action played since (the candidates for
+        expiry; seats taken or left are not dated, and the server also checks its memory)."""
+        recent_game = (
+            select(GameRow.id)
+            .where(
+                GameRow.table_id == TableRow.id,
+                (GameRow.started_at >= before) | (GameRow.finished_at >= before),
+            )
+            .exists()
+        )
+        recent_action = (
+            select(ActionRow.id)
+            .join(GameRow, ActionRow.game_id == GameRow.id)
+            .where(GameRow.table_id == TableRow.id, ActionRow.created_at >= before)
+            .exists()
+        )
+        query = (
+            select(TableRow.id, TableRow.code)
+            .where(TableRow.created_at < before, ~recent_game, ~recent_action)
+            .order_by(TableRow.id)
+            .limit(limit)
+        )
+        with self.session() as s:
+            return [(int(row.id), str(row.code)) for row in s.execute(query)]
+
+    def delete_table(self, table_id: int) -> None:
+        """Delete a table with its seats, games and actions."""
+        with self.session.begin() as s:
+            game_ids = select(GameRow.id).where(GameRow.table_id == table_id)
+            s.execute(delete(ActionRow).where(ActionRow.game_id.in_(game_ids)))
+            s.execute(delete(GameRow).where(GameRow.table_id == table_id))
+            s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            s.execute(delete(TableRow).where(TableRow.id == table_id))
+
+    # ------------------------------------------------------------------ leases (PostgreSQL)
+    # Several servers sharing one PostgreSQL own tables one at a time: a lease row per table,
+    # dated by the database's own clock (no clock skew between hosts).
+    def table_id(self, code: str) -> int | None:
+        with self.session() as s:
+            found = s.scalar(select(TableRow.id).where(TableRow.code == code))
+            return None if found is None else int(found)
+
+    def take_lease(self, table_id: int, owner: str, ttl: float) -> str:
+        """Take (or renew) the lease of a table for ``owner`` if it is free, expired or
+        already ``owner``'s; returns the owner it has now (someone else: not taken, and that
+        owner is asked to hand it over)."""
+        with self.session.begin() as s:
+            got = s.execute(_TAKE_LEASE, {"t": table_id, "o": owner, "ttl": ttl}).scalar()
+            if got is not None:
+                return str(got)
+            s.execute(update(LeaseRow).where(LeaseRow.table_id == table_id).values(wanted_by=owner))
+            current = s.scalar(select(LeaseRow.owner).where(LeaseRow.table_id == table_id))
+            return str(current) if current is not None else ""
+
+    def renew_leases(self, owner: str, ttl: float) -> tuple[set[int], set[int]]:
+        """Extend every lease ``owner`` holds; returns the tables held and, among them, those
+        another server asked for."""
+        with self.session.begin() as s:
+            rows = s.execute(_RENEW_LEASES, {"o": owner, "ttl": ttl}).all()
+        held = {int(r[0]) for r in rows}
+        wanted = {int(r[0]) for r in rows if r[1] is not None and r[1] != owner}
+        return held, wanted
+
+    def expired_leases(self, limit: int = 100) -> list[str]:
+        """Codes of tables whose owner stopped renewing (a dead server): to be adopted."""
+        query = (
+            select(TableRow.code)
+            .join(LeaseRow, LeaseRow.table_id == TableRow.id)
+            .where(LeaseRow.expires_at < func.now())
+            .limit(limit)
+        )
+        with self.session() as s:
+            return [str(c) for c in s.scalars(query)]
+
+    def release_lease(self, table_id: int, owner: str) -> None:
+        with self.session.begin() as s:
+            s.execute(
+                delete(LeaseRow).where(LeaseRow.table_id == table_id, LeaseRow.owner == owner)
+            )
+
+    def lease_owner(self, table_id: int) -> str | None:
+        with self.session() as s:
+            owner = s.scalar(select(LeaseRow.owner).where(LeaseRow.table_id == table_id))
+            return None if owner is None else str(owner)
+
     # ------------------------------------------------------------------ games and actions
     def start_game(
         self,
@@ -389,7 +514,7 @@ class Store:
         """Store one applied action (and, if it ended the game, the result) atomically.
 
         The hot path of the server: Core statements compiled once, on a connection kept open
-        (no pool round trip), in one short transaction. Call it from one thread only.
+        (no pool round trip, one per thread), in one short transaction.
         """
         conn = self._writer_connection()
         try:
@@ -640,3 +765,17 @@ def _game_record(row: GameRow) -> GameRecord:
         started_at=row.started_at,
         finished_at=row.finished_at,
     )
+
+
+_TAKE_LEASE = text(
+    "INSERT INTO leases (table_id, owner, expires_at, wanted_by) "
+    "VALUES (:t, :o, now() + make_interval(secs => :ttl), NULL) "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, "
+    "expires_at = EXCLUDED.expires_at, wanted_by = NULL "
+    "WHERE leases.owner = EXCLUDED.owner OR leases.expires_at < now() "
+    "RETURNING owner"
+)
+_RENEW_LEASES = text(
+    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl) "
+    "WHERE owner = :o RETURNING table_id, wanted_by"
+)
