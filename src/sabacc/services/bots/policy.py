@@ -26,6 +26,7 @@ from sabacc.core.actions import (
     Discard,
     Gain,
     Junk,
+    Keep,
     Raise,
     Stand,
     Swap,
@@ -238,7 +239,7 @@ def policy_action(view: View, rng: random.Random, aggression: float = 0.7) -> Ac
         return betting_action(view, rng, aggression)
     if view.phase == "calling":
         return calling_action(view)
-    if legal.fixed and any(isinstance(a, Stand | Gain | Swap | Discard) for a in legal.fixed):
+    if legal.fixed and any(isinstance(a, Stand | Gain | Swap | Discard | Keep) for a in legal.fixed):
         return card_action(view)
     for kind in (Check, Stand, Call):
         found = _find(legal, kind)
