@@ -53,11 +53,13 @@ OFF_TARGET = "Off Target"
 
 @dataclass(frozen=True, slots=True)
 class TargetRolled(Event):
-    """The dealer rolled the gold and silver dice: the hand's target number and suit."""
+    """The dealer rolled the gold and silver dice: the hand's target number and suit
+    (``total``: the target number; ``reason``: the suit, so that each language words it:
+    ``target_rolled.circle``)."""
 
     type: ClassVar[str] = "target_rolled"
-    number: int
-    suit: str
+    total: int
+    reason: str = "circle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,7 @@ class SetAside(Event):
     seat: int
     count: int
     cards: str | None
-    reason: str = "first"
+    reason: str = "shift"
 
 
 class CoruscantPart(TypedDict):

@@ -14,7 +14,10 @@ _EN: dict[str, str] = {
     "phase.shift": "Shift phase",
     "hand.On Target": "On Target",
     "hand.Off Target": "Off Target",
-    "target_rolled": "The dealer rolls the dice: target {number:+d}, suit {suit}",
+    **{
+        f"target_rolled.{suit}": f"The dealer rolls the dice: target {{total:+d}}, suit {suit} {sym}"
+        for suit, sym in (("circle", "●"), ("triangle", "▲"), ("square", "■"))
+    },
     "selected.first": "{who} keeps {count} cards face down",
     "selected.first.you": "You keep {cards} face down",
     "selected.first.hidden": "{who} keeps {count} cards face down",
@@ -39,7 +42,14 @@ _JA: dict[str, str] = {
     "phase.shift": "シフトフェイズ",
     "hand.On Target": "オン・ターゲット",
     "hand.Off Target": "オフ・ターゲット",
-    "target_rolled": "ディーラーがダイスを振る：ターゲット {number:+d}、スート {suit}",
+    **{
+        f"target_rolled.{suit}": f"ディーラーがダイスを振る：ターゲット {{total:+d}}、スート {name} {sym}"
+        for suit, name, sym in (
+            ("circle", "サークル", "●"),
+            ("triangle", "トライアングル", "▲"),
+            ("square", "スクエア", "■"),
+        )
+    },
     "selected.first": "{who}は {count} 枚を伏せてキープ",
     "selected.first.you": "あなたは {cards} を伏せてキープ",
     "selected.first.hidden": "{who}は {count} 枚を伏せてキープ",
