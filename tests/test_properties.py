@@ -21,7 +21,9 @@ from sabacc.engine.game import Game
 from tests.support import check_cards, check_credits, check_private, choose_small, snapshot
 
 VARIANTS = [
-    v for v in ("corellian_spike", "classic", "surabat_cycle", "coruscant_shift") if v in sabacc.variant_names()
+    v
+    for v in ("corellian_spike", "classic", "surabat_cycle", "coruscant_shift")
+    if v in sabacc.variant_names()
 ]
 MAX_ACTIONS = 20_000
 #: Examples per property (raise it locally for a deeper search: SABACC_PROP_EXAMPLES=200).

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import sabacc
 from sabacc.core.actions import Keep, parse_action
 from sabacc.core.cards import Card
+from sabacc.core.hands import HandValue
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.odds import hand_distribution
 from sabacc.variants.coruscant_shift import (
@@ -152,7 +153,7 @@ def test_kept_sets_stay_face_down_until_the_reveal() -> None:
             obs = game.observation(viewer)
             text = json.dumps(obs) + json.dumps([e.to_dict() for e in game.events_for(viewer)])
             for owner in range(game.n):
-                if owner == viewer or not game.hand_results == []:
+                if owner == viewer or game.hand_results != []:
                     continue
                 for c in game.hands[owner]:
                     if c.code != "0":
@@ -161,7 +162,7 @@ def test_kept_sets_stay_face_down_until_the_reveal() -> None:
 
 
 # ---------------------------------------------------------------------- ranking (§5)
-def value(text: str, target: int, suit: str = "circle") -> object:
+def value(text: str, target: int, suit: str = "circle") -> HandValue:
     return evaluate_target(cards(text), target, suit)
 
 
@@ -206,15 +207,15 @@ def test_showdown_pays_the_closest_and_blind_draws_a_true_tie() -> None:
 
 def test_rising_ante() -> None:
     game = new(3, seed=1, rising_ante=True, game_end="hands:3", buy_in=200)
-    antes = []
+    antes: dict[int, int] = {}
     while not game.is_over:
-        antes.append(game._ante_due(0)[0]) if game.phase == "selection" and not any(
-            game.kept_n
-        ) and (not antes or len(antes) < game.hand_no) else None
+        antes.setdefault(game.hand_no, game.hand_ante)
         legal = game.legal_actions()
         keep = [a for a in legal if isinstance(a, Keep)]
         game.apply(keep[0] if keep else next(a for a in legal if str(a) in ("check", "call")))
-    assert antes[0] == 2 and antes[1] == 5 and antes[2] == 8  # three players left: +3 a hand
+    assert antes == {1: 2, 2: 5, 3: 8}  # three players left: +3 a hand
+    paid = [e for e in game.events if e.type == "anted"]
+    assert [e.main for e in paid] == [2] * 3 + [5] * 3 + [8] * 3
     plain = new(3, seed=1, game_end="hands:2")
     assert plain._ante_due(0)[0] == 2
 
@@ -261,9 +262,7 @@ def test_heuristic_keeps_the_set_closest_to_the_target() -> None:
 
 
 # ---------------------------------------------------------------------- invariants
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -297,6 +296,6 @@ def test_played_games_conserve_terminate_replay_and_refuse_cleanly(
         assert steps < 5000
     check_credits(game)
     again = sabacc.replay(game.history())
-    assert again.stacks == game.stacks and again.events == game.events or (
+    assert (again.stacks == game.stacks and again.events == game.events) or (
         [e.to_dict() for e in again.events] == [e.to_dict() for e in game.events]
     )

@@ -233,9 +233,7 @@ def checked_action(action: Action) -> Action:
         return type(action)(whole)
     if isinstance(action, Keep):
         cards: object = action.cards
-        if not isinstance(cards, tuple) or not cards or not all(
-            isinstance(c, str) for c in cards
-        ):
+        if not isinstance(cards, tuple) or not cards or not all(isinstance(c, str) for c in cards):
             raise IllegalActionError(f"keep {cards!r}: name at least one card, like 'keep +5c 0'")
         return action
     if isinstance(action, Swap | Discard | Gain):

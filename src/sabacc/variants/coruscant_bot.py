@@ -18,7 +18,7 @@ def _in_suit(codes: Sequence[str], suit: str | None) -> int:
     letter = _LETTERS.get(suit or "", "")
     if not letter:
         return 0
-    return sum(1 for c in codes if c.endswith(letter) or card_value(c) == 0 and c == "0")
+    return sum(1 for c in codes if c.endswith(letter) or (card_value(c) == 0 and c == "0"))
 
 
 def closeness(codes: Sequence[str], target: int) -> int:

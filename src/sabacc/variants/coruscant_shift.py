@@ -22,7 +22,7 @@ discarded cards go face down; the betting unit is the (base) ante.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypedDict
 
@@ -33,12 +33,13 @@ from sabacc.core.events import Dealt, Event
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.variants.corellian_spike import SpikeGame
 from sabacc.variants.coruscant_bot import CoruscantBot
 from sabacc.variants.coruscant_odds import CoruscantOdds
 from sabacc.variants.coruscant_text import CORUSCANT_TEXT
-from sabacc.variants.corellian_spike import SpikeGame
 from sabacc.variants.registry import register
 from sabacc.variants.spike_deck import SPIKE_DECK, SPIKE_STAVES
 
@@ -149,7 +150,8 @@ class CoruscantOptions(Options):
         super().__post_init__()
         if self.target is not None and self.target not in GOLD_DIE:
             raise OptionError(
-                f"option target={self.target!r}: must be a face of the gold die: 0, +5, -5, +10, -10"
+                f"option target={self.target!r}: must be a face of the gold die: "
+                "0, +5, -5, +10, -10"
             )
 
 
@@ -257,7 +259,7 @@ class CoruscantGame(SpikeGame):
         for mask in range(1 if k == 0 else 0, 1 << len(rest)):
             chosen = kept + [code for i, code in enumerate(rest) if mask >> i & 1]
             found[keep_action(chosen)] = None
-        return Legal(tuple(sorted(found, key=lambda a: (len(a.cards), str(a)))))
+        return Legal(tuple(found))  # by the mask of hand positions (the RL table's keep #j)
 
     def _select(self, seat: int, action: Keep) -> None:
         hand = self.hands[seat]
@@ -414,7 +416,6 @@ class CoruscantGame(SpikeGame):
                 "rank": value.rank,
                 "size": value.size,
             }
-            own["total"] = value.total
         return own
 
     def _public_extra(self, seat: int | None) -> Mapping[str, object]:
@@ -436,13 +437,17 @@ class CoruscantGame(SpikeGame):
         return part
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
+        """``(round, target, target suit, own kept ids, kept counts from the observer, draw
+        pile size, muck size)``: read by :data:`CORUSCANT_FEATURES`."""
+        n = self.n
         return (
             self.round,
-            2,
+            self.target,
+            self.target_suit,
+            bytes([c.id for c in self.hands[seat][: self.kept_n[seat]]]),
+            tuple(self.kept_n[(seat + k) % n] for k in range(n)),
             len(self.draw),
             len(self.muck),
-            False,
-            bytes([c.id for c in self.discard]),
         )
 
     def snapshot(self) -> Any:
@@ -467,6 +472,71 @@ def _coruscant_rounds(options: Options, players: int) -> int:
 def on_target(hand: HandValue) -> bool:
     """Whether a kept set hits its target exactly."""
     return hand.rank == 1
+
+
+_TARGETS = (0, 5, -5, 10, -10)
+_SUITS = ("circle", "triangle", "square")
+
+
+def _coruscant_writer(at: Layout) -> ExtraWriter:
+    """Writes Coruscant Shift's blocks from :meth:`CoruscantGame._view_extra`'s tuple."""
+    o = at.offsets
+    rnd_at, target_at, suit_at = o["round"], o["target"], o["target_suit"]
+    kept_at, counts_at, piles_at = o["kept"], o["kept_counts"], o["piles"]
+    vid = at.value_of
+    deck = at.deck_size
+
+    def write(f: MutableSequence[float], extra: tuple[Any, ...]) -> None:
+        rnd, target, suit, kept, counts, ndraw, nmuck = extra
+        f[rnd_at] = rnd / 2
+        if target is not None:
+            f[target_at + _TARGETS.index(target)] = 1.0
+        if suit is not None:
+            f[suit_at + _SUITS.index(suit)] = 1.0
+        for c in kept:
+            f[kept_at + vid[c]] += 1.0
+        for k, count in enumerate(counts):
+            f[counts_at + k] = count / HAND_SIZE
+        f[piles_at] = ndraw / deck
+        f[piles_at + 1] = nmuck / deck
+
+    return write
+
+
+def _coruscant_from_observation(obs: Mapping[str, Any], ids: Mapping[str, int]) -> tuple[Any, ...]:
+    counts = obs["kept_counts"]
+    seat = obs["seat"] or 0
+    n = len(counts)
+    return (
+        obs["round"],
+        obs["target"],
+        obs["target_suit"],
+        card_ids(obs["kept"], ids),
+        tuple(counts[(seat + k) % n] for k in range(n)),
+        obs["draw_pile"],
+        obs["mucked"],
+    )
+
+
+#: Coruscant Shift's RL feature spec.
+CORUSCANT_FEATURES = FeatureSpec(
+    phases=("selection", "betting"),
+    ranks=2,
+    total_scale=10.0,
+    blocks=(
+        Block("round", 1),  # betting round / 2
+        Block("target", len(_TARGETS)),  # one-hot of the gold die
+        Block("target_suit", len(_SUITS)),  # one-hot of the silver die
+        Block("kept", "values", high="copies"),  # own kept cards, copies per value
+        Block("kept_counts", "seats"),  # cards each seat keeps / 5, from the observer
+        Block("piles", 2),  # draw pile and muck sizes / deck size
+    ),
+    writer=_coruscant_writer,
+    from_observation=_coruscant_from_observation,
+    action_kinds=("stand", "check", "call", "junk", "keep"),  # stand: never legal, kept first
+    keep_slots=2**HAND_SIZE - 1,
+    env_name="coruscant",
+)
 
 
 CORUSCANT_RULES = """\
@@ -505,5 +575,6 @@ CoruscantGame.info = register(
         bot=CoruscantBot(SPIKE_DECK),
         card_art="spike.js",
         text=CORUSCANT_TEXT,
+        rl_spec=CORUSCANT_FEATURES,
     )
 )

@@ -15,7 +15,8 @@ _EN: dict[str, str] = {
     "hand.On Target": "On Target",
     "hand.Off Target": "Off Target",
     **{
-        f"target_rolled.{suit}": f"The dealer rolls the dice: target {{total:+d}}, suit {suit} {sym}"
+        f"target_rolled.{suit}": "The dealer rolls the dice: target {total:+d}, suit "
+        + f"{suit} {sym}"
         for suit, sym in (("circle", "●"), ("triangle", "▲"), ("square", "■"))
     },
     "selected.first": "{who} keeps {count} cards face down",
@@ -43,7 +44,8 @@ _JA: dict[str, str] = {
     "hand.On Target": "オン・ターゲット",
     "hand.Off Target": "オフ・ターゲット",
     **{
-        f"target_rolled.{suit}": f"ディーラーがダイスを振る：ターゲット {{total:+d}}、スート {name} {sym}"
+        f"target_rolled.{suit}": "ディーラーがダイスを振る：ターゲット {total:+d}、"
+        + f"スート {name} {sym}"
         for suit, name, sym in (
             ("circle", "サークル", "●"),
             ("triangle", "トライアングル", "▲"),

@@ -38,6 +38,7 @@ def test_versioned_ids() -> None:
         "corellian_spike": "sabacc/Spike-v1",
         "surabat_cycle": "sabacc/Surabat-v1",
         "classic": "sabacc/Classic-v1",
+        "coruscant_shift": "sabacc/Coruscant-v1",
     }
     assert all(env_id in gymnasium.registry for env_id in ENV_IDS.values())
 
