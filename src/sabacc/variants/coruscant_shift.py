@@ -253,12 +253,14 @@ class CoruscantGame(SpikeGame):
     def _selection_legal(self, seat: int) -> Legal:
         hand = self.hands[seat]
         k = self.kept_n[seat]
-        kept = [c.code for c in hand[:k]]
-        rest = [c.code for c in hand[k:]]
+        codes = [c.code for c in hand]
+        # positions in the canonical card order, so each subset is listed sorted already
+        order = sorted(range(len(hand)), key=lambda i: (hand[i].value, codes[i]))
+        kept_mask = (1 << k) - 1
         found: dict[Keep, None] = {}
-        for mask in range(1 if k == 0 else 0, 1 << len(rest)):
-            chosen = kept + [code for i, code in enumerate(rest) if mask >> i & 1]
-            found[keep_action(chosen)] = None
+        for mask in range(1 if k == 0 else 0, 1 << (len(hand) - k)):
+            full = kept_mask | (mask << k)
+            found[Keep(tuple([codes[i] for i in order if full >> i & 1]))] = None
         return Legal(tuple(found))  # by the mask of hand positions (the RL table's keep #j)
 
     def _select(self, seat: int, action: Keep) -> None:

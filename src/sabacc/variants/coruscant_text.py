@@ -6,7 +6,7 @@ from __future__ import annotations
 from sabacc.engine.text import GlossaryEntry, VariantText
 
 _EN: dict[str, str] = {
-    "label.keep": "keep {cards}",
+    "label.keep": "keep",
     "short.keep": "keep",
     "did.keep": "{who} keeps {cards}",
     "did.keep.you": "You keep {cards}",
@@ -36,7 +36,7 @@ _EN: dict[str, str] = {
 }
 
 _JA: dict[str, str] = {
-    "label.keep": "キープ {cards}",
+    "label.keep": "キープ",
     "short.keep": "キープ",
     "did.keep": "{who}は {cards} をキープ",
     "phase.selection": "セレクションフェイズ",
