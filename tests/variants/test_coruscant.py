@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 import sabacc
 from sabacc.core.actions import Keep, parse_action
 from sabacc.core.cards import Card
+from sabacc.core.events import Anted
 from sabacc.core.hands import HandValue
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.odds import hand_distribution
@@ -35,7 +37,7 @@ def cards(text: str) -> list[Card]:
     return DECK.parse_cards(text)
 
 
-def new(players: int = 3, seed: int = 7, **options: object) -> CoruscantGame:
+def new(players: int = 3, seed: int = 7, **options: Any) -> CoruscantGame:
     game = sabacc.new_game("coruscant_shift", players=players, seed=seed, **options)
     assert isinstance(game, CoruscantGame)
     return game
@@ -121,7 +123,9 @@ def test_first_selection_needs_a_card_and_second_only_adds() -> None:
     assert game.phase == "selection"
     legal = game.legal_actions()
     assert len(legal) == 2**3  # the three new cards, each kept or not
-    assert all({"+1c", "+4c"} <= set(a.cards) for a in legal)  # kept cards are never removed
+    assert all(
+        isinstance(a, Keep) and {"+1c", "+4c"} <= set(a.cards) for a in legal
+    )  # kept cards are never removed
     before = json.dumps(game.observation(1))
     with pytest.raises(sabacc.IllegalActionError):
         game.apply("keep +1c")  # would drop +4c
@@ -214,7 +218,7 @@ def test_rising_ante() -> None:
         keep = [a for a in legal if isinstance(a, Keep)]
         game.apply(keep[0] if keep else next(a for a in legal if str(a) in ("check", "call")))
     assert antes == {1: 2, 2: 5, 3: 8}  # three players left: +3 a hand
-    paid = [e for e in game.events if e.type == "anted"]
+    paid = [e for e in game.events if isinstance(e, Anted)]
     assert [e.main for e in paid] == [2] * 3 + [5] * 3 + [8] * 3
     plain = new(3, seed=1, game_end="hands:2")
     assert plain._ante_due(0)[0] == 2
