@@ -98,6 +98,16 @@ CASES: list[tuple[str, str, int, int, dict[str, Any], str]] = [
         },
         "random",
     ),
+    ("coruscant-2p-random", "coruscant_shift", 2, 401, {}, "random"),
+    ("coruscant-4p-heuristic", "coruscant_shift", 4, 402, {"buy_in": 40}, "heuristic"),
+    (
+        "coruscant-5p-rising-split-fixed",
+        "coruscant_shift",
+        5,
+        403,
+        {"rising_ante": True, "true_tie": "split", "betting": "fixed", "game_end": "hands:6"},
+        "random",
+    ),
 ]
 MAX_ACTIONS = 3000
 

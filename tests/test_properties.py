@@ -23,7 +23,7 @@ from tests.support import check_cards, check_credits, check_private, choose_smal
 
 VARIANTS = [
     v
-    for v in ("corellian_spike", "classic", "surabat_cycle", "kessel")
+    for v in ("corellian_spike", "classic", "surabat_cycle", "kessel", "coruscant_shift")
     if v in sabacc.variant_names()
 ]
 MAX_ACTIONS = 20_000

@@ -17,7 +17,7 @@ MEMBERS = sorted(
     for name in vars(GameProtocol)
     if not name.startswith("_") and name not in ("register", "mro")
 )
-VARIANTS = ["corellian_spike", "classic", "surabat_cycle"]
+VARIANTS = ["corellian_spike", "classic", "surabat_cycle", "coruscant_shift"]
 
 
 def games() -> list[tuple[str, Any]]:

@@ -15,6 +15,7 @@ Text forms (case-insensitive when parsed):
 ``raise 3``            raise *by* 3 over the current bet
 ``junk``               fold (alias ``fold``)
 ``call hand``          classic: call the hand, i.e. ask for the showdown
+``keep -3 +5c 0``      choose a subset of your cards to keep (Coruscant Shift's selections)
 =====================  ==========================================================
 """
 
@@ -136,6 +137,33 @@ class CallHand(Action):
     kind: ClassVar[str] = "call hand"
 
 
+def card_sort_key(token: str) -> tuple[int, str]:
+    """The order :class:`Keep` lists its cards in: by value, then by the code (``-3 0 +5c``)."""
+    digits = token.rstrip("abcdefghijklmnopqrstuvwxyz")
+    try:
+        return (int(digits), token)
+    except ValueError:
+        return (0, token)
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """Choose a subset of your hand to keep: ``cards`` are card codes (a value, with a suit
+    letter where it matters), in :func:`card_sort_key` order. Generic: the variant says which
+    subsets are legal (Coruscant Shift: at least one card; the second selection only adds)."""
+
+    kind: ClassVar[str] = "keep"
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "keep " + " ".join(self.cards)
+
+
+def keep_action(cards: tuple[str, ...] | list[str]) -> Keep:
+    """The :class:`Keep` of ``cards`` in the canonical order."""
+    return Keep(tuple(sorted(cards, key=card_sort_key)))
+
+
 STAND = Stand()
 GAIN = Gain()
 CHECK = Check()
@@ -203,6 +231,11 @@ def checked_action(action: Action) -> Action:
                 f"{action.kind} {amount!r}: the amount must be a whole number of credits"
             )
         return type(action)(whole)
+    if isinstance(action, Keep):
+        cards: object = action.cards
+        if not isinstance(cards, tuple) or not cards or not all(isinstance(c, str) for c in cards):
+            raise IllegalActionError(f"keep {cards!r}: name at least one card, like 'keep +5c 0'")
+        return action
     if isinstance(action, Swap | Discard | Gain):
         value: object = action.value
         if type(value) is int or (value is None and isinstance(action, Gain)):
@@ -251,6 +284,10 @@ def parse_action(text: str | Action) -> Action:
                 "or 'swap moon <card>'"
             )
         return Swap(words[1], _value(card_word, text))
+    if head == "keep" and len(words) >= 2:
+        for word in words[1:]:
+            _value(word.rstrip("abcdefghijklmnopqrstuvwxyz"), text)
+        return keep_action(words[1:])
     if head == "exchange" and len(words) == 2:
         return Swap("draw", _value(card_word, text))
     raise IllegalActionError(f"unknown action {text!r}")

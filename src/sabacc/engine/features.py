@@ -73,7 +73,7 @@ class FeatureSpec:
     ``action_kinds`` are the variant's action kinds in RL action-table order, passive ones
     first; ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default);
     ``env_name`` the short name of its environments (``sabacc_<env_name>_v1``,
-    ``sabacc/<Env_name>-v1``).
+    ``sabacc/<Env_name>-v1``); ``keep_slots`` the most subsets a ``keep`` decision lists.
     """
 
     phases: tuple[str, ...]
@@ -94,6 +94,9 @@ class FeatureSpec:
         default=None, repr=False
     )
     env_name: str = ""
+    #: With the ``keep`` action kind (choose a subset of your cards): the most subsets one
+    #: decision lists (the action table reserves that many indices).
+    keep_slots: int = 0
 
 
 def card_ids(codes: Sequence[str], ids: Mapping[str, int]) -> bytes:

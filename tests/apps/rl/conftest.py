@@ -13,7 +13,7 @@ import pytest
 
 import sabacc.variants.compiled
 
-VARIANTS = ("corellian_spike", "surabat_cycle", "classic", "kessel")
+VARIANTS = ("corellian_spike", "surabat_cycle", "classic", "kessel", "coruscant_shift")
 COMPILED = sabacc.variants.compiled.available()
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
 
@@ -26,6 +26,7 @@ VARIANT_ENGINES = [
     pytest.param("surabat_cycle", "python", id="surabat_cycle-python"),
     pytest.param("classic", "python", id="classic-python"),
     pytest.param("kessel", "python", id="kessel-python"),
+    pytest.param("coruscant_shift", "python", id="coruscant_shift-python"),
 ]
 
 _RL = ("numpy", "gymnasium", "pettingzoo")

@@ -13,7 +13,13 @@ from sabacc.core.errors import OptionError
 from sabacc.variants.registry import lookup
 from tests.apps.rl.conftest import VARIANT_ENGINES, VARIANTS
 
-EXPECTED_SIZES = {"corellian_spike": 57, "surabat_cycle": 77, "classic": 35, "kessel": 55}
+EXPECTED_SIZES = {
+    "corellian_spike": 57,
+    "surabat_cycle": 77,
+    "classic": 35,
+    "kessel": 55,
+    "coruscant_shift": 45,
+}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -84,10 +90,11 @@ def test_masks_equal_legality(variant: str, engine: str, players: int) -> None:
                 assert game.is_legal(action)
                 game.clone(log=False).apply(action)  # applies without error
                 assert i in table.encode(action, legal, pot, to_call)  # round trip
-            elif i < table.bet_base:
+            elif i < table.keep_base:
                 assert not game.is_legal(table.fixed[i])
         for action in legal.fixed:
-            assert table.encode(action, legal, pot, to_call) == [table.fixed_index[action]]
+            expected = [table.fixed_index_of(action, legal)]
+            assert table.encode(action, legal, pot, to_call) == expected
         bets = mask[table.bet_base : table.raise_base]
         raises = mask[table.raise_base :]
         assert bool(bets.any()) == (legal.bet is not None)

@@ -39,6 +39,7 @@ def test_versioned_ids() -> None:
         "surabat_cycle": "sabacc/Surabat-v1",
         "classic": "sabacc/Classic-v1",
         "kessel": "sabacc/Kessel-v1",
+        "coruscant_shift": "sabacc/Coruscant-v1",
     }
     assert all(env_id in gymnasium.registry for env_id in ENV_IDS.values())
 

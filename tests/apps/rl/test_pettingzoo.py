@@ -52,8 +52,14 @@ def test_max_cycles_test(variant: str, engine: str) -> None:
     exactly ``max_cycles`` steps: whole-game episodes at a 4-seat table (a hand can end before
     every agent has acted 4 times, a game cannot). Repeated: actions are unseeded. Unmasked
     actions are mostly illegal, which would end the episode at once under the default
-    ``illegal_action="terminate"``: this test plays them as the passive action."""
+    ``illegal_action="terminate"``: this test plays them as the passive action. Coruscant Shift
+    plays fixed betting here: its hands are four decisions per agent, and an unmasked all-in
+    that every passive fallback calls can end a no-limit game within them."""
     kw: dict[str, Any] = {"episode": "game", "engine": engine, "illegal_action": "fallback"}
+    if variant == "coruscant_shift":
+        kw["betting"] = "fixed"
+    if variant == "kessel":  # 10 chips and full rounds: no one can be out before 4 steps each
+        kw.update(chips=10, early_end=False)
     mod = types.SimpleNamespace(
         env=functools.partial(sabacc.apps.rl.env, variant, 4, **kw),
         parallel_env=functools.partial(sabacc.apps.rl.parallel_env, variant, 4, **kw),
@@ -187,6 +193,7 @@ def test_illegal_index_falls_back_or_raises() -> None:
         ("spike", "sabacc_spike_v1"),
         ("surabat", "sabacc_surabat_v1"),
         ("classic", "sabacc_classic_v1"),
+        ("coruscant", "sabacc_coruscant_v1"),
     ],
 )
 def test_versioned_names(variant: str, name: str) -> None:

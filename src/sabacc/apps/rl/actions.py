@@ -10,7 +10,14 @@ the "fixed" actions (no size), then one entry per bet size and one per raise siz
                            discard <v>, bet <size>..., raise <size>...
 ``classic``                stand, check, call, junk, call hand, gain, swap draw <v> (v = each of
                            the 23 card values), bet <size>..., raise <size>...
+``coruscant_shift``        check, call, junk, keep #1..#31, bet <size>..., raise <size>...
 =========================  ===================================================================
+
+**Subsets** (the ``keep`` kind: "choose a subset of your cards"). A variant declaring ``keep``
+gives its spec's ``keep_slots`` (the most subsets one decision lists); index ``keep #j`` is the
+``j``-th :class:`~sabacc.core.actions.Keep` of the decision's legal list, in the variant's order
+(Coruscant Shift: by the binary mask of hand positions, so with five distinct cards ``keep #j``
+keeps the cards whose positions are the bits of ``j``).
 
 ``stand``, ``check``, ``call`` come first on purpose: the lowest legal index is always the
 passive choice (stand, check, call), which is what the environments play for an illegal index
@@ -50,6 +57,7 @@ from sabacc.core.actions import (
     Bet,
     Discard,
     Gain,
+    Keep,
     Raise,
     Swap,
 )
@@ -153,8 +161,12 @@ class ActionTable:
         self.values: tuple[int, ...] = tuple(values)
         kinds = variant_kinds(info)
         fixed: list[Action] = []
+        keep_slots = 0
         for kind in kinds:
-            if kind in _SIMPLE:
+            if kind == "keep":
+                spec = info.rl_spec
+                keep_slots = spec.keep_slots if spec is not None else 0
+            elif kind in _SIMPLE:
                 fixed.append(_SIMPLE[kind])
             elif kind == "gain value":
                 fixed.extend(Gain(v) for v in values)
@@ -168,16 +180,19 @@ class ActionTable:
             fixed.extend(spec.own_actions(options))
         self.fixed: tuple[Action, ...] = tuple(fixed)
         self.fixed_index: dict[Action, int] = {a: i for i, a in enumerate(fixed)}
+        self.keep_base = len(fixed)
+        self.keep_slots = keep_slots
         raw = default_bet_sizes(info.name, options) if bet_sizes is None else bet_sizes
         sizes = tuple(_check_size(s) for s in raw)
         if not sizes and bet_sizes is not None:  # a variant without betting declares none
             raise OptionError("bet_sizes: give at least one size")
         self.sizes: tuple[BetSize, ...] = sizes
-        self.bet_base = len(fixed)
+        self.bet_base = len(fixed) + keep_slots
         self.raise_base = self.bet_base + len(sizes)
         self.n = self.raise_base + len(sizes)
         self.labels: tuple[str, ...] = tuple(
             [self._fixed_label(a) for a in fixed]
+            + [f"keep #{j + 1}" for j in range(keep_slots)]
             + [f"bet {_size_label(s)}" for s in sizes]
             + [f"raise {_size_label(s)}" for s in sizes]
         )
@@ -231,7 +246,15 @@ class ActionTable:
         m = self._zero[:]
         found: dict[int, Action] = {}
         by_id = self._by_id
+        keeps = 0
         for action in legal.fixed:
+            if type(action) is Keep:
+                if keeps >= self.keep_slots:
+                    raise KeyError(f"{action}: more subsets than the {self.variant} table holds")
+                m[self.keep_base + keeps] = 1
+                found[self.keep_base + keeps] = action
+                keeps += 1
+                continue
             hit = by_id.get(id(action))
             if hit is not None and hit[0] is action:
                 i = hit[1]
@@ -267,7 +290,11 @@ class ActionTable:
 
     def decode(self, index: int, legal: Legal, pot: int, to_call: int) -> Action | None:
         """The action of ``index`` at this decision, or ``None`` if it is not legal."""
-        if 0 <= index < self.bet_base:
+        if self.keep_base <= index < self.bet_base:
+            keeps = [a for a in legal.fixed if type(a) is Keep]
+            j = index - self.keep_base
+            return keeps[j] if j < len(keeps) else None
+        if 0 <= index < self.keep_base:
             action = self.fixed[index]
             return action if action in legal.fixed else None
         if self.bet_base <= index < self.raise_base:
@@ -283,6 +310,13 @@ class ActionTable:
             amt = self.amount(index - self.raise_base, lo, hi, pot + to_call)
             return None if amt is None else Raise(amt)
         return None
+
+    def fixed_index_of(self, action: Action, legal: Legal) -> int:
+        """The one index of a fixed legal action (a subset: its keep slot in ``legal``)."""
+        if type(action) is Keep:
+            keeps = [a for a in legal.fixed if type(a) is Keep]
+            return self.keep_base + keeps.index(action)
+        return self.fixed_index[action]
 
     def encode(self, action: Action, legal: Legal, pot: int, to_call: int) -> list[int]:
         """Every index that decodes to ``action`` at this decision (empty: not representable)."""

@@ -6,7 +6,10 @@ Every legal action of the observation's compact ``legal`` form becomes reachable
 * a *direct* choice applies one action (``s`` stand, ``c`` check/call, ``j`` junk...);
 * a *pick* choice asks which card (``d`` swap with the discard: then ``1``-``5`` picks the card
   you give away; ``g`` in Surabat: which Sun card to take);
-* a *size* choice opens the bet sizer (``b`` bet, ``r`` raise), clamped to the legal range.
+* a *size* choice opens the bet sizer (``b`` bet, ``r`` raise), clamped to the legal range;
+* a *subset* choice (``k`` keep, for a variant whose action is "choose a subset of your
+  cards"): ``1``-``5`` (or clicks) toggle cards, cards already kept stay, Enter confirms a
+  legal subset.
 
 Only legal actions are ever offered, so an illegal choice cannot be made.
 """
@@ -28,6 +31,7 @@ from sabacc.core.actions import (
     Discard,
     Gain,
     Junk,
+    Keep,
     Raise,
     Stand,
     Swap,
@@ -58,9 +62,10 @@ class Choice:
 
     key: str
     label: str
-    kind: str  # "direct" | "pick" | "size"
+    kind: str  # "direct" | "pick" | "size" | "subset"
     action: Action | None = None
     options: tuple[Option, ...] = ()
+    subsets: tuple[Keep, ...] = ()  # a subset choice: every legal subset
     prompt: str = ""
     size_kind: str = ""  # "bet" or "raise"
     low: int = 0
@@ -182,6 +187,10 @@ def build_choices(
                 add(Choice(key, f"{label} {lo}", "direct", action=act))
             else:
                 add(Choice(key, f"{label} {lo}-{hi}", "size", size_kind=kind, low=lo, high=hi))
+    keeps = tuple(a for a in actions if isinstance(a, Keep))
+    if keeps:
+        label = vocab.text("short.keep") if vocab.has("short.keep") else "keep"
+        add(Choice(vocab.key_for("keep", "k"), label, "subset", subsets=keeps))
     for a in actions:
         if isinstance(a, Junk):
             add(Choice(vocab.key_for("junk", "j"), vocab.label("junk"), "direct", action=a))
@@ -189,7 +198,9 @@ def build_choices(
     covered = {
         a
         for c in choices
-        for a in ([c.action] if c.action is not None else [o.action for o in c.options])
+        for a in (
+            [c.action] if c.action is not None else [*(o.action for o in c.options), *c.subsets]
+        )
     }
     display = vocab.variant.display if vocab.variant is not None else None
     side = display.side_hand if display is not None else None
@@ -235,6 +246,31 @@ def build_choices(
             )
         )
     return choices
+
+
+def locked_positions(choice: Choice, hand: Sequence[str]) -> set[int]:
+    """Hand positions every legal subset keeps (cards kept before: they cannot be dropped)."""
+    if not choice.subsets:
+        return set()
+    common = set(choice.subsets[0].cards)
+    for keep in choice.subsets[1:]:
+        common &= set(keep.cards)
+    locked: set[int] = set()
+    for code in common:
+        for i, c in enumerate(hand):
+            if c == code and i not in locked:
+                locked.add(i)
+                break
+    return locked
+
+
+def subset_action(choice: Choice, hand: Sequence[str], chosen: set[int]) -> Keep | None:
+    """The legal :class:`Keep` of the chosen hand positions, or None if it is not legal."""
+    codes = sorted(hand[i] for i in chosen if 0 <= i < len(hand))
+    for keep in choice.subsets:
+        if sorted(keep.cards) == codes:
+            return keep
+    return None
 
 
 # ---------------------------------------------------------------------- bet sizing

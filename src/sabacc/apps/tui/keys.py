@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import events, on
 
 from sabacc.apps.tui import hints as odds_hints
-from sabacc.apps.tui.controls import Choice, sizer_for
+from sabacc.apps.tui.controls import Choice, locked_positions, sizer_for, subset_action
 from sabacc.apps.tui.screens import RulesScreen
 from sabacc.apps.tui.state import TableHost, TableState
 from sabacc.apps.tui.widgets import ActionBar, CardsView
@@ -39,6 +39,9 @@ class KeyInput(TableState):
                     self.act(option.action)
                     return
             return
+        if self.mode == "subset" and where == "hand":
+            self._toggle(message.index)
+            return
         game = self.game
         take = game.info.display.pile_actions.get(where) if game is not None else None
         if game is not None and take and self.human_turn:  # a click on a pile takes from it
@@ -59,6 +62,8 @@ class KeyInput(TableState):
             return False
         if self.mode == "size" and self.sizer is not None:
             return self._size_key(key, character)
+        if self.mode == "subset" and self.pick is not None and self._subset_key(key, character):
+            return True
         if self.mode == "pick" and self.pick is not None:
             if key == "escape":
                 self._reset_mode()
@@ -84,10 +89,49 @@ class KeyInput(TableState):
             self.mode = "pick"
             self.pick = choice
             self.refresh_table()
+        elif choice.kind == "subset":
+            self.mode = "subset"
+            self.pick = choice
+            self.chosen = set(locked_positions(choice, self._hand()))
+            self.refresh_table()
         elif choice.kind == "size":
             self.mode = "size"
             self.sizer = sizer_for(choice, game.observation(self.human))
             self.refresh_table()
+
+    def _hand(self) -> list[str]:
+        game = self.game
+        assert game is not None
+        obs = game.observation(self.human)
+        return list(obs["you"]["cards"]) if "you" in obs else []
+
+    def _toggle(self, index: int) -> None:
+        """Choose or unchoose the hand card at ``index`` (cards kept before stay chosen)."""
+        if self.pick is None or not 0 <= index < len(self._hand()):
+            return
+        if index in locked_positions(self.pick, self._hand()):
+            self.app.bell()
+            return
+        self.chosen ^= {index}
+        self.refresh_table()
+
+    def _subset_key(self, key: str, character: str | None) -> bool:
+        assert self.pick is not None
+        if character is not None and character.isdigit() and len(key) == 1:
+            self._toggle(int(character) - 1)
+            return True
+        if key == "enter":
+            action = subset_action(self.pick, self._hand(), self.chosen)
+            if action is None:
+                self.app.bell()
+            else:
+                self.act(action)
+            return True
+        if key == "escape":
+            self._reset_mode()
+            self.refresh_table()
+            return True
+        return False
 
     def _size_key(self, key: str, character: str | None) -> bool:
         sizer = self.sizer

@@ -12,7 +12,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Footer, RichLog, Static
 
 from sabacc.apps.tui import hints as odds_hints
-from sabacc.apps.tui.controls import build_choices
+from sabacc.apps.tui.controls import build_choices, subset_action
 from sabacc.apps.tui.state import MAX_OPPONENTS, PILE_SLOTS, TableState
 from sabacc.apps.tui.view import (
     Pile,
@@ -265,6 +265,8 @@ class TableLayout(TableState):
             if self.mode == "pick" and self.pick is not None:
                 highlight = {o.index for o in self.pick.options if o.where == "hand"}
                 numbered = bool(highlight)  # digits pick from another row: hide these
+            elif self.mode == "subset":
+                highlight = set(self.chosen)
             hand_view.show(
                 game.variant,
                 cards,
@@ -321,6 +323,21 @@ class TableLayout(TableState):
                     ("p", "p", "pot"),
                     ("a", "a", "all-in"),
                     ("enter", "⏎", f"{s.kind} {s.value}"),
+                    ("escape", "esc", "back"),
+                ],
+            )
+            return
+        if self.mode == "subset" and self.pick is not None:
+            hand = list((obs.get("you") or {}).get("cards") or [])
+            chosen = [hand[i] for i in sorted(self.chosen) if i < len(hand)]
+            ready = subset_action(self.pick, hand, self.chosen) is not None
+            prompt = Text("Keep which cards? ", style="bold")
+            prompt.append(" ".join(chosen) or "(none yet)", style="bold reverse" if ready else "")
+            bar.show(
+                prompt,
+                [
+                    ("1", "1-5", "toggle"),
+                    ("enter", "⏎", "keep" if ready else "(pick a card)"),
                     ("escape", "esc", "back"),
                 ],
             )

@@ -51,8 +51,9 @@ class TableState(Screen[None]):
         self.review_adjust: dict[int, int] = {}
         self.hand_status: dict[int, str] = {}
         self.last_you_cards: list[str] = []
-        self.mode = "play"  # "play" | "pick" | "size"
+        self.mode = "play"  # "play" | "pick" | "size" | "subset"
         self.pick: Choice | None = None
+        self.chosen: set[int] = set()  # hand positions chosen in a subset choice
         self.sizer: Sizer | None = None
         self.choices: list[Choice] = []
         self.thinking: int | None = None
@@ -88,6 +89,7 @@ class TableState(Screen[None]):
         self.mode = "play"
         self.pick = None
         self.sizer = None
+        self.chosen = set()
 
     # ------------------------------------------------------------------ implemented by the parts
     def advance(self) -> None:

@@ -264,7 +264,12 @@ export class TablePage {
     const own = (a) => display.labels?.[lang]?.[a] ?? display.labels?.en?.[a];
     const side = display.side_hand;
     const sideButtons = [];
+    const keeps = []; // "choose a subset of your cards": one picker, not a button per subset
     for (const a of legal.actions) {
+      if (a.startsWith("keep ")) {
+        keeps.push(a);
+        continue;
+      }
       const w = a.split(" ");
       if (side && w[0] === side.action && w.length >= 2) {
         const item = w[1];
@@ -329,11 +334,22 @@ export class TablePage {
         <button class="act primary" id="size-go" data-kind="${kind}" ${this.pending ? "disabled" : ""}>${t(kind === "bet" ? "a_bet" : "a_raise")} <b id="size-val">${size}</b></button>
       </div>`;
     }
+    let subset = "";
+    if (keeps.length) {
+      const sets = keeps.map((a) => a.slice(5).split(" "));
+      const locked = new Set(sets.reduce((acc, s) => acc.filter((c) => s.includes(c))));
+      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}">
+        <span class="group-label">${actionLabel("keep", obs.variant)}</span>
+        ${mine.map((c, i) => `<button class="act card-btn toggle ${locked.has(c) ? "on locked" : ""}" data-pos="${i}" data-code="${esc(c)}" aria-pressed="${locked.has(c)}" ${this.pending || locked.has(c) ? "disabled" : ""}>${cardHTML(c, this.style, "sm")}</button>`).join("")}
+        <button class="act primary" id="keep-go" disabled>${actionLabel("keep", obs.variant)}</button>
+      </div>`;
+    }
     const toCall = obs.betting?.to_call ? `<span class="chip">${t("to_call", { n: obs.betting.to_call })}</span>` : "";
     return `<div class="actions panel" id="actions">
       <div class="actions-head"><b>${t("your_turn")}</b>${toCall}<span class="clock" id="turn-clock"></span></div>
       <div class="buttons">${buttons.join("")}</div>
       ${groupHTML.join("")}
+      ${subset}
       ${sizing}
     </div>`;
   }
@@ -393,6 +409,24 @@ export class TablePage {
       const kind = e.currentTarget.dataset.kind;
       this.act(`${kind} ${Number(num.value)}`);
     });
+    const picker = $(".subset");
+    if (picker) {
+      const keeps = JSON.parse(picker.dataset.keeps);
+      const chosen = () =>
+        $$(".subset .toggle.on").map((b) => b.dataset.code).sort().join(" ");
+      const match = () => keeps.find((a) => a.slice(5).split(" ").sort().join(" ") === chosen());
+      $$(".subset .toggle:not(.locked)").forEach((b) =>
+        b.addEventListener("click", () => {
+          b.classList.toggle("on");
+          b.setAttribute("aria-pressed", String(b.classList.contains("on")));
+          $("#keep-go").disabled = !match() || this.pending;
+        }),
+      );
+      $("#keep-go").addEventListener("click", () => {
+        const action = match();
+        if (action) this.act(action);
+      });
+    }
     $$("[data-sit]").forEach((b) => b.addEventListener("click", () => this.sit(Number(b.dataset.sit))));
     $("#start")?.addEventListener("click", () => this.send({ type: "start" }));
     $("#new-game")?.addEventListener("click", () => this.send({ type: "new_game" }));

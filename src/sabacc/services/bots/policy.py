@@ -27,6 +27,7 @@ from sabacc.core.actions import (
     Discard,
     Gain,
     Junk,
+    Keep,
     Raise,
     Stand,
     Swap,
@@ -250,7 +251,8 @@ def policy_action(view: View, rng: random.Random, aggression: float = 0.7) -> Ac
         return betting_action(view, rng, aggression)
     if view.phase == "calling":
         return calling_action(view)
-    if legal.fixed and any(isinstance(a, Stand | Gain | Swap | Discard) for a in legal.fixed):
+    card_kinds = Stand | Gain | Swap | Discard | Keep
+    if legal.fixed and any(isinstance(a, card_kinds) for a in legal.fixed):
         return card_action(view)
     for kind in (Check, Stand, Call):
         found = _find(legal, kind)
