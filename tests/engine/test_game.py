@@ -96,7 +96,7 @@ class TestApi:
     def test_variant_names(self) -> None:
         assert "corellian_spike" in sabacc.variant_names()
 
-    @pytest.mark.parametrize("name", ["pazaak", "", "spikes", "coruscant_shift"])
+    @pytest.mark.parametrize("name", ["pazaak", "", "spikes", "sabacc_royale"])
     def test_unknown_variant(self, name: str) -> None:
         with pytest.raises(sabacc.UnknownVariantError, match="unknown variant"):
             sabacc.new_game(name, players=2)
