@@ -52,8 +52,9 @@ def test_max_cycles_test(variant: str, engine: str) -> None:
     exactly ``max_cycles`` steps: whole-game episodes at a 4-seat table (a hand can end before
     every agent has acted 4 times, a game cannot). Repeated: actions are unseeded. Unmasked
     actions are mostly illegal, which would end the episode at once under the default
-    ``illegal_action="terminate"``: this test plays them as the passive action. Kessel plays with 10 chips and no early end here, so
-    no one can be eliminated before every agent has had its steps."""
+    ``illegal_action="terminate"``: this test plays them as the passive action.
+    Kessel plays with 10 chips and no early end here, so no one can be eliminated before every
+    agent has had its steps."""
     kw: dict[str, Any] = {"episode": "game", "engine": engine, "illegal_action": "fallback"}
     if variant == "kessel":  # 10 chips and full rounds: no one can be out before 4 steps each
         kw.update(chips=10, early_end=False)
