@@ -54,7 +54,9 @@ def test_max_cycles_test(variant: str, engine: str) -> None:
     actions are mostly illegal, which would end the episode at once under the default
     ``illegal_action="terminate"``: this test plays them as the passive action. Coruscant Shift
     plays fixed betting here: its hands are four decisions per agent, and an unmasked all-in
-    that every passive fallback calls can end a no-limit game within them."""
+    that every passive fallback calls can end a no-limit game within them. Kessel plays with 10
+    chips and no early end here, so no one can be eliminated before every agent has had its
+    steps."""
     kw: dict[str, Any] = {"episode": "game", "engine": engine, "illegal_action": "fallback"}
     if variant == "coruscant_shift":
         kw["betting"] = "fixed"
