@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,7 @@ __all__ = [
     "describe_event",
     "event_texts",
     "events_json",
+    "events_json_views",
     "glossary_lines",
     "legal_summary",
     "paid_reason",
@@ -68,7 +69,7 @@ class Vocabulary:
 
     def has(self, key: str) -> bool:
         """Whether ``key`` has a template (in this language or, failing that, English)."""
-        return any(key in table for table in self.tables())
+        return key in self.templates
 
     def has_own(self, key: str) -> bool:
         """Whether this language itself has ``key`` (no English fallback)."""
@@ -82,17 +83,23 @@ class Vocabulary:
 
     def text(self, key: str, **params: Any) -> str:
         """The template ``key`` filled with ``params`` (English, then the key, if untranslated)."""
-        for table in self.tables():
-            if key in table:
-                return table[key].format(**params)  # a missing field raises: never "{who}"
-        return key
+        found = self.templates.get(key)
+        if found is None:
+            return key
+        return found.format(**params)  # a missing field raises: never "{who}"
 
     def template(self, key: str) -> str:
         """The raw template of ``key`` (its ``{fields}`` unfilled), as :meth:`text` would use."""
-        for table in self.tables():
-            if key in table:
-                return table[key]
-        return key
+        return self.templates.get(key, key)
+
+    @functools.cached_property
+    def templates(self) -> Mapping[str, str]:
+        """Every template this vocabulary uses, the first of :meth:`tables` that has a key
+        winning (merged once: the catalogues and the variants' texts do not change)."""
+        merged: dict[str, str] = {}
+        for table in reversed(self.tables()):
+            merged.update(table)
+        return merged
 
     def label(self, key: str, **params: Any) -> str:
         """The label of an action key (``"junk"``, ``"swap_draw"``...) in this variant's words."""
@@ -178,7 +185,16 @@ def _declared(key: str) -> bool:
     """Whether some registered variant declares the message ``key`` (its own reasons)."""
     from sabacc.variants.registry import variant_names
 
-    return any(key in lookup(name).text.messages.get("en", {}) for name in variant_names())
+    names = tuple(variant_names())
+    found = _DECLARED.get((key, names))
+    if found is None:
+        found = any(key in lookup(name).text.messages.get("en", {}) for name in names)
+        _DECLARED[(key, names)] = found
+    return found
+
+
+#: :func:`_declared`'s answers, per key and set of registered variants.
+_DECLARED: dict[tuple[str, tuple[str, ...]], bool] = {}
 
 
 def paid_reason(reason: str) -> str | None:
@@ -232,10 +248,14 @@ class _Writer:
         self.names = names
         self.viewer = viewer
         self.v = vocab
+        #: The seats compared with the viewer in the current line (the only way the viewer
+        #: enters a line; see :func:`events_json_views`).
+        self.named: set[int] = set()
 
     def who(self, seat: int | None, *, subject: bool = True) -> str:
         if seat is None:
             return self.v.text("the_dealer")
+        self.named.add(seat)
         if seat == self.viewer:
             return self.v.text("you" if subject else "you.object")
         if 0 <= seat < len(self.names):
@@ -244,6 +264,8 @@ class _Writer:
 
     def say(self, key: str, seat: int | None, **params: Any) -> str:
         """``key`` with ``seat`` as subject (the ``.you`` form when it is the viewer)."""
+        if seat is not None:
+            self.named.add(seat)
         if seat is not None and seat == self.viewer and self.v.has_own(f"{key}.you"):
             key = f"{key}.you"
         return self.v.text(key, who=self.who(seat), **params)
@@ -502,17 +524,36 @@ def render_log(
     A betting action's payment and the action itself make one line ("Ann calls 5"); every
     other event has its own line.
     """
-    writer = _Writer(names, viewer, vocabulary(variant, lang))
+    return _render_log(events, names, viewer, vocabulary(variant, lang))
+
+
+def _render_log(
+    events: Sequence[ev.Event],
+    names: Sequence[str],
+    viewer: int | None,
+    vocab: Vocabulary,
+    named: list[set[int]] | None = None,
+    only: Collection[int] | None = None,
+) -> list[str | None]:
+    """:func:`render_log`; ``named``, if given, receives for each line the seats it names
+    (the viewers who would read it differently: "You" instead of a name); ``only``, if given,
+    are the lines to write (the others are None)."""
+    writer = _Writer(names, viewer, vocab)
     out: list[str | None] = []
     paid: int | None = None
     for i, event in enumerate(events):
+        writer.named = set()
+        if named is not None:
+            named.append(writer.named)
         nxt = events[i + 1] if i + 1 < len(events) else None
         if _joins(event, nxt):
             assert isinstance(event, ev.Paid)
             paid = event.amount
             out.append(None)
             continue
-        if isinstance(event, ev.Acted):
+        if only is not None and i not in only:
+            out.append(None)
+        elif isinstance(event, ev.Acted):
             out.append(writer.acted(event, paid))
         else:
             out.append(writer.describe(event))
@@ -528,10 +569,28 @@ def event_texts(
     variant: VariantInfo | str | None = None,
 ) -> list[dict[str, str | None]]:
     """Each event's line in every language: ``[{"en": ..., "ja": ...}, ...]``."""
-    per_lang = {
-        lang: render_log(events, names, viewer=viewer, lang=lang, variant=variant)
-        for lang in LANGUAGES
-    }
+    return _event_texts(events, names, viewer, variant)
+
+
+def _event_texts(
+    events: Sequence[ev.Event],
+    names: Sequence[str],
+    viewer: int | None,
+    variant: VariantInfo | str | None,
+    named: list[set[int]] | None = None,
+    only: Collection[int] | None = None,
+) -> list[dict[str, str | None]]:
+    """:func:`event_texts`, with :func:`_render_log`'s ``named`` (the union over the
+    languages) and ``only``."""
+    per_lang: dict[str, list[str | None]] = {}
+    for lang in LANGUAGES:
+        seen: list[set[int]] | None = [] if named is not None else None
+        per_lang[lang] = _render_log(events, names, viewer, vocabulary(variant, lang), seen, only)
+        if named is not None and seen is not None:
+            if not named:
+                named.extend(set() for _ in seen)
+            for mine, theirs in zip(named, seen, strict=True):
+                mine |= theirs
     return [{lang: per_lang[lang][i] for lang in LANGUAGES} for i in range(len(events))]
 
 
@@ -550,6 +609,54 @@ def events_json(
     shown = [e.visible_to(viewer) for e in events]
     texts = event_texts(shown, names, viewer=viewer, variant=variant)
     return [dict(e.to_dict(), text=t) for e, t in zip(shown, texts, strict=True)]
+
+
+def events_json_views(
+    events: Sequence[ev.Event],
+    names: Sequence[str],
+    viewers: Iterable[int | None],
+    *,
+    variant: VariantInfo | str | None = None,
+) -> dict[int | None, list[dict[str, Any]]]:
+    """:func:`events_json` for several viewers at once: ``{viewer: events_json(..., viewer)}``,
+    each exactly what :func:`events_json` gives, computed with much less work.
+
+    The run is rendered once for a spectator. A viewer enters a line only where the line names
+    a seat and compares it with the viewer, so a viewer reads the spectator's line wherever
+    the event shown is the spectator's and the line does not name the viewer's seat (a line's
+    payment joins only its neighbour: those lines are rewritten too). Only the other lines
+    are written for that viewer (the actor's, a card owner's); the unchanged event dicts are
+    the spectator's (the same objects), and a viewer with no changed line gets the
+    spectator's whole list (the same object: encode it once).
+    """
+    named: list[set[int]] = []
+    public = [e.visible_to(None) for e in events]
+    texts = _event_texts(public, names, None, variant, named)
+    base = [dict(e.to_dict(), text=t) for e, t in zip(public, texts, strict=True)]
+    out: dict[int | None, list[dict[str, Any]]] = {}
+    last = len(events) - 1
+    for viewer in viewers:
+        if viewer in out:
+            continue
+        if viewer is None:
+            out[viewer] = base
+            continue
+        shown = [e.visible_to(viewer) for e in events]
+        changed = {
+            i
+            for i, (mine, theirs) in enumerate(zip(shown, public, strict=True))
+            if viewer in named[i] or mine != theirs
+        }
+        if not changed:
+            out[viewer] = base
+            continue
+        redo = {j for i in changed for j in (i - 1, i, i + 1) if 0 <= j <= last}
+        own = _event_texts(shown, names, viewer, variant, None, redo)
+        out[viewer] = [
+            dict(shown[i].to_dict(), text=own[i]) if i in redo else base[i]
+            for i in range(len(events))
+        ]
+    return out
 
 
 def legal_summary(legal: Mapping[str, Any]) -> list[str]:

@@ -41,10 +41,18 @@ class Connection:
         self.strikes = 0
         #: Closes the socket (set by the endpoint): the table moved to another server.
         self.close_socket: Callable[[], Coroutine[Any, Any, None]] | None = None
+        self._seat: int | None = None
+        self._seat_of: tuple[list[str | None], str | None] | None = None
 
     @property
     def seat(self) -> int | None:
-        return self.table.seat_of(self.token_hash)
+        """The seat this connection's token holds (looked up again, with the constant-time
+        comparisons, only when the seats' tokens or this connection's token changed)."""
+        key = ([s.token_hash for s in self.table.seats], self.token_hash)
+        if key != self._seat_of:
+            self._seat = self.table.seat_of(self.token_hash)
+            self._seat_of = key
+        return self._seat
 
     @property
     def host(self) -> bool:

@@ -68,7 +68,14 @@ from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.core.events import HandStarted
 from sabacc.services.bots import make_bot
-from sabacc.services.store import ActionRecord, SeatRecord, Store, StoreBusy, redact_url
+from sabacc.services.store import (
+    ActionRecord,
+    ActionWrite,
+    SeatRecord,
+    Store,
+    StoreBusy,
+    redact_url,
+)
 from sabacc.variants.registry import lookup
 
 log = logging.getLogger("sabacc.apps.server")
@@ -79,6 +86,9 @@ STORAGE_DOWN = (
     "the server cannot save right now (its database is unreachable): nothing was changed; "
     "play resumes by itself when the database is back"
 )
+
+#: At most this many actions in one group commit.
+GROUP_COMMIT_MAX = 500
 
 BOT_NAMES = ("R2-D2", "C-3PO", "BB-8", "K-2SO", "L3-37", "IG-88", "4-LOM", "HK-47")
 
@@ -101,6 +111,9 @@ class TableManager:
         self.storage_ok = True
         self._watch: asyncio.Task[None] | None = None
         self._beats: set[asyncio.Task[None]] = set()
+        #: Applied actions waiting for the next group commit (see :meth:`persist_action`).
+        self._writes: list[tuple[ActionWrite, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ storage
     async def persist(self, write: Callable[[], T]) -> T:
@@ -117,6 +130,49 @@ class TableManager:
         except Exception as exc:
             self._storage_lost(exc)
             raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+
+    async def persist_action(self, write: ActionWrite) -> None:
+        """Store one applied action, in the next group commit: every action applied meanwhile
+        (one per table at most: each waits under its table's lock) is stored in one
+        transaction, and each caller returns only once that transaction has committed, so
+        the action is still durable before anyone sees it. While one commit runs, the next
+        batch gathers. A failure refuses every action of the batch, as :meth:`persist` does.
+        """
+        if not self.storage_ok:
+            raise ServerError("storage_error", STORAGE_DOWN, status=503)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writes.append((write, done))
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_writes())
+        try:
+            await done
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._storage_lost(exc)
+            raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
+
+    async def _flush_writes(self) -> None:
+        """Commit the waiting actions, a batch at a time, until none is left."""
+        try:
+            while self._writes:
+                batch, self._writes = (
+                    self._writes[:GROUP_COMMIT_MAX],
+                    self._writes[GROUP_COMMIT_MAX:],
+                )
+                writes = [w for w, _ in batch]
+                try:
+                    await self.read(partial(self.store.record_actions, writes))
+                except Exception as exc:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                else:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            self._flusher = None
 
     async def read(self, call: Callable[[], T]) -> T:
         """Run one store call in the worker pool (off the event loop)."""
@@ -788,18 +844,11 @@ class TableManager:
         game_rec = table.game_rec
         assert game_rec is not None
         record = ActionRecord(idx, seat, game.actions[-1][1], hand, auto)
+        write = ActionWrite(
+            table.id, game_rec.id, record, list(game.stacks), game.hand_no, result, nets
+        )
         try:
-            await self.persist(
-                lambda: self.store.record_action(
-                    table.id,
-                    game_rec.id,
-                    record,
-                    stacks=list(game.stacks),
-                    hands=game.hand_no,
-                    result=result,
-                    nets=nets,
-                )
-            )
+            await self.persist_action(write)
         except ServerError:
             table.game = undo_last(game)
             raise

@@ -11,11 +11,16 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is in the server extra
+    orjson = None  # type: ignore[assignment]
+
 from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.core.events import Event
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
-from sabacc.services.render import events_json
+from sabacc.services.render import events_json, events_json_views
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
@@ -24,7 +29,10 @@ if TYPE_CHECKING:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON, the encoding of every message."""
+    """Compact JSON, the encoding of every message (orjson when installed: several times
+    faster; non-ASCII characters as UTF-8 instead of ``\\u`` escapes, the same JSON)."""
+    if orjson is not None:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -114,24 +122,82 @@ def table_summary(table: Table) -> dict[str, Any]:
     }
 
 
+def _views(table: Table, game: Game) -> dict[Any, str]:
+    """The encoded views of ``table``'s game at its current point, shared by every connection
+    (see :func:`state`); emptied whenever the game moves (another game object, or events
+    added)."""
+    stamp = (len(game.events), len(game.actions), table.games_played)
+    if table.views_game is not game or table.views_stamp != stamp:
+        table.views_game = game
+        table.views_stamp = stamp
+        table.views = {}
+    return table.views
+
+
+def observation_json(table: Table, game: Game, seat: int | None) -> str:
+    """``game.observation(seat)`` encoded, once per seat (and once for every spectator) per
+    point of the game."""
+    views = _views(table, game)
+    key = ("obs", seat)
+    found = views.get(key)
+    if found is None:
+        obs: Observation = game.observation(seat)  # docs/observation.schema.json
+        found = views[key] = dumps(obs)
+    return found
+
+
+def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> str:
+    """The events from ``start`` as ``seat`` may see them, encoded. Every connection of the
+    table that starts there is served at once: the run is rendered for a spectator and again
+    only for the seats that read it differently (see
+    :func:`~sabacc.services.render.events_json_views`), and each distinct list is encoded
+    once."""
+    views = _views(table, game)
+    key = ("events", start, seat)
+    found = views.get(key)
+    if found is None:
+        viewers: set[int | None] = {seat, None}
+        for other in table.conns:
+            viewers.add(other.seat)
+        rendered = events_json_views(
+            game.events[start:], game.names, sorted(viewers, key=_viewer_order), variant=game.info
+        )
+        encoded: dict[int, str] = {}
+        for viewer, events in rendered.items():
+            text = encoded.get(id(events))
+            if text is None:
+                text = encoded[id(events)] = dumps(events)
+            views[("events", start, viewer)] = text
+        found = views[key]
+    return found
+
+
+def _viewer_order(viewer: int | None) -> int:
+    return -1 if viewer is None else viewer
+
+
 def state(conn: Connection, now: float) -> str:
     """The state as ``conn`` may see it, with the events it has not been sent yet.
 
     ``now`` is the event loop's clock (the turn deadline is kept on it). Marks those events as
-    sent to ``conn``.
+    sent to ``conn``. The observation and the events are computed and encoded once per seat
+    (and once for all the spectators) per point of the game, whatever the number of
+    connections.
     """
     table = conn.table
     game = table.game
     seat = conn.seat
-    events: list[dict[str, Any]] = []
-    obs: Observation | None = None  # docs/observation.schema.json
+    events = "[]"
+    obs = "null"
     if game is not None:
         if conn.game_no != table.games_played:
             conn.game_no = table.games_played
             conn.events_sent = table.hand_event_start
-        events = event_dicts(game, game.events[conn.events_sent :], seat)
+        start = conn.events_sent
+        if start < len(game.events):
+            events = events_view_json(table, game, start, seat)
         conn.events_sent = len(game.events)
-        obs = game.observation(seat)
+        obs = observation_json(table, game, seat)
     turn: dict[str, Any] | None = None
     if game is not None and table.status == "playing" and game.current_player is not None:
         remaining = None
@@ -153,5 +219,5 @@ def state(conn: Connection, now: float) -> str:
     return (
         f'{{"type":"state","version":{table.version},"game_no":{table.games_played},'
         f'"table":{table_info_json(table)},"you":{dumps(you)},"turn":{dumps(turn)},'
-        f'"game":{dumps(obs)},"events":{dumps(events)}}}'
+        f'"game":{obs},"events":{events}}}'
     )

@@ -54,6 +54,11 @@ class Table:
     #: A coming push of the spectator count to every connection (see TableManager.hello).
     announce: asyncio.TimerHandle | None = None
     info_cache: dict[str, Any] | None = None
+    #: The encoded observations and event runs of the game's current point, per viewer (see
+    #: :func:`sabacc.apps.server.messages.state`), and which point that is.
+    views: dict[Any, str] = field(default_factory=dict)
+    views_game: Game | None = None
+    views_stamp: tuple[int, int, int] | None = None
     info_json_cache: str | None = None
     #: time.monotonic() of the last change: a connection, a departure, an action (eviction)
     last_active: float = field(default_factory=time.monotonic)

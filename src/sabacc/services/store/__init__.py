@@ -5,6 +5,7 @@ Needs the ``server`` extra (SQLAlchemy); PostgreSQL URLs need the ``postgres`` e
 
 from sabacc.services.store.repository import (
     ActionRecord,
+    ActionWrite,
     GameRecord,
     SeatRecord,
     Store,
@@ -16,6 +17,7 @@ from sabacc.services.store.repository import (
 
 __all__ = [
     "ActionRecord",
+    "ActionWrite",
     "GameRecord",
     "SeatRecord",
     "Store",

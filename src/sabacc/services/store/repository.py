@@ -68,6 +68,20 @@ class ActionRecord:
 
 
 @dataclass
+class ActionWrite:
+    """One applied action to store with :meth:`Store.record_actions` (the arguments of
+    :meth:`Store.record_action`)."""
+
+    table_id: int
+    game_id: int
+    action: ActionRecord
+    stacks: list[int]
+    hands: int
+    result: dict[str, Any] | None = None
+    nets: dict[int, int] | None = None
+
+
+@dataclass
 class GameRecord:
     id: int
     number: int
@@ -511,66 +525,77 @@ class Store:
         result: dict[str, Any] | None = None,
         nets: dict[int, int] | None = None,
     ) -> None:
-        """Store one applied action (and, if it ended the game, the result) atomically.
+        """Store one applied action (and, if it ended the game, the result) atomically (see
+        :meth:`record_actions`)."""
+        self.record_actions(
+            [ActionWrite(table_id, game_id, action, list(stacks), hands, result, nets)]
+        )
+
+    def record_actions(self, writes: Sequence[ActionWrite]) -> None:
+        """Store several applied actions (of different games) in one transaction: all of them
+        or none (group commit: one commit, one statement for all the action rows and one for
+        all the game rows, however many tables acted meanwhile).
 
         The hot path of the server: Core statements compiled once, on a connection kept open
         (no pool round trip, one per thread), in one short transaction.
         """
+        if not writes:
+            return
         conn = self._writer_connection()
         try:
             with conn.begin():
-                self._record(conn, table_id, game_id, action, stacks, hands, result, nets)
+                now = utcnow()
+                conn.execute(
+                    _INSERT_ACTION,
+                    [
+                        {
+                            "game_id": w.game_id,
+                            "idx": w.action.idx,
+                            "seat": w.action.seat,
+                            "action": w.action.action,
+                            "hand": w.action.hand,
+                            "auto": w.action.auto,
+                            "created_at": now,
+                        }
+                        for w in writes
+                    ],
+                )
+                running = [
+                    {
+                        "gid": w.game_id,
+                        "stacks": list(w.stacks),
+                        "hands": w.hands,
+                        "action_count": w.action.idx + 1,
+                    }
+                    for w in writes
+                    if w.result is None
+                ]
+                if running:
+                    conn.execute(_UPDATE_GAME, running)
+                for w in writes:
+                    if w.result is not None:
+                        self._finish(conn, w)
         except Exception:
             conn.invalidate()  # start afresh on the next call (e.g. a lost PostgreSQL link)
             raise
 
     @staticmethod
-    def _record(
-        conn: Connection,
-        table_id: int,
-        game_id: int,
-        action: ActionRecord,
-        stacks: list[int],
-        hands: int,
-        result: dict[str, Any] | None,
-        nets: dict[int, int] | None,
-    ) -> None:
-        conn.execute(
-            _INSERT_ACTION,
-            {
-                "game_id": game_id,
-                "idx": action.idx,
-                "seat": action.seat,
-                "action": action.action,
-                "hand": action.hand,
-                "auto": action.auto,
-                "created_at": utcnow(),
-            },
-        )
-        if result is None:
-            conn.execute(
-                _UPDATE_GAME,
-                {
-                    "gid": game_id,
-                    "stacks": list(stacks),
-                    "hands": hands,
-                    "action_count": action.idx + 1,
-                },
-            )
-            return
+    def _finish(conn: Connection, w: ActionWrite) -> None:
+        """The game's last action ended it: its result, the table finished, the seats' nets."""
+        table_id, game_id, stacks = w.table_id, w.game_id, w.stacks
         conn.execute(
             update(GameRow)
             .where(GameRow.id == game_id)
             .values(
                 stacks=list(stacks),
-                hands=hands,
-                action_count=action.idx + 1,
-                result=result,
+                hands=w.hands,
+                action_count=w.action.idx + 1,
+                result=w.result,
                 finished_at=utcnow(),
             )
         )
         conn.execute(update(TableRow).where(TableRow.id == table_id).values(status="finished"))
-        for position, net in (nets or {}).items():
+        for position, net in (w.nets or {}).items():
             conn.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.position == position)
