@@ -1,0 +1,95 @@
+"""Group commit: the actions of several tables stored in one transaction, all or none; and the
+server telling nobody about an action before its batch has committed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from sabacc.services.store import ActionRecord, ActionWrite, SeatRecord, Store
+
+from .helpers import ServerProcess, play, seat_table
+
+
+def _game(store: Store, code: str) -> tuple[int, int]:
+    table = store.create_table(
+        code=code, name="t", variant="corellian_spike", options={}, turn_timer=0.0,
+        listed=False, host_hash="h" * 64,
+        seats=[SeatRecord(0, "human"), SeatRecord(1, "human")],
+    )  # fmt: skip
+    game = store.start_game(
+        table.id, number=1, variant="corellian_spike", options={}, seed=1,
+        players=["a", "b"], seat_tokens=[None, None], bots=[None, None], stacks=[100, 100],
+        hands=1,
+    )  # fmt: skip
+    return table.id, game.id
+
+
+def test_one_batch_stores_every_table_s_action_with_its_game_row(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        games = [_game(store, code) for code in ("AAAAAA", "BBBBBB", "CCCCCC")]
+        store.record_actions(
+            [
+                ActionWrite(t, g, ActionRecord(0, i % 2, "stand", 1), [100 - i, 100 + i], 1)
+                for i, (t, g) in enumerate(games)
+            ]
+        )
+        for i, (t, _) in enumerate(games):
+            (rec,) = store.list_games(t)
+            assert rec.action_count == 1
+            assert rec.stacks == [100 - i, 100 + i]
+            loaded = store.load_game(t, 1)
+            assert loaded is not None
+            assert loaded.actions == [ActionRecord(0, i % 2, "stand", 1)]
+    finally:
+        store.close()
+
+
+def test_a_batch_that_fails_stores_none_of_its_actions(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        (t1, g1), (t2, g2) = _game(store, "AAAAAA"), _game(store, "BBBBBB")
+        store.record_action(t2, g2, ActionRecord(0, 0, "stand", 1), stacks=[1, 1], hands=1)
+        with pytest.raises(Exception):  # noqa: B017 - the driver's integrity error
+            store.record_actions(
+                [
+                    ActionWrite(t1, g1, ActionRecord(0, 0, "stand", 1), [5, 5], 1),
+                    ActionWrite(t2, g2, ActionRecord(0, 1, "stand", 1), [9, 9], 1),  # idx taken
+                ]
+            )
+        (first,) = store.list_games(t1)
+        assert first.action_count == 0
+        loaded = store.load_game(t1, 1)
+        assert loaded is not None and loaded.actions == []
+        (second,) = store.list_games(t2)
+        assert second.stacks == [1, 1]
+    finally:
+        store.close()
+
+
+def test_many_tables_acting_at_once_are_all_stored_and_announced(server: ServerProcess) -> None:
+    """Twelve tables playing at once (their actions share batches): every action a player
+    was told about is in the store."""
+
+    async def main() -> None:
+        tables = [await seat_table(server, ["human", "human", "human"]) for _ in range(12)]
+        try:
+            await asyncio.gather(
+                *(
+                    play(clients, random.Random(i), until=lambda s: bool(s and s["version"] >= 8))
+                    for i, (_code, clients) in enumerate(tables)
+                )
+            )
+            for code, clients in tables:
+                told = max(c.state["version"] for c in clients if c.state)
+                games = server.get(f"/api/tables/{code}/games").json()["games"]
+                assert games[-1]["actions"] >= told >= 8
+        finally:
+            for _code, clients in tables:
+                for c in clients:
+                    await c.close()
+
+    asyncio.run(main())
