@@ -12,7 +12,16 @@ the number the clients saw applied: any difference is a lost action.
 ``--db postgresql://...`` uses that database (its public schema is emptied first);
 ``--src DIR`` runs the server from another source tree (e.g. a ``git worktree`` of an older
 commit, for a before/after comparison in the same run); ``--servers 2`` runs two
-``sabacc serve --cluster`` processes behind nginx with ``deploy/nginx.conf`` (PostgreSQL only).
+``sabacc serve --cluster`` processes behind nginx with ``deploy/nginx.conf`` (PostgreSQL only;
+``--proxy`` puts a single cluster server behind nginx too, for a fair 1-vs-2 comparison).
+``--server-cpus 0`` / ``--client-cpus 1`` pin the server(s) and this load generator to CPUs
+(``taskset``), ``--server-nice N`` lowers the servers' priority.
+
+The server CPU per action (the servers' user + system CPU time during the run divided by the
+actions applied) is robust on a shared machine, unlike the latencies; the load average is
+sampled during the run and reported with it. A client whose socket the server closes (1012,
+"service restart": a table moving between servers) reconnects and carries on; reconnections
+are counted.
 
 Only loopback addresses are used; every loop is bounded in count and time.
 """
@@ -37,6 +46,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 
 @dataclass
@@ -49,6 +59,8 @@ class Stats:
     bytes: int = 0
     new_games: int = 0
     warm_until: float = 0.0  # actions sent before this are not timed (the start-up burst)
+    reconnects: Counter[str] = field(default_factory=Counter)  # by close code
+    dropped: int = 0  # actions sent before a reconnection that the server never applied
 
 
 def choose(legal: dict[str, Any], rng: random.Random) -> str:
@@ -80,6 +92,7 @@ class Player:
         self.pending: tuple[int, int, float] | None = None  # (game, version, sent at)
         self.stopping = False
         self.acted: tuple[int, int] | None = None
+        self.resync = False  # reconnected: the next state says whether ``pending`` was applied
 
     async def connect(self) -> None:
         self.ws = await connect(f"{self.url}/ws/{self.code}", max_size=2**22)
@@ -88,25 +101,52 @@ class Player:
             if json.loads(await self.ws.recv())["type"] == "state":
                 return
 
+    async def reconnect(self, why: str, hard_stop: float) -> bool:
+        """The server closed the socket (1012: the table moved, or a restart): connect again,
+        a few times, until ``hard_stop``. False if it could not."""
+        self.stats.reconnects[why] += 1
+        for attempt in range(20):
+            if time.monotonic() >= hard_stop:
+                return False
+            try:
+                async with asyncio.timeout(10):
+                    await self.connect()
+                assert self.ws is not None
+                await self.ws.send(json.dumps({"type": "sync"}))
+                self.resync = True
+                return True
+            except (OSError, TimeoutError, ConnectionClosed, InvalidStatus):
+                await asyncio.sleep(min(2.0, 0.1 * 2**attempt))
+        return False
+
     async def run(self, start: asyncio.Event, stop_at: float, hard_stop: float) -> None:
-        ws = self.ws
-        assert ws is not None
         await start.wait()
-        await ws.send(json.dumps({"type": "sync"}))  # a fresh state to start from
+        try:
+            assert self.ws is not None
+            await self.ws.send(json.dumps({"type": "sync"}))  # a fresh state to start from
+        except ConnectionClosed as exc:
+            if not await self.reconnect(_close_code(exc), hard_stop):
+                return
         try:
             while time.monotonic() < hard_stop:
                 if time.monotonic() >= stop_at:
                     self.stopping = True
                     if self.pending is None:
                         return
+                ws = self.ws
+                assert ws is not None
                 try:
                     async with asyncio.timeout(0.5):
                         raw = await ws.recv()
+                    await self.handle(raw, time.monotonic())
                 except TimeoutError:
                     continue
-                await self.handle(raw, time.monotonic())
+                except ConnectionClosed as exc:
+                    if not await self.reconnect(_close_code(exc), hard_stop):
+                        return
         finally:
-            await ws.close()
+            if self.ws is not None:
+                await self.ws.close()
 
     async def handle(self, raw: str | bytes, now: float) -> None:
         ws = self.ws
@@ -129,6 +169,11 @@ class Player:
                     self.stats.latencies.append(now - sent)
                 self.stats.applied += 1
                 self.pending = None
+            elif self.resync:  # the socket closed before the action arrived: it never did
+                self.stats.dropped += 1
+                self.pending = None
+                self.acted = None
+        self.resync = False
         if msg["table"]["status"] == "finished" and msg["you"]["seat"] == 0:
             if not self.stopping:
                 self.stats.new_games += 1
@@ -149,6 +194,12 @@ class Player:
         await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
+def _close_code(exc: ConnectionClosed) -> str:
+    """How the server closed a socket, for the report (``1012``, ``1006``...)."""
+    rcvd = exc.rcvd
+    return str(rcvd.code) if rcvd is not None else "none"
+
+
 def cpu_seconds(pid: int | None) -> float | None:
     """User + system CPU time of a process (Linux /proc), for CPU per action."""
     if pid is None:
@@ -167,9 +218,14 @@ def free_port() -> int:
 
 
 def start_server(
-    db: str, port: int, src: str | None = None, extra: list[str] | None = None
+    db: str,
+    port: int,
+    src: str | None = None,
+    extra: list[str] | None = None,
+    prefix: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
     cmd = [
+        *(prefix or []),
         sys.executable, "-m", "sabacc", "serve", "--host", "127.0.0.1", "--port", str(port),
         "--db", db, "--bot-delay", "0", "--log-level", "warning", *(extra or []),
         "--rate", "1000", "--burst", "1000",
@@ -242,7 +298,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+def total_cpu(pids: list[int]) -> float | None:
+    """The CPU seconds of all of ``pids`` (None if any cannot be read)."""
+    total = 0.0
+    for pid in pids:
+        cpu = cpu_seconds(pid)
+        if cpu is None:
+            return None
+        total += cpu
+    return total
+
+
+async def sample_load(into: list[float], every: float = 1.0) -> None:
+    """The 1-minute load average, every ``every`` seconds, until cancelled."""
+    while True:
+        into.append(os.getloadavg()[0])
+        await asyncio.sleep(every)
+
+
+async def run(
+    args: argparse.Namespace, base: str, server_pids: list[int], proxy_pid: int | None = None
+) -> dict[str, Any]:
     ws_base = "ws" + base[4:]
     stats = Stats()
     players: list[Player] = []
@@ -281,18 +357,23 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
         stop_at = start + args.duration
         hard_stop = stop_at + 15
         tasks = [asyncio.create_task(p.run(go, stop_at, hard_stop)) for p in players]
-        cpu0 = cpu_seconds(server_pid)
+        cpu0 = total_cpu(server_pids) if server_pids else None
+        proxy0 = cpu_seconds(proxy_pid)
         client0 = time.process_time()
+        loads: list[float] = []
+        sampler = asyncio.create_task(sample_load(loads))
         go.set()
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - start
-        cpu1 = cpu_seconds(server_pid)
+        cpu1 = total_cpu(server_pids) if server_pids else None
+        proxy1 = cpu_seconds(proxy_pid)
         client_cpu = time.process_time() - client0
+        sampler.cancel()
         stored = 0
         for code in codes:
             games = (await http.get(f"/api/tables/{code}/games")).json()["games"]
             stored += sum(g["actions"] for g in games)
-    lost = stats.sent - stats.applied - sum(stats.errors.values())
+    lost = stats.sent - stats.applied - sum(stats.errors.values()) - stats.dropped
     lat = [x * 1000 for x in stats.latencies]
     return {
         "tables": args.tables,
@@ -307,6 +388,8 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
         "lost_actions": lost + (stats.applied - stored if stored != stats.applied else 0),
         "errors": dict(stats.errors),
         "new_games": stats.new_games,
+        "reconnects": dict(stats.reconnects),
+        "dropped_at_reconnect": stats.dropped,
         "actions_per_s": round(stats.applied / elapsed, 1),
         "server_cpu_ms_per_action": (
             round((cpu1 - cpu0) * 1000 / stats.applied, 2)
@@ -318,6 +401,17 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
         "server_cpu_share": (
             round((cpu1 - cpu0) / elapsed, 2) if cpu0 is not None and cpu1 is not None else None
         ),
+        "proxy_cpu_ms_per_action": (
+            round((proxy1 - proxy0) * 1000 / stats.applied, 2)
+            if proxy0 is not None and proxy1 is not None and stats.applied
+            else None
+        ),
+        "load_average": {
+            "min": round(min(loads), 2) if loads else None,
+            "mean": round(statistics.fmean(loads), 2) if loads else None,
+            "max": round(max(loads), 2) if loads else None,
+        },
+        "cores": os.cpu_count(),
         "mb_received": round(stats.bytes / 1e6, 1),
         "latency_ms": {
             "p50": round(percentile(lat, 50), 2),
@@ -342,7 +436,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--db", help="postgresql://... on loopback (default: a fresh SQLite file)")
     ap.add_argument("--src", help="run the server from this source tree (before/after)")
     ap.add_argument("--servers", type=int, default=1, help="2+: a cluster behind nginx")
+    ap.add_argument("--proxy", action="store_true", help="nginx + --cluster even for 1 server")
+    ap.add_argument("--server-cpus", help="taskset CPU list for the server(s), e.g. 0 or 0,1")
+    ap.add_argument("--client-cpus", help="CPU list for this load generator, e.g. 1")
+    ap.add_argument("--server-nice", type=int, default=0, help="nice value of the server(s)")
     args = ap.parse_args(argv)
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    prefix: list[str] = []
+    if args.server_nice:
+        prefix += ["nice", "-n", str(args.server_nice)]
+    if args.server_cpus:
+        prefix += ["taskset", "-c", args.server_cpus]
     args.duration = min(args.duration, 600.0)
     proc = None
     others: list[subprocess.Popen[bytes]] = []
@@ -362,29 +467,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ):
                 ap.error("the load test only uses a database on loopback")
             empty_postgres(args.db)
-        if args.servers > 1:
+        if args.servers > 1 or args.proxy:
             if not args.db:
-                ap.error("--servers 2 needs --db postgresql://...")
+                ap.error("--servers 2 and --proxy need --db postgresql://...")
             ports = [free_port() for _ in range(args.servers)]
             for i, p in enumerate(ports):
-                srv = start_server(db, p, args.src, ["--cluster", "--node", f"n{i}"])
+                srv = start_server(db, p, args.src, ["--cluster", "--node", f"n{i}"], prefix)
                 others.append(srv)
             port = free_port()
             proc = start_nginx(ports, port, Path(tmp.name))
         else:
             port = free_port()
-            proc = start_server(db, port, args.src)
+            proc = start_server(db, port, args.src, prefix=prefix)
         base = f"http://127.0.0.1:{port}"
     try:
-        server_pid = proc.pid if proc is not None and not others else None
-        report = asyncio.run(run(args, base, server_pid))
+        if others:
+            pids, proxy_pid = [o.pid for o in others], (proc.pid if proc is not None else None)
+        else:
+            pids, proxy_pid = ([proc.pid] if proc is not None else []), None
+        report = asyncio.run(run(args, base, pids, proxy_pid))
         report["db"] = "postgresql" if args.db else "sqlite"
         report["servers"] = args.servers
+        report["proxy"] = bool(others)
+        report["server_cpus"] = args.server_cpus
+        report["client_cpus"] = args.client_cpus
+        report["server_nice"] = args.server_nice
         report["src"] = args.src or "this tree"
     finally:
-        for p in [*others, *([proc] if proc is not None else [])]:
-            p.terminate()
-            p.wait(20)
+        for child in [*others, *([proc] if proc is not None else [])]:
+            child.terminate()
+            child.wait(20)
         if tmp is not None:
             tmp.cleanup()
     if args.json:
@@ -402,7 +514,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "of a core)\n"
             f"  latency ms: p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  "
             f"max {lat['max']}\n"
-            f"  errors: {report['errors'] or 'none'}; new games: {report['new_games']}"
+            f"  errors: {report['errors'] or 'none'}; new games: {report['new_games']}; "
+            f"reconnects: {report['reconnects'] or 'none'} "
+            f"({report['dropped_at_reconnect']} actions dropped at a reconnection)\n"
+            f"  load average during the run: {report['load_average']} on {report['cores']} cores"
         )
     return report
 

@@ -25,3 +25,40 @@ def test_load_script_small_run(server: ServerProcess) -> None:
     assert report["lost_actions"] == 0
     assert report["actions_stored"] == report["actions_applied"]
     assert report["latency_ms"]["p50"] > 0
+
+
+def test_load_script_reconnects_when_the_server_restarts(tmp_path: Path) -> None:
+    """The server is restarted during a run (its sockets close with 1012, service restart):
+    the clients reconnect and carry on, and the count of lost actions still adds up."""
+    import threading
+    import time
+
+    from tests.apps.server.helpers import UNLIMITED
+
+    srv = ServerProcess(
+        tmp_path / "restart.db", extra=[*UNLIMITED, "--rate", "1000", "--burst", "1000"]
+    ).start()
+    spec = importlib.util.spec_from_file_location("load_server", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["load_server"] = module
+    spec.loader.exec_module(module)
+
+    def restart() -> None:
+        time.sleep(3.0)
+        srv.stop()
+        srv.start()
+
+    bounce = threading.Thread(target=restart)
+    bounce.start()
+    try:
+        report = module.main(
+            ["--url", srv.base, "--tables", "3", "--seats", "3", "--duration", "9",
+             "--think-ms", "20", "--warmup", "0", "--json"]
+        )  # fmt: skip
+    finally:
+        bounce.join()
+        srv.stop()
+    assert report["reconnects"].get("1012", 0) >= 1, report["reconnects"]
+    assert report["lost_actions"] == 0
+    assert report["actions_stored"] == report["actions_applied"] > 20
