@@ -218,8 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        m = mgr()
-        return {"ok": True, "tables": len(m.tables), "storage": "ok" if m.storage_ok else "down"}
+        return await mgr().health()
 
     # ------------------------------------------------------------------ lobby
     @app.get("/api/variants")
@@ -228,7 +227,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
-        return {"tables": mgr().listed()}
+        return {"tables": await mgr().lobby()}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

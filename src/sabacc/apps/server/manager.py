@@ -87,6 +87,11 @@ STORAGE_DOWN = (
     "play resumes by itself when the database is back"
 )
 
+#: Seconds the cluster's lobby and lease counts are reused before being read again, and the
+#: longest a read of them may take.
+LOBBY_CACHE = 1.0
+CLUSTER_READ = 3.0
+
 #: At most this many actions in one group commit.
 GROUP_COMMIT_MAX = 500
 
@@ -114,6 +119,9 @@ class TableManager:
         #: Applied actions waiting for the next group commit (see :meth:`persist_action`).
         self._writes: list[tuple[ActionWrite, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        #: The cluster's lobby and leases as last read (monotonic time, value).
+        self._lobby: tuple[float, list[dict[str, Any]]] | None = None
+        self._health: tuple[float, dict[str, int]] | None = None
 
     # ------------------------------------------------------------------ storage
     async def persist(self, write: Callable[[], T]) -> T:
@@ -496,9 +504,80 @@ class TableManager:
                 return
 
     def listed(self) -> list[dict[str, Any]]:
+        """The lobby of this process: its listed tables in memory, newest first."""
         tables = [t for t in self.tables.values() if t.listed]
         tables.sort(key=lambda t: t.created_at, reverse=True)
         return [messages.table_summary(t) for t in tables[:100]]
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The lobby: :meth:`listed`, or in a cluster every server's listed tables, read from
+        the shared database (at most once a second), each with ``server``, the server that
+        holds it now (None: nobody; any server loads it when it is opened). If the database
+        cannot be read, this server's own tables."""
+        if not self.settings.cluster:
+            return self.listed()
+        now = time.monotonic()
+        cached = self._lobby
+        if cached is not None and now - cached[0] < LOBBY_CACHE:
+            return cached[1]
+        try:
+            rows = await asyncio.wait_for(self.read(self.store.listed_tables), CLUSTER_READ)
+        except Exception as exc:
+            log.warning("could not read the cluster's lobby (%s)", type(exc).__name__)
+            return [dict(t, server=self.node) for t in self.listed()]
+        out = []
+        for row in rows:
+            here = self.tables.get(row["code"])
+            try:
+                title = lookup(row["variant"]).title
+            except SabaccError:
+                title = row["variant"]
+            out.append(
+                {
+                    "code": row["code"],
+                    "name": row["name"],
+                    "variant": row["variant"],
+                    "title": title,
+                    "status": row["status"],
+                    "problem": here.problem if here is not None else None,
+                    "seats": row["seats"],
+                    "open_seats": row["open_seats"],
+                    "humans": row["humans"],
+                    "game_no": row["game_no"],
+                    "server": row["owner"],
+                }
+            )
+        self._lobby = (now, out)
+        return out
+
+    async def health(self) -> dict[str, Any]:
+        """``/healthz``: this process (its tables in memory, its database), and in a cluster
+        every server holding tables (from the live leases, at most once a second)."""
+        out: dict[str, Any] = {
+            "ok": True,
+            "tables": len(self.tables),
+            "storage": "ok" if self.storage_ok else "down",
+        }
+        if not self.settings.cluster:
+            return out
+        out["node"] = self.node
+        now = time.monotonic()
+        cached = self._health
+        if cached is None or now - cached[0] >= LOBBY_CACHE:
+            try:
+                counts = await asyncio.wait_for(self.read(self.store.lease_counts), CLUSTER_READ)
+            except Exception as exc:
+                log.warning("could not read the cluster's leases (%s)", type(exc).__name__)
+                out["cluster"] = None
+                return out
+            cached = self._health = (now, counts)
+        counts = dict(cached[1])
+        counts.setdefault(self.node, 0)
+        out["cluster"] = {
+            "servers": [{"node": n, "tables": k} for n, k in sorted(counts.items())],
+            "tables": sum(counts.values()),
+        }
+        return out
 
     async def create(self, req: CreateTable) -> dict[str, Any]:
         if len(self.tables) >= self.settings.max_tables:

@@ -445,6 +445,66 @@ class Store:
         with self.session() as s:
             return [str(c) for c in s.scalars(query)]
 
+    def listed_tables(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The listed tables of every server sharing this database, newest first: each one's
+        plain columns, its seat counts and ``owner``, the server whose lease on it is live
+        (None: no server holds it now; the first to be asked for it loads it). For the lobby
+        of a cluster."""
+        with self.session() as s:
+            rows = s.execute(
+                select(
+                    TableRow.id, TableRow.code, TableRow.name, TableRow.variant,
+                    TableRow.status, TableRow.games_played, TableRow.created_at,
+                )
+                .where(TableRow.listed.is_(True))
+                .order_by(TableRow.created_at.desc(), TableRow.id.desc())
+                .limit(limit)
+            ).all()  # fmt: skip
+            ids = [r.id for r in rows]
+            seats: dict[int, list[tuple[str, bool]]] = {i: [] for i in ids}
+            owners: dict[int, str] = {}
+            if ids:
+                for t, kind, token in s.execute(
+                    select(SeatRow.table_id, SeatRow.kind, SeatRow.token_hash).where(
+                        SeatRow.table_id.in_(ids)
+                    )
+                ):
+                    seats[t].append((kind, token is not None))
+                for t, owner in s.execute(
+                    select(LeaseRow.table_id, LeaseRow.owner).where(
+                        LeaseRow.table_id.in_(ids), LeaseRow.expires_at >= func.now()
+                    )
+                ):
+                    owners[t] = owner
+        return [
+            {
+                "id": r.id,
+                "code": r.code,
+                "name": r.name,
+                "variant": r.variant,
+                "status": r.status,
+                "game_no": r.games_played,
+                "seats": len(seats[r.id]),
+                "open_seats": sum(
+                    1 for kind, taken in seats[r.id] if kind == "human" and not taken
+                ),
+                "humans": sum(1 for kind, _ in seats[r.id] if kind == "human"),
+                "owner": owners.get(r.id),
+            }
+            for r in rows
+        ]
+
+    def lease_counts(self) -> dict[str, int]:
+        """How many tables each server holds a live lease on (the live servers of a cluster
+        that hold any table)."""
+        with self.session() as s:
+            rows = s.execute(
+                select(LeaseRow.owner, func.count())
+                .where(LeaseRow.expires_at >= func.now())
+                .group_by(LeaseRow.owner)
+            ).all()
+        return {str(owner): int(n) for owner, n in rows}
+
     def release_lease(self, table_id: int, owner: str) -> None:
         with self.session.begin() as s:
             s.execute(

@@ -1,0 +1,64 @@
+"""In a cluster the lobby and ``/healthz`` are the cluster's, not one process's: two
+``sabacc serve --cluster`` processes behind nginx (``deploy/nginx.conf``), tables created on
+each; the lobby through the proxy (and from either server) lists every public table with the
+server that holds it, and ``/healthz`` counts every server's tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from sabacc.services.store import normalise_url
+from tests.apps.server.helpers import UNLIMITED, NginxProxy, ServerProcess, nginx_binary
+
+
+def _fresh(url: str) -> None:
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def test_lobby_and_health_are_cluster_wide(tmp_path: Path, pg_url: str | None) -> None:
+    if pg_url is None:
+        pytest.skip("PostgreSQL is not available (needs psycopg and initdb)")
+    if nginx_binary() is None:
+        pytest.skip("nginx is not installed")
+    _fresh(pg_url)
+    flags = [*UNLIMITED, "--cluster", "--lease-ttl", "3"]
+    servers = {
+        name: ServerProcess(
+            tmp_path / f"{name}.db", db_url=pg_url, extra=[*flags, "--node", name]
+        ).start()
+        for name in ("a", "b")
+    }
+    proxy = NginxProxy(list(servers.values())).start()
+    try:
+        made: dict[str, str] = {}  # code -> the server it was created on (which holds it)
+        for name, srv in servers.items():
+            for i in range(2):
+                body = {"seats": ["human", "bot:random"], "name": f"{name}{i}", "listed": True}
+                made[srv.create(**body)["code"]] = name
+        hidden = servers["a"].create(seats=["human", "human"], listed=False)["code"]
+
+        for api in (proxy, servers["a"], servers["b"]):
+            lobby = api.get("/api/tables").json()["tables"]
+            assert {t["code"]: t["server"] for t in lobby} == made
+            assert hidden not in {t["code"] for t in lobby}
+            for t in lobby:
+                assert t["seats"] == 2 and t["humans"] == 1 and t["open_seats"] == 1
+                assert t["status"] == "waiting" and t["title"]
+
+        for api in (proxy, servers["a"], servers["b"]):
+            health = api.get("/healthz").json()
+            assert health["ok"] is True and health["storage"] == "ok"
+            servers_seen = {s["node"]: s["tables"] for s in health["cluster"]["servers"]}
+            assert servers_seen == {"a": 3, "b": 2}  # the unlisted table counts too
+            assert health["cluster"]["tables"] == 5
+    finally:
+        proxy.stop()
+        for srv in servers.values():
+            srv.stop()
