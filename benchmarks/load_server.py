@@ -298,6 +298,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+def with_children(pid: int | None) -> list[int]:
+    """``pid`` and its child processes (nginx's workers are children of its master)."""
+    if pid is None:
+        return []
+    out = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
 def total_cpu(pids: list[int]) -> float | None:
     """The CPU seconds of all of ``pids`` (None if any cannot be read)."""
     total = 0.0
@@ -323,11 +337,21 @@ async def run(
     stats = Stats()
     players: list[Player] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        codes = []
-        for t in range(args.tables):
-            r = await http.post(
+
+        async def post(url: str, body: dict[str, Any]) -> httpx.Response:
+            """POST, again after a 503 (in a cluster: the table is being handed over)."""
+            for _ in range(20):
+                r = await http.post(url, json=body)
+                if r.status_code != 503:
+                    break
+                await asyncio.sleep(0.5)
+            r.raise_for_status()
+            return r
+
+        async def make_table(t: int) -> tuple[str, list[Player]]:
+            r = await post(
                 "/api/tables",
-                json={
+                {
                     "variant": args.variant,
                     "seats": ["human"] * args.seats,
                     "player_name": "p0",
@@ -337,16 +361,22 @@ async def run(
                     "options": {"game_end": "hands:1000"},
                 },
             )
-            r.raise_for_status()
             created = r.json()
-            codes.append(created["code"])
-            players.append(Player(ws_base, created["code"], created["token"], stats, t * 10, 0))
+            code = created["code"]
+            seated = [Player(ws_base, code, created["token"], stats, t * 10, 0)]
             for s in range(1, args.seats):
-                j = await http.post(f"/api/tables/{created['code']}/join", json={"name": f"p{s}"})
-                j.raise_for_status()
-                players.append(
-                    Player(ws_base, created["code"], j.json()["token"], stats, t * 10 + s, 0)
-                )
+                j = await post(f"/api/tables/{code}/join", {"name": f"p{s}"})
+                seated.append(Player(ws_base, code, j.json()["token"], stats, t * 10 + s, 0))
+            return code, seated
+
+        codes: list[str] = []
+        for first in range(0, args.tables, 25):  # 25 tables at a time (a cluster hands over)
+            made = await asyncio.gather(
+                *(make_table(t) for t in range(first, min(args.tables, first + 25)))
+            )
+            for code, seated in made:
+                codes.append(code)
+                players.extend(seated)
         for p in players:
             p.think = args.think_ms / 1000
         for i in range(0, len(players), 50):  # connect everyone first, 50 at a time
@@ -358,7 +388,8 @@ async def run(
         hard_stop = stop_at + 15
         tasks = [asyncio.create_task(p.run(go, stop_at, hard_stop)) for p in players]
         cpu0 = total_cpu(server_pids) if server_pids else None
-        proxy0 = cpu_seconds(proxy_pid)
+        proxy_pids = with_children(proxy_pid)
+        proxy0 = total_cpu(proxy_pids) if proxy_pids else None
         client0 = time.process_time()
         loads: list[float] = []
         sampler = asyncio.create_task(sample_load(loads))
@@ -366,7 +397,7 @@ async def run(
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - start
         cpu1 = total_cpu(server_pids) if server_pids else None
-        proxy1 = cpu_seconds(proxy_pid)
+        proxy1 = total_cpu(proxy_pids) if proxy_pids else None
         client_cpu = time.process_time() - client0
         sampler.cancel()
         stored = 0
