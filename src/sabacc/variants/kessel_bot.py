@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sabacc.core.actions import STAND, Action
+from sabacc.core.actions import STAND, Action, Stand
 from sabacc.engine.bots import BotModel, SearchWorld, View
 from sabacc.variants.kessel_actions import (
     DISCARD_DRAWN,
@@ -31,7 +31,9 @@ from sabacc.variants.kessel_actions import (
     KEEP,
     ChooseImpostor,
     ChoosePrime,
+    DiscardDrawn,
     Draw,
+    Keep,
     PlayToken,
 )
 from sabacc.variants.kessel_hands import DIE, IMPOSTOR, SYLOP, Rules, _rank
@@ -180,9 +182,24 @@ def _unseen(fam_card: int, top: int | None, counts: tuple[int, ...]) -> list[tup
     return [(v, n) for v, n in left.items() if n]
 
 
-#: The card actions in the order the engine lists them (a bit each in a legal-actions mask).
+#: The card actions in the order the engine lists them: stand, the four draws, keep, discard.
 _CARD_ACTIONS: tuple[Action, ...] = (STAND, *DRAWS.values(), KEEP, DISCARD_DRAWN)
-_CARD_BIT: dict[Action, int] = {a: 1 << i for i, a in enumerate(_CARD_ACTIONS)}
+_DRAW_INDEX: dict[str, int] = {source: 1 + i for i, source in enumerate(DRAWS)}
+
+
+def _card_index(act: Action) -> int:
+    """``act``'s place in :data:`_CARD_ACTIONS`; -1 for any other action (by type, not hash:
+    this is the rollouts' inner loop)."""
+    t = type(act)
+    if t is Draw:
+        return _DRAW_INDEX[act.source]  # type: ignore[attr-defined]
+    if t is Stand:
+        return 0
+    if t is Keep:
+        return 5
+    if t is DiscardDrawn:
+        return 6
+    return -1
 
 
 @functools.lru_cache(maxsize=262_144)
@@ -199,14 +216,15 @@ def _card_part(
     counts: tuple[int, ...],
     free: bool,
     mask: int,
-) -> tuple[float, tuple[tuple[float, Action], ...]]:
-    """The stand utility and the (utility, action) of each card action in ``mask`` (cached:
-    search rollouts ask the same few situations again and again)."""
+) -> tuple[float, tuple[float, ...]]:
+    """The stand utility and the utility of each card action (by :data:`_CARD_ACTIONS` index;
+    0.0 outside ``mask``), cached: search rollouts ask the same few situations again and
+    again."""
     table = _pair_table(rules, counts)
     stand = _utility(a, b, pot, k, table)
-    out: list[tuple[float, Action]] = []
-    for act in _CARD_ACTIONS:
-        if not mask & _CARD_BIT[act]:
+    out = [0.0] * len(_CARD_ACTIONS)
+    for i, act in enumerate(_CARD_ACTIONS):
+        if not mask & (1 << i):
             continue
         if act is STAND:
             u = stand
@@ -235,8 +253,35 @@ def _card_part(
             u = _utility(*new, pot, k, table)
         else:
             u = stand
-        out.append((u, act))
+        out[i] = u
     return stand, tuple(out)
+
+
+@functools.lru_cache(maxsize=262_144)
+def best_card_action(
+    a: int,
+    b: int,
+    sand_top: int | None,
+    blood_top: int | None,
+    drawn: int | None,
+    drawn_fam: str | None,
+    pot: int,
+    k: int,
+    rules: Rules,
+    counts: tuple[int, ...],
+    free: bool,
+    mask: int,
+) -> Action:
+    """The heuristic's choice when only card actions are legal (those in ``mask``, by
+    :data:`_CARD_ACTIONS` index): what :func:`situation_choice` returns then, cached."""
+    _, part = _card_part(
+        a, b, sand_top, blood_top, drawn, drawn_fam, pot, k, rules, counts, free, mask
+    )
+    best = -1
+    for i in range(len(_CARD_ACTIONS)):
+        if mask & (1 << i) and (best < 0 or part[i] > part[best]):
+            best = i
+    return _CARD_ACTIONS[best]
 
 
 def _score(u: float) -> float:
@@ -247,9 +292,11 @@ def situation_scores(sit: Situation, legal: Sequence[Action]) -> list[tuple[floa
     """Every legal action with its utility (chips: higher is better), as 1 + U/10."""
     if sit.a is None or sit.b is None:
         return [(0.0, a) for a in legal]
+    index = [_card_index(act) for act in legal]
     mask = 0
-    for act in legal:
-        mask |= _CARD_BIT.get(act, 0)
+    for i in index:
+        if i >= 0:
+            mask |= 1 << i
     a, b, me = sit.a, sit.b, sit.me
     k = max(1, len(sit.alive) - 1)
     stand, part = _card_part(
@@ -266,17 +313,19 @@ def situation_scores(sit: Situation, legal: Sequence[Action]) -> list[tuple[floa
         sit.free,
         mask,
     )
-    card = dict((act, u) for u, act in part)
     out: list[tuple[float, Action]] = []
-    for act in legal:
-        u = card.get(act)
-        if u is None:
-            if isinstance(act, ChooseImpostor | ChoosePrime):
-                u = _die(sit, act)
-            elif isinstance(act, PlayToken):
-                u = stand + _token_gain(sit, act.token, act.target)
-            else:
-                u = stand - 1.0
+    context: _TokenContext | None = None
+    for i, act in zip(index, legal, strict=True):
+        if i >= 0:
+            u = part[i]
+        elif isinstance(act, ChooseImpostor | ChoosePrime):
+            u = _die(sit, act)
+        elif isinstance(act, PlayToken):
+            if context is None:
+                context = _TokenContext(sit)
+            u = stand + _gain(context, act.token, act.target)
+        else:
+            u = stand - 1.0
         out.append((_score(u), act))
     return out
 
@@ -307,21 +356,33 @@ def _die(sit: Situation, act: ChooseImpostor | ChoosePrime) -> float:
     return _utility(a, b, 0.0, k, _pair_table(rules, sit.counts))
 
 
-def _token_gain(sit: Situation, name: str, target: int | None) -> float:
-    """The rough chip value of playing a token now (negative: keep it for later)."""
-    assert sit.a is not None and sit.b is not None
-    me, a, b, rules = sit.me, sit.a, sit.b, sit.rules
+class _TokenContext:
+    """What every token's value reads, computed once per decision."""
+
+    __slots__ = ("a", "b", "k", "last", "lead", "others", "pot", "q", "sit", "table")
+
+    def __init__(self, sit: Situation) -> None:
+        assert sit.a is not None and sit.b is not None
+        self.sit = sit
+        self.a, self.b = sit.a, sit.b
+        self.k = max(1, len(sit.alive) - 1)
+        self.table = _pair_table(sit.rules, sit.counts)
+        self.q = self.table[(sit.a, sit.b)][0]
+        self.last = sit.turn >= sit.turns
+        immune = sit.immune
+        self.others = [s for s in sit.alive if s != sit.me and not immune[s]]
+        self.lead = max((sit.stacks[o] for o in self.others), default=0)
+        self.pot = sit.pots[sit.me]
+
+
+def _gain(c: _TokenContext, name: str, target: int | None) -> float:
+    sit = c.sit
+    a, b, q, pot, others = c.a, c.b, c.q, c.pot, c.others
     pots, stacks = sit.pots, sit.stacks
-    k = max(1, len(sit.alive) - 1)
-    table = _pair_table(rules, sit.counts)
-    q = table[(a, b)][0]
-    last = sit.turn >= sit.turns
-    immune, stood = sit.immune, sit.stood
-    others = [s for s in sit.alive if s != me and not immune[s]]
     hold = -0.3  # a token kept is an option for later
     if name in ("refund", "extra_refund"):
-        back = min(2 if name == "refund" else 3, pots[me])
-        return (back * (1.0 - q) if last or back >= 3 else 0.0) + hold
+        back = min(2 if name == "refund" else 3, pot)
+        return (back * (1.0 - q) if c.last or back >= 3 else 0.0) + hold
     if name == "embezzlement":
         return 0.6 * sum(1 for o in others if pots[o] > 0) + hold
     if name == "general_tariff":
@@ -329,37 +390,38 @@ def _token_gain(sit: Situation, name: str, target: int | None) -> float:
     if name in ("target_tariff", "target_audit"):
         if target is None:
             return hold
-        lead = max((stacks[o] for o in others), default=0)
         amount = 2 if name == "target_tariff" else 3
-        weight = 1.0 if stacks[target] == lead else 0.6
+        weight = 1.0 if stacks[target] == c.lead else 0.6
         return float(q * min(amount, stacks[target]) * weight + hold)
     if name == "general_audit":
+        stood = sit.stood
         return q * 2 * sum(1 for o in others if stood[o] and stacks[o] > 0) * 0.8 + hold
     if name in ("major_fraud", "markdown", "cook_the_books"):
+        rules = sit.rules
         changed = Rules(
             rules.major_fraud or name == "major_fraud",
             rules.markdown or name == "markdown",
             rules.cook_the_books or name == "cook_the_books",
             rules.prime,
         )
-        gain = _utility(a, b, pots[me], k, _pair_table(changed, sit.counts)) - _utility(
-            a, b, pots[me], k, table
+        gain = _utility(a, b, pot, c.k, _pair_table(changed, sit.counts)) - _utility(
+            a, b, pot, c.k, c.table
         )
         return gain + hold
     if name == "prime_sabacc":
         pair = a == b or SYLOP in (a, b)
-        return (0.4 * (pots[me] + 1) if pair and last else 0.0) + hold
+        return (0.4 * (pot + 1) if pair and c.last else 0.0) + hold
     if name == "immunity":
         threatened = sum(sit.tokens_left[o] for o in others)
-        return (0.1 * threatened * (pots[me] + 1) * q if q > 0.6 else 0.0) + hold
+        return (0.1 * threatened * (pot + 1) * q if q > 0.6 else 0.0) + hold
     if name in ("exhaustion", "direct_transaction"):
-        if target is None or not stood[target]:
+        if target is None or not sit.stood[target]:
             return hold
         return (1.0 - q) * 2.0 - 0.7 + hold
     if name == "free_draw":
         return 0.5 if sit.turn >= 1 and q < 0.55 else hold
     if name == "embargo":
-        return (0.5 if q > 0.6 and not last else 0.0) + hold
+        return (0.5 if q > 0.6 and not c.last else 0.0) + hold
     return hold
 
 

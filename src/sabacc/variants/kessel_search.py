@@ -43,7 +43,7 @@ from sabacc.variants.kessel_actions import (
     PlayToken,
     token_action,
 )
-from sabacc.variants.kessel_bot import Situation, situation_choice
+from sabacc.variants.kessel_bot import Situation, best_card_action, situation_choice
 from sabacc.variants.kessel_hands import DIE, IMPOSTOR, SYLOP, Rules, _rank
 from sabacc.variants.kessel_tokens import TARGETED, TOKENS
 
@@ -61,6 +61,32 @@ def _key(a: int, b: int, rules: Rules) -> tuple[tuple[int, ...], int]:
     ys = DIE if b == IMPOSTOR else (b,)
     value = max(_rank(x, y, rules) for x in xs for y in ys)
     return value.key, 1 if value.key[0] >= 2 else value.total
+
+
+class SplitMix:
+    """A small seeded generator for search worlds (SplitMix64): seeding a Mersenne Twister per
+    rollout would cost more than most rollouts. Offers the two calls the rules make."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def _next(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        return (self._next() >> 11) * _UNIT
+
+    def randrange(self, n: int) -> int:
+        return ((self._next() >> 11) * n) >> 53
+
+
+_MASK = (1 << 64) - 1
+_UNIT = 1.0 / (1 << 53)
 
 
 class KesselWorld:
@@ -129,7 +155,10 @@ class KesselWorld:
     dice: tuple[int, int] | None
     pending: list[tuple[int, int]]  # (seat, hand position) of Impostors still to choose
     chosen: dict[tuple[int, int], int]
-    rng: random.Random | None  # made from ``seed`` on first use (most rollouts never roll)
+    #: The game's own RNG in an exact copy (:meth:`from_game`); None in a copy made for search,
+    #: which rolls and reshuffles with a :class:`SplitMix` seeded by ``seed`` (made on first
+    #: use: most rollouts never roll).
+    rng: random.Random | SplitMix | None
     seed: int
 
     # ------------------------------------------------------------------ building
@@ -216,9 +245,9 @@ class KesselWorld:
         w.seed = seed
         return w
 
-    def _rand(self) -> random.Random:
+    def _rand(self) -> random.Random | SplitMix:
         if self.rng is None:
-            self.rng = random.Random(self.seed)
+            self.rng = SplitMix(self.seed)
         return self.rng
 
     # ------------------------------------------------------------------ legal actions
@@ -485,6 +514,41 @@ class KesselWorld:
         )
 
     def _choice(self, seat: int) -> Action:
+        """The heuristic's action for ``seat`` (the player to act)."""
+        phase = self.phase
+        if phase == "draw" or (
+            phase == "turn" and (self.token_now or not self.tokens_left[seat])
+        ):  # only card actions are legal: the cached card part decides alone
+            piles = self.piles
+            if phase == "draw":
+                mask = 0b1100000
+                drawn, fam = self.drawn, ("s", "b")[self.drawn_from & 1]
+            else:
+                mask = 1
+                drawn, fam = None, None
+                if not self.must_stand and (self.stacks[seat] >= 1 or self.free_draw):
+                    sd, bd, sx, bx = piles
+                    mask |= (
+                        (2 if sd or len(sx) >= 2 else 0)
+                        | (4 if bd or len(bx) >= 2 else 0)
+                        | (8 if sx else 0)
+                        | (16 if bx else 0)
+                    )
+            hand = self.hands[seat]
+            return best_card_action(
+                hand[0],
+                hand[1],
+                piles[2][-1] if piles[2] else None,
+                piles[3][-1] if piles[3] else None,
+                drawn,
+                fam,
+                self.pots[seat],
+                max(1, len(self.order) - 1),
+                self.rules,
+                self.counts,
+                self.free_draw,
+                mask,
+            )
         return situation_choice(self.situation(seat), self.legal())
 
     def rollout(self, seat: int, action: Action, seed: int) -> tuple[float, int]:

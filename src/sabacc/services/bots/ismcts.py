@@ -184,7 +184,7 @@ class IsmctsBot:
         (rejection sampling). Returns the state and the number of samples drawn."""
         rng = self.rng
         world = sampler(random.Random(rng.getrandbits(64)))
-        if not signals or isinstance(world, SearchWorld):  # compact worlds: no betting
+        if not signals or hasattr(world, "rollout"):  # a compact world: no betting to weigh
             return world, 1
         for tries in range(1, MAX_REJECTIONS + 1):
             assert not isinstance(world, SearchWorld)
@@ -304,8 +304,11 @@ def rollout(
     Returns ``seat``'s credit change from now to the end of the hand, and the actions played.
     A variant's compact world plays its own rollout.
     """
-    if isinstance(world, SearchWorld):
-        return world.rollout(seat, action, seed)
+    own = getattr(world, "rollout", None)  # (not isinstance: a Protocol check is slow)
+    if own is not None:
+        reward, steps = own(seat, action, seed)
+        return float(reward), int(steps)
+    assert not isinstance(world, SearchWorld)
     g = world.clone(log=False, reseed=seed)
     stack_now = g.stacks[seat]
     hand_start = g.hand_start_stacks[seat]
