@@ -74,6 +74,48 @@ TOKEN_EFFECTS: dict[str, dict[str, str]] = {
     },
 }
 
+#: The keyboard key of each action text (the TUI's key bar and pile hints): one key per action,
+#: the dice values by their own digit.
+ACTION_KEYS: dict[str, str] = {
+    "stand": "s",
+    "draw sand": "1",
+    "draw blood": "2",
+    "draw sand discard": "3",
+    "draw blood discard": "4",
+    "keep": "k",
+    "discard": "x",
+    **{f"impostor {v}": str(v) for v in range(1, 7)},
+    **{f"prime {v}": str(v) for v in range(1, 7)},
+}
+
+#: Short button labels per action text (the web table's buttons, the TUI's key bar).
+BUTTON_LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "stand": "Stand",
+        "draw sand": "Sand",
+        "draw blood": "Blood",
+        "draw sand discard": "Sand top",
+        "draw blood discard": "Blood top",
+        "keep": "Keep it",
+        "discard": "Discard it",
+        "token": "Token",
+        **{f"impostor {v}": f"Impostor = {v}" for v in range(1, 7)},
+        **{f"prime {v}": f"Prime pair {v}" for v in range(1, 7)},
+    },
+    "ja": {
+        "stand": "スタンド",
+        "draw sand": "サンド",
+        "draw blood": "ブラッド",
+        "draw sand discard": "サンド捨",
+        "draw blood discard": "ブラッド捨",
+        "keep": "残す",
+        "discard": "捨てる",
+        "token": "トークン",
+        **{f"impostor {v}": f"インポスター = {v}" for v in range(1, 7)},
+        **{f"prime {v}": f"プライムのペア {v}" for v in range(1, 7)},
+    },
+}
+
 _EN: dict[str, str] = {
     # actions (label: buttons and prompt lists; did: the log)
     "label.stand": "stand",
@@ -291,14 +333,13 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
 
 KESSEL_TEXT = VariantText(
     messages={"en": _EN, "ja": _JA},
+    # Keys by action kind (the generic controls' lookup): the same keys as ACTION_KEYS.
     keys={
-        "stand": "s",
-        "draw_sand": "a",
-        "draw_blood": "b",
-        "draw_sand_discard": "z",
-        "draw_blood_discard": "x",
-        "keep": "k",
-        "discard": "d",
+        **{
+            text.replace(" ", "_"): key
+            for text, key in ACTION_KEYS.items()
+            if not text[-1].isdigit()
+        },
         "impostor": "i",
         "prime": "p",
         "token": "t",
@@ -306,4 +347,11 @@ KESSEL_TEXT = VariantText(
     glossary={"en": GLOSSARY_EN, "ja": GLOSSARY_JA},
 )
 
-__all__ = ["KESSEL_TEXT", "TOKENS", "TOKEN_EFFECTS", "TOKEN_NAMES"]
+__all__ = [
+    "ACTION_KEYS",
+    "BUTTON_LABELS",
+    "KESSEL_TEXT",
+    "TOKENS",
+    "TOKEN_EFFECTS",
+    "TOKEN_NAMES",
+]

@@ -185,7 +185,7 @@ function centerHTML(obs, style) {
     // A declared pile's top and size under shorter keys are the same fact: not listed again.
     for (const key of Object.keys(obs)) if (pile.key.startsWith(key)) KNOWN_KEYS.add(key);
   }
-  if (display.declared_piles) ["turns", "draw_sizes", "drawn", "chips_lost"].forEach((k) => KNOWN_KEYS.add(k));
+  (display.shown_keys || []).forEach((k) => KNOWN_KEYS.add(k)); // shown elsewhere (TableDisplay)
   if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
   lines.push(...rows);
   // pots
@@ -195,7 +195,8 @@ function centerHTML(obs, style) {
   const pots = perSeat
     ? [`<span class="pot main"><i></i>${t("pot")} <b>${seatPots || obs.pots.main || 0}</b></span>`]
     : [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
-  if (obs.chips_lost) pots.push(`<span class="chip lost">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
+  const lost = display.lost_key; // credits that left the game (TableDisplay.lost_key)
+  if (lost && obs[lost]) pots.push(`<span class="chip lost">${esc(key_label(lost))} <b>${obs[lost]}</b></span>`);
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
   const sides = perSeat ? [] : (obs.pots.side || []).slice(1);
   for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
