@@ -154,6 +154,10 @@ _EN: dict[str, str] = {
     "did.token.you": "You play {arg}",
     "did.token_target": "{who} plays {arg} on {target}",
     "did.token_target.you": "You play {arg} on {target}",
+    # its own observation facts, by key (the web table's captions)
+    "fact.turn": "Turn",
+    "fact.chips_lost": "Chips lost",
+    "fact.draw_is_free": "Your draw is free",
     # phases
     "phase.turn": "Turn",
     "phase.draw": "Keep or discard",
@@ -245,6 +249,9 @@ _JA: dict[str, str] = {
     "did.token.you": "あなたは{arg}を使う",
     "did.token_target": "{who}は{target}に{arg}を使う",
     "did.token_target.you": "あなたは{target}に{arg}を使う",
+    "fact.turn": "ターン",
+    "fact.chips_lost": "失ったチップ",
+    "fact.draw_is_free": "ドロー無料",
     "phase.turn": "ターン",
     "phase.draw": "残すか捨てるか",
     "phase.impostor": "公開：インポスターのサイコロ",
