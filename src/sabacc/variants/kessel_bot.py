@@ -35,8 +35,10 @@ from sabacc.variants.kessel_actions import (
     Draw,
     Keep,
     PlayToken,
+    token_action,
 )
 from sabacc.variants.kessel_hands import DIE, IMPOSTOR, SYLOP, Rules, _rank
+from sabacc.variants.kessel_tokens import TARGETED
 
 #: Card kinds of one family by their value: 1-6, the Impostor (-1), the Sylop (0).
 _KINDS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, IMPOSTOR, SYLOP)
@@ -271,17 +273,42 @@ def best_card_action(
     counts: tuple[int, ...],
     free: bool,
     mask: int,
-) -> Action:
-    """The heuristic's choice when only card actions are legal (those in ``mask``, by
-    :data:`_CARD_ACTIONS` index): what :func:`situation_choice` returns then, cached."""
-    _, part = _card_part(
+) -> tuple[Action, float, float]:
+    """The best of the card actions in ``mask`` (by :data:`_CARD_ACTIONS` index; the first of
+    equals), with its score and the stand utility: what :func:`situation_choice` weighs tokens
+    against. Cached."""
+    stand, part = _card_part(
         a, b, sand_top, blood_top, drawn, drawn_fam, pot, k, rules, counts, free, mask
     )
     best = -1
     for i in range(len(_CARD_ACTIONS)):
-        if mask & (1 << i) and (best < 0 or part[i] > part[best]):
+        if mask & (1 << i) and (best < 0 or _score(part[i]) > _score(part[best])):
             best = i
-    return _CARD_ACTIONS[best]
+    return _CARD_ACTIONS[best], _score(part[best]), stand
+
+
+def best_token(
+    sit: Situation, tokens: Sequence[str], order: Sequence[int], score: float, stand: float
+) -> PlayToken | None:
+    """The first token action (in the engine's order: ``tokens``, then targets in ``order``)
+    scoring above ``score``, the best card action's: what :func:`situation_choice` picks over
+    the card actions, or None."""
+    context = _TokenContext(sit)
+    me, immune, stood = sit.me, sit.immune, sit.stood
+    best: PlayToken | None = None
+    for token in tokens:
+        if token not in TARGETED:
+            value = _score(stand + _gain(context, token, None))
+            if value > score:
+                best, score = token_action(token), value
+            continue
+        for other in order:
+            if other == me or immune[other] or (token == "target_audit" and not stood[other]):
+                continue
+            value = _score(stand + _gain(context, token, other))
+            if value > score:
+                best, score = token_action(token, other), value
+    return best
 
 
 def _score(u: float) -> float:

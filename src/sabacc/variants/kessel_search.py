@@ -43,7 +43,7 @@ from sabacc.variants.kessel_actions import (
     PlayToken,
     token_action,
 )
-from sabacc.variants.kessel_bot import Situation, best_card_action, situation_choice
+from sabacc.variants.kessel_bot import Situation, best_card_action, best_token, situation_choice
 from sabacc.variants.kessel_hands import DIE, IMPOSTOR, SYLOP, Rules, _rank
 from sabacc.variants.kessel_tokens import TARGETED, TOKENS
 
@@ -514,42 +514,47 @@ class KesselWorld:
         )
 
     def _choice(self, seat: int) -> Action:
-        """The heuristic's action for ``seat`` (the player to act)."""
+        """The heuristic's action for ``seat`` (the player to act): the cached card part, then
+        any token that beats it (the same choice as :func:`situation_choice` on
+        :meth:`situation` and :meth:`legal`)."""
         phase = self.phase
-        if phase == "draw" or (
-            phase == "turn" and (self.token_now or not self.tokens_left[seat])
-        ):  # only card actions are legal: the cached card part decides alone
-            piles = self.piles
-            if phase == "draw":
-                mask = 0b1100000
-                drawn, fam = self.drawn, ("s", "b")[self.drawn_from & 1]
-            else:
-                mask = 1
-                drawn, fam = None, None
-                if not self.must_stand and (self.stacks[seat] >= 1 or self.free_draw):
-                    sd, bd, sx, bx = piles
-                    mask |= (
-                        (2 if sd or len(sx) >= 2 else 0)
-                        | (4 if bd or len(bx) >= 2 else 0)
-                        | (8 if sx else 0)
-                        | (16 if bx else 0)
-                    )
-            hand = self.hands[seat]
-            return best_card_action(
-                hand[0],
-                hand[1],
-                piles[2][-1] if piles[2] else None,
-                piles[3][-1] if piles[3] else None,
-                drawn,
-                fam,
-                self.pots[seat],
-                max(1, len(self.order) - 1),
-                self.rules,
-                self.counts,
-                self.free_draw,
-                mask,
-            )
-        return situation_choice(self.situation(seat), self.legal())
+        if phase != "draw" and phase != "turn":
+            return situation_choice(self.situation(seat), self.legal())
+        piles = self.piles
+        if phase == "draw":
+            mask = 0b1100000
+            drawn, fam = self.drawn, ("s", "b")[self.drawn_from & 1]
+        else:
+            mask = 1
+            drawn, fam = None, None
+            if not self.must_stand and (self.stacks[seat] >= 1 or self.free_draw):
+                sd, bd, sx, bx = piles
+                mask |= (
+                    (2 if sd or len(sx) >= 2 else 0)
+                    | (4 if bd or len(bx) >= 2 else 0)
+                    | (8 if sx else 0)
+                    | (16 if bx else 0)
+                )
+        hand = self.hands[seat]
+        action, score, stand = best_card_action(
+            hand[0],
+            hand[1],
+            piles[2][-1] if piles[2] else None,
+            piles[3][-1] if piles[3] else None,
+            drawn,
+            fam,
+            self.pots[seat],
+            max(1, len(self.order) - 1),
+            self.rules,
+            self.counts,
+            self.free_draw,
+            mask,
+        )
+        tokens = self.tokens_left[seat]
+        if phase == "draw" or self.token_now or not tokens:
+            return action
+        token = best_token(self.situation(seat), tokens, self.order, score, stand)
+        return action if token is None else token
 
     def rollout(self, seat: int, action: Action, seed: int) -> tuple[float, int]:
         """Play ``action``, then the rest of the round by the heuristic for every seat.
