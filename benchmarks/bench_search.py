@@ -81,7 +81,7 @@ def main() -> None:
             else:
                 same += chosen[0][0] == chosen[1][0]
             ratios.append(took["python"] / took[fast])
-        row = {
+        row: dict[str, Any] = {
             engine: {"median_ms": statistics.median(t), "p95_ms": pct(t, 0.95)}
             for engine, t in times.items()
         }

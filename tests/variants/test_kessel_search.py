@@ -222,12 +222,12 @@ def test_world_ranks_and_penalises_every_hand_as_the_engine() -> None:
     deck = kessel_deck(3, 3)
     sand = {c.value: c for c in deck.cards if c.suit == "s"}
     blood = {c.value: c for c in deck.cards if c.suit == "b"}
-    for flags in itertools.product((False, True), repeat=3):
+    for fraud, markdown, cook in itertools.product((False, True), repeat=3):
         for prime in (None, 1, 4, 6):
-            rules = Rules(*flags, prime)
+            rules = Rules(fraud, markdown, cook, prime)
             for a, b in itertools.product(sand, blood):
                 for da, db in itertools.product((None, 2, 5), repeat=2):
-                    chosen = {}
+                    chosen: dict[int, int] = {}
                     if a == IMPOSTOR and da is not None:
                         chosen[sand[a].id] = da
                     if b == IMPOSTOR and db is not None:
