@@ -238,3 +238,30 @@ def test_world_ranks_and_penalises_every_hand_as_the_engine() -> None:
                     if a == 0 and b == 0:
                         ra = rb = 0
                     assert _key(ra, rb, rules) == (value.key, penalty(value))
+
+
+def test_heuristic_pairs_a_second_impostor_with_the_first_ones_die() -> None:
+    """Two Impostors: the Sand one's die is chosen first; the Blood one takes the same value
+    when its dice offer it (a Sabacc), in the heuristic and in the search's rollouts alike."""
+    bot = make_bot("heuristic", seed=0)
+    found = 0
+    for seed in range(3000):
+        game = sabacc.new_game("kessel", players=6, seed=seed, shift_tokens="none", turns=1)
+        assert isinstance(game, KesselGame)
+        rng = random.Random(seed)
+        while game.hand_no == 1 and not game.is_over:
+            if game.phase == "impostor" and game.pending:
+                seat, card_id = game.pending[0]
+                sand, blood = game.hands[seat]
+                if card_id == blood.id and sand.id in game.chosen:
+                    die = game.chosen[sand.id]
+                    assert game.dice is not None
+                    if die in game.dice:
+                        assert str(decide(bot, game)) == f"impostor {die}"
+                        assert str(KesselWorld.from_game(game)._choice(seat)) == f"impostor {die}"
+                        found += 1
+            legal = game.legal_actions()
+            game.apply(legal[0] if game.phase == "impostor" else legal[rng.randrange(len(legal))])
+        if found >= 3:
+            return
+    raise AssertionError(f"only {found} reveals with two Impostors and a matching die")
