@@ -61,6 +61,7 @@ def main() -> None:
         fast = "compiled" if args.variant == "spike" else "compact"
         times: dict[str, list[float]] = {"python": [], fast: []}
         ratios: list[float] = []
+        searched: dict[str, list[float]] = {"python": [], fast: []}
         same = 0
         games = positions(args.decisions, players, args.seed + players, args.variant)
         for i, game in enumerate(games):
@@ -81,11 +82,18 @@ def main() -> None:
             else:
                 same += chosen[0][0] == chosen[1][0]
             ratios.append(took["python"] / took[fast])
+            if chosen[0][1].get("playouts"):  # a decision with several candidates, searched
+                for engine in times:
+                    searched[engine].append(took[engine] * 1000.0)
         row: dict[str, Any] = {
             engine: {"median_ms": statistics.median(t), "p95_ms": pct(t, 0.95)}
             for engine, t in times.items()
         }
         row["speedup_median"] = statistics.median(ratios)
+        row["searched"] = {
+            engine: statistics.median(t) if t else None for engine, t in searched.items()
+        }
+        row["searched_count"] = len(searched["python"])
         row["identical_decisions"] = f"{same}/{len(ratios)}"
         results[f"{players}p"] = row
         print(
@@ -97,6 +105,12 @@ def main() -> None:
             + ("identical decisions" if args.variant == "spike" else "same action")
             + f" {same}/{len(ratios)}"
         )
+        if searched["python"]:
+            print(
+                f"  the {len(searched['python'])} decisions searched (several candidates): "
+                f"python median {row['searched']['python']:.0f} ms, "
+                f"{fast} median {row['searched'][fast]:.0f} ms"
+            )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=1)
