@@ -1,6 +1,7 @@
 """Proof of strength: the bots' results matrix, decision times and the simulation speed-up.
 
-Runs, on Corellian Spike with duplicate deals and seat rotation (see docs/bots.md):
+Runs, on Corellian Spike (``--variant`` another, e.g. ``kessel``: a hand is then a round) with
+duplicate deals and seat rotation (see docs/bots.md):
 
 * heads-up: ``ismcts:B`` vs ``heuristic`` and ``heuristic`` vs ``random``;
 * 4 players: ``ismcts:B`` vs three ``heuristic``, and ``heuristic`` vs three ``random``;
@@ -37,9 +38,14 @@ def log(message: str) -> None:
 
 
 def run_match(
-    name: str, bots: tuple[str, ...], hands: int, seed: int, workers: int
+    name: str,
+    bots: tuple[str, ...],
+    hands: int,
+    seed: int,
+    workers: int,
+    variant: str = "corellian_spike",
 ) -> dict[str, Any]:
-    spec = SimSpec("corellian_spike", bots, hands, seed)
+    spec = SimSpec(variant, bots, hands, seed)
     log(f"{name}: {', '.join(bots)}, {spec.deals * spec.hands_per_deal} hands ...")
     cpu0 = os.times()
     result = simulate(spec, workers)
@@ -60,11 +66,16 @@ def run_match(
 
 
 def speedup(
-    bots: tuple[str, ...], hands: int, seed: int, workers: int, repeats: int = 3
+    bots: tuple[str, ...],
+    hands: int,
+    seed: int,
+    workers: int,
+    repeats: int = 3,
+    variant: str = "corellian_spike",
 ) -> dict[str, Any]:
     """Hands per second on 1 worker and on ``workers``, best of ``repeats`` alternated runs
     (the machine is shared: the best run is the least disturbed one)."""
-    spec = SimSpec("corellian_spike", bots, hands, seed)
+    spec = SimSpec(variant, bots, hands, seed)
     log(f"speed-up: {', '.join(bots)}, {hands} hands on 1 and {workers} workers ...")
     rates: dict[int, list[float]] = {1: [], workers: []}
     totals = set()
@@ -98,7 +109,7 @@ def speedup(
     }
 
 
-def default_bot_times(decisions: int, seed: int) -> dict[str, Any]:
+def default_bot_times(decisions: int, seed: int, variant: str = "spike") -> dict[str, Any]:
     """Decision times of the default ``ismcts`` (sabacc play's opponent) in 2- and 4-seat games."""
     import sabacc
 
@@ -108,7 +119,7 @@ def default_bot_times(decisions: int, seed: int) -> dict[str, Any]:
         rng = random.Random(seed + players)
         while len(times) < decisions:
             game = sabacc.new_game(
-                "spike",
+                variant,
                 players=players,
                 seed=rng.randrange(10**9),
                 log=False,
@@ -136,7 +147,7 @@ def default_bot_times(decisions: int, seed: int) -> dict[str, Any]:
 
 def markdown(report: dict[str, Any]) -> str:
     lines = [
-        "# Bot benchmark (Corellian Spike)",
+        f"# Bot benchmark ({report.get('variant', 'corellian_spike')})",
         "",
         f"Command: `{report['command']}`  ",
         *[f"Then: `{c}`  " for c in dict.fromkeys(report.get("commands", [])[1:])],
@@ -201,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         help="what to run (comma-separated); parts not run are kept from an earlier report",
     )
     parser.add_argument("--out", default=str(RESULTS / "bench_bots"))
+    parser.add_argument(
+        "--variant", default="corellian_spike", help="the variant played (default: Spike)"
+    )
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
     if args.quick:
@@ -223,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{platform.python_version()}",
             "date": time.strftime("%Y-%m-%d %H:%M"),
             "load_average_start": list(os.getloadavg()),
+            "variant": args.variant,
             "matches": [],
         }
     started = time.perf_counter()
@@ -234,15 +249,19 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if "matches" in parts:
         report["matches"] = [
-            run_match(name, bots, args.hands, args.seed + i, args.workers)
+            run_match(name, bots, args.hands, args.seed + i, args.workers, args.variant)
             for i, (name, bots) in enumerate(plan)
         ]
     if "speedup" in parts:
         report["speedup"] = speedup(
-            (search, "heuristic"), args.speedup_hands, args.seed + 10, args.workers
+            (search, "heuristic"),
+            args.speedup_hands,
+            args.seed + 10,
+            args.workers,
+            variant=args.variant,
         )
     if "timing" in parts:
-        report["default_ismcts"] = default_bot_times(args.timing_decisions, args.seed)
+        report["default_ismcts"] = default_bot_times(args.timing_decisions, args.seed, args.variant)
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started
         report["load_average_end"] = list(os.getloadavg())

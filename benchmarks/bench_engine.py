@@ -154,8 +154,28 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--games", type=int, default=2000, help="games per timed run")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument(
+        "--variants",
+        help="comma list: random play of these variants only (no compiled core, evaluation or "
+        "reference rows), e.g. --variants kessel",
+    )
     args = parser.parse_args()
     results: dict[str, Any] = {"repeats": args.repeats}
+    if args.variants:
+        for name in args.variants.split(","):
+            info = sabacc.variant(name.strip()).info
+            for players in (p for p in (2, 4, 6) if p <= info.max_players):
+                n = max(1, args.games // {2: 1, 4: 2, 6: 4}[players])
+                r = bench_play(info.name, players, n, args.repeats)
+                results[f"{info.name}_{players}p"] = r
+                print(
+                    f"{info.name:>16} {players} players: {r['games_per_s']:>9,.0f} games/s "
+                    f"{r['hands_per_s']:>9,.0f} hands/s"
+                )
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(results, fh, indent=1)
+        return
     if compiled.available():
         for players, target in ((2, 20_000), (6, 6_000)):
             n = args.games * 10 if players == 2 else args.games * 5 // 2

@@ -1,14 +1,19 @@
-"""Search-bot speed: the default ``ismcts`` deciding on reference worlds vs compiled worlds.
+"""Search-bot speed: the default ``ismcts`` deciding on reference worlds vs fast worlds.
 
-``decide`` hands search bots a sampler of worlds; for Corellian Spike it samples them on the
-compiled core when it is built (``sampler_for(..., engine="auto")``), where the bot's rollouts
-then run too. This times the same decisions (same positions, same bot seeds) both ways, one
-after the other, on one core, and checks that every decision and its statistics are identical:
+``decide`` hands search bots a sampler of worlds (``sampler_for(..., engine="auto")``): for
+Corellian Spike it samples them on the compiled core when it is built, for a variant whose bot
+model has its own compact search state (Kessel's ``KesselWorld``) on that; the bot's rollouts
+then run there too. This times the same decisions (same positions, same bot seeds) both ways,
+one after the other, on one core: reference worlds (``engine="python"``: cloned games, the
+observation-built heuristic in rollouts) and the fast ones. For Spike it also checks that every
+decision and its statistics are identical (the core makes the same RNG calls); Kessel's compact
+worlds draw their dice from their own generator, so there it counts the decisions that agree:
 
-    python benchmarks/bench_search.py [--decisions 120] [--bot ismcts] [--json FILE]
+    python benchmarks/bench_search.py [--variant spike] [--decisions 120] [--bot ismcts]
+                                      [--players 2,4] [--json FILE]
 
 Prints the median and p95 decision time of each engine and the median of the per-decision
-ratio. Positions come from random legal play of 2- and 4-seat games.
+ratio. Positions come from random legal play of 2- and 4-seat games (decisions with a choice).
 """
 
 from __future__ import annotations
@@ -24,11 +29,11 @@ import sabacc
 from sabacc.services.bots import make_bot, sampler_for
 
 
-def positions(count: int, players: int, seed: int) -> list[Any]:
+def positions(count: int, players: int, seed: int, variant: str = "spike") -> list[Any]:
     rng = random.Random(seed)
     out: list[Any] = []
     while len(out) < count:
-        game = sabacc.new_game("spike", players=players, seed=rng.randrange(10**9))
+        game = sabacc.new_game(variant, players=players, seed=rng.randrange(10**9))
         while not game.is_over and len(out) < count:
             if len(game.legal_actions()) > 1 and rng.random() < 0.3:
                 out.append(game.clone())
@@ -47,41 +52,65 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=120, help="positions per seat count")
     parser.add_argument("--bot", default="ismcts", help="search bot spec (default: ismcts)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--variant", default="spike")
+    parser.add_argument("--players", default="2,4", help="comma list of seat counts")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
-    results: dict[str, Any] = {"bot": args.bot}
-    for players in (2, 4):
-        times: dict[str, list[float]] = {"python": [], "compiled": []}
+    results: dict[str, Any] = {"bot": args.bot, "variant": args.variant}
+    for players in [int(p) for p in args.players.split(",")]:
+        fast = "compiled" if args.variant == "spike" else "compact"
+        times: dict[str, list[float]] = {"python": [], fast: []}
         ratios: list[float] = []
+        searched: dict[str, list[float]] = {"python": [], fast: []}
         same = 0
-        for i, game in enumerate(positions(args.decisions, players, args.seed + players)):
+        games = positions(args.decisions, players, args.seed + players, args.variant)
+        for i, game in enumerate(games):
             seat = game.current_player
             obs, legal = game.observation(seat), game.legal_actions()
             chosen = []
             took: dict[str, float] = {}
-            for engine in ("python", "compiled"):
+            for engine in ("python", fast):
                 bot: Any = make_bot(args.bot, seed=i)
                 t0 = time.perf_counter()
-                action = bot.act(obs, legal, sampler=sampler_for(game, seat, engine=engine))
+                sampler = sampler_for(game, seat, engine="python" if engine == "python" else "auto")
+                action = bot.act(obs, legal, sampler=sampler)
                 took[engine] = time.perf_counter() - t0
                 times[engine].append(took[engine] * 1000.0)
                 chosen.append((action, bot.last_stats))
-            same += chosen[0] == chosen[1]
-            ratios.append(took["python"] / took["compiled"])
-        row = {
+            if args.variant == "spike":
+                same += chosen[0] == chosen[1]
+            else:
+                same += chosen[0][0] == chosen[1][0]
+            ratios.append(took["python"] / took[fast])
+            if chosen[0][1].get("playouts"):  # a decision with several candidates, searched
+                for engine in times:
+                    searched[engine].append(took[engine] * 1000.0)
+        row: dict[str, Any] = {
             engine: {"median_ms": statistics.median(t), "p95_ms": pct(t, 0.95)}
             for engine, t in times.items()
         }
         row["speedup_median"] = statistics.median(ratios)
+        row["searched"] = {
+            engine: statistics.median(t) if t else None for engine, t in searched.items()
+        }
+        row["searched_count"] = len(searched["python"])
         row["identical_decisions"] = f"{same}/{len(ratios)}"
         results[f"{players}p"] = row
         print(
-            f"{args.bot}, {players} seats: python worlds median "
+            f"{args.variant}, {args.bot}, {players} seats: python worlds median "
             f"{row['python']['median_ms']:.0f} ms (p95 {row['python']['p95_ms']:.0f}), "
-            "compiled worlds median "
-            f"{row['compiled']['median_ms']:.0f} ms (p95 {row['compiled']['p95_ms']:.0f}); "
-            f"x{row['speedup_median']:.2f} per decision; identical decisions {same}/{len(ratios)}"
+            f"{fast} worlds median "
+            f"{row[fast]['median_ms']:.0f} ms (p95 {row[fast]['p95_ms']:.0f}); "
+            f"x{row['speedup_median']:.2f} per decision; "
+            + ("identical decisions" if args.variant == "spike" else "same action")
+            + f" {same}/{len(ratios)}"
         )
+        if searched["python"]:
+            print(
+                f"  the {len(searched['python'])} decisions searched (several candidates): "
+                f"python median {row['searched']['python']:.0f} ms, "
+                f"{fast} median {row['searched'][fast]:.0f} ms"
+            )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=1)

@@ -325,6 +325,7 @@ def test_sampler_for_a_core_uses_its_determinize(engine: str) -> None:
     world = sampler_for(core, seat, engine=engine)(random.Random(3))
     assert isinstance(world, SpikeCore)
     expected = sampler_for(ref, seat, engine="python")(random.Random(3))
+    assert isinstance(expected, Game)
     assert world.full_state() == expected.full_state()
     with pytest.raises(OptionError, match="compiled core"):
         sampler_for(core, seat, engine="python")

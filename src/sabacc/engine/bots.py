@@ -9,10 +9,11 @@ variant module subclasses :class:`BotModel` (``sabacc.variants.spike_bot``,
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from sabacc.core.actions import Action, Bet, Raise, Stand
 from sabacc.engine.betting import Legal
@@ -72,6 +73,18 @@ class View:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@runtime_checkable
+class SearchWorld(Protocol):
+    """A variant's own compact search state (:meth:`BotModel.search_sampler`): a sampled world
+    that plays its own rollouts, faster than a cloned game."""
+
+    def rollout(self, seat: int, action: Action, seed: int) -> tuple[float, int]:
+        """Play ``action`` for the player to act, then the rest of the hand (or round) by the
+        heuristic for every seat, with a fresh RNG seeded by ``seed``. Returns ``seat``'s credit
+        change from now to the end of the hand, and the number of actions played."""
+        ...
+
+
 class BotModel:
     """The heuristic bot's knowledge of one variant. The defaults know nothing of its hands:
     a variant without a model is played by standing, checking and calling."""
@@ -110,4 +123,11 @@ class BotModel:
     def rollout_key(self, game: Any, seat: int, betting: bool) -> Hashable | None:
         """A cache key for ``seat``'s decision in a sampled state: everything the decision
         depends on (None: do not cache). ``betting``: the key of the chance of winning."""
+        return None
+
+    def search_sampler(self, game: Any, seat: int) -> Callable[[random.Random], SearchWorld] | None:
+        """Worlds consistent with ``seat``'s information in ``game`` (a reference game), as the
+        variant's own :class:`SearchWorld` (unseen cards and secrets sampled, each world
+        depending only on that information and the ``rng`` given); None: the search samples
+        ``game.determinize`` and plays its rollouts on cloned games."""
         return None

@@ -92,7 +92,11 @@ class TableDisplay:
     * ``pile_actions``: pile ``key`` -> the action taking from it (a click on the pile);
     * ``keys``: action text -> keyboard key; ``labels``: language -> action text -> label;
     * ``dice_shift``: whether doubles in ``obs["dice"]`` are a Sabacc Shift (Spike) or only
-      dice to choose from.
+      dice to choose from;
+    * ``lost_key``: the observation key counting credits that have left the game (shown beside
+      the pots), if the variant has one;
+    * ``shown_keys``: observation keys the table already shows elsewhere (the top bar, the
+      piles, the pots), so they are not listed again among the other facts.
     """
 
     seat_facts: tuple[SeatFact, ...] = ()
@@ -103,6 +107,8 @@ class TableDisplay:
     keys: Mapping[str, str] = field(default_factory=dict)
     labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     dice_shift: bool = True
+    lost_key: str | None = None
+    shown_keys: tuple[str, ...] = ()
 
     def label(self, action: str, lang: str) -> str | None:
         """The declared label of an action text in ``lang`` (English if untranslated)."""

@@ -696,16 +696,18 @@ def action_label(text: str, vocab: Vocabulary, *, to_call: int = 0) -> str:
 
 
 def vocabulary_json(variant: VariantInfo | str) -> dict[str, Any]:
-    """A variant's terms for a client, per language: action labels, phase names, glossary.
+    """A variant's terms for a client, per language: action labels, phase names, pile names,
+    the names of its own observation facts (``fact.<key>``), glossary.
 
     ``{"labels": {"en": {"junk": "fold", ...}, "ja": {...}}, "phases": {...}, "glossary":
     {"en": [{"name", "definition", "example"}, ...]}}`` (the web client's buttons read it).
     """
-    out: dict[str, Any] = {"labels": {}, "phases": {}, "piles": {}, "glossary": {}}
+    out: dict[str, Any] = {"labels": {}, "phases": {}, "piles": {}, "facts": {}, "glossary": {}}
+    sections = (("label.", "labels"), ("phase.", "phases"), ("pile.", "piles"), ("fact.", "facts"))
     for lang in LANGUAGES:
         vocab = vocabulary(variant, lang)
         keys = {k for table in vocab.tables() for k in table}
-        for prefix, section in (("label.", "labels"), ("phase.", "phases"), ("pile.", "piles")):
+        for prefix, section in sections:
             out[section][lang] = {
                 k[len(prefix) :]: vocab.template(k) for k in sorted(keys) if k.startswith(prefix)
             }

@@ -74,6 +74,48 @@ TOKEN_EFFECTS: dict[str, dict[str, str]] = {
     },
 }
 
+#: The keyboard key of each action text (the TUI's key bar and pile hints): one key per action,
+#: the dice values by their own digit.
+ACTION_KEYS: dict[str, str] = {
+    "stand": "s",
+    "draw sand": "1",
+    "draw blood": "2",
+    "draw sand discard": "3",
+    "draw blood discard": "4",
+    "keep": "k",
+    "discard": "x",
+    **{f"impostor {v}": str(v) for v in range(1, 7)},
+    **{f"prime {v}": str(v) for v in range(1, 7)},
+}
+
+#: Short button labels per action text (the web table's buttons, the TUI's key bar).
+BUTTON_LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "stand": "Stand",
+        "draw sand": "Sand",
+        "draw blood": "Blood",
+        "draw sand discard": "Sand top",
+        "draw blood discard": "Blood top",
+        "keep": "Keep it",
+        "discard": "Discard it",
+        "token": "Token",
+        **{f"impostor {v}": f"Impostor = {v}" for v in range(1, 7)},
+        **{f"prime {v}": f"Prime pair {v}" for v in range(1, 7)},
+    },
+    "ja": {
+        "stand": "スタンド",
+        "draw sand": "サンド",
+        "draw blood": "ブラッド",
+        "draw sand discard": "サンド捨",
+        "draw blood discard": "ブラッド捨",
+        "keep": "残す",
+        "discard": "捨てる",
+        "token": "トークン",
+        **{f"impostor {v}": f"インポスター = {v}" for v in range(1, 7)},
+        **{f"prime {v}": f"プライムのペア {v}" for v in range(1, 7)},
+    },
+}
+
 _EN: dict[str, str] = {
     # actions (label: buttons and prompt lists; did: the log)
     "label.stand": "stand",
@@ -112,6 +154,10 @@ _EN: dict[str, str] = {
     "did.token.you": "You play {arg}",
     "did.token_target": "{who} plays {arg} on {target}",
     "did.token_target.you": "You play {arg} on {target}",
+    # its own observation facts, by key (the web table's captions)
+    "fact.turn": "Turn",
+    "fact.chips_lost": "Chips lost",
+    "fact.draw_is_free": "Your draw is free",
     # phases
     "phase.turn": "Turn",
     "phase.draw": "Keep or discard",
@@ -203,6 +249,9 @@ _JA: dict[str, str] = {
     "did.token.you": "あなたは{arg}を使う",
     "did.token_target": "{who}は{target}に{arg}を使う",
     "did.token_target.you": "あなたは{target}に{arg}を使う",
+    "fact.turn": "ターン",
+    "fact.chips_lost": "失ったチップ",
+    "fact.draw_is_free": "ドロー無料",
     "phase.turn": "ターン",
     "phase.draw": "残すか捨てるか",
     "phase.impostor": "公開：インポスターのサイコロ",
@@ -291,14 +340,13 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
 
 KESSEL_TEXT = VariantText(
     messages={"en": _EN, "ja": _JA},
+    # Keys by action kind (the generic controls' lookup): the same keys as ACTION_KEYS.
     keys={
-        "stand": "s",
-        "draw_sand": "a",
-        "draw_blood": "b",
-        "draw_sand_discard": "z",
-        "draw_blood_discard": "x",
-        "keep": "k",
-        "discard": "d",
+        **{
+            text.replace(" ", "_"): key
+            for text, key in ACTION_KEYS.items()
+            if not text[-1].isdigit()
+        },
         "impostor": "i",
         "prime": "p",
         "token": "t",
@@ -306,4 +354,11 @@ KESSEL_TEXT = VariantText(
     glossary={"en": GLOSSARY_EN, "ja": GLOSSARY_JA},
 )
 
-__all__ = ["KESSEL_TEXT", "TOKENS", "TOKEN_EFFECTS", "TOKEN_NAMES"]
+__all__ = [
+    "ACTION_KEYS",
+    "BUTTON_LABELS",
+    "KESSEL_TEXT",
+    "TOKENS",
+    "TOKEN_EFFECTS",
+    "TOKEN_NAMES",
+]

@@ -77,10 +77,10 @@ async def test_the_kessel_table_fits_without_clipping(size: tuple[int, int]) -> 
             assert label in text, label
         assert text.count("╭─────╮") >= 2  # the two draw piles' backs (the rest are faces)
         assert "Shift tokens [t]" in text
-        from sabacc.variants.kessel_table import TOKEN_NAMES_EN
+        from sabacc.variants.kessel_text import TOKEN_NAMES
 
         for token in obs["my_tokens"]:
-            assert TOKEN_NAMES_EN[token] in text, token
+            assert TOKEN_NAMES["en"][token] in text, token
         for label in ("stand", "Sand top", "Blood top", "Token"):
             assert label in text, label
         for seat in obs["seats"][1:]:

@@ -369,8 +369,9 @@ def pot_lines(obs: Mapping[str, Any]) -> list[Text]:
         line = Text(f"{own.pot.capitalize()} pots ", style="bold")
         total = sum(int(p.get("amount", 0)) for p in pots.get("side") or [])
         line.append(str(total or pots.get("main", 0)), style="bold bright_white")
-        if obs.get("chips_lost"):
-            line.append(f"  chips lost {obs['chips_lost']}", style="dim")
+        lost = info.display.lost_key if info is not None else None
+        if lost and obs.get(lost):  # credits that left the game
+            line.append(f"  {lost.replace('_', ' ')} {obs[lost]}", style="dim")
         return [line]
     line = Text("Pot ", style="bold")
     line.append(str(pots.get("main", 0)), style="bold bright_white")
@@ -497,10 +498,11 @@ def info_parts(obs: Mapping[str, Any]) -> list[str]:
         out.append(f"called by {_name(obs, obs['caller'])}")
     info = _info(obs)
     piles = [p.key for p in info.piles] if info is not None and info.display.declared_piles else []
+    shown = info.display.shown_keys if info is not None else ()
     for key, value in obs.items():
         if key in KNOWN_KEYS or value is None or isinstance(value, dict | list):
             continue
-        if key in ("turns", "chips_lost") or any(p.startswith(key) for p in piles):
+        if key in shown or any(p.startswith(key) for p in piles):
             continue  # in the top bar, the pot line, or drawn as a pile
         if isinstance(value, bool):
             if value:

@@ -150,9 +150,6 @@ export const STRINGS = {
     creating: "Creating…",
     you: "you",
     name_needed: "Please enter your name first.",
-    k_turn: "Turn",
-    k_chips_lost: "Chips lost",
-    k_draw_is_free: "Your draw is free",
   },
   ja: {
     tagline: "銀河の酒場のカードゲーム。テーブルを作ってリンクを送れば、すぐ遊べます。",
@@ -304,9 +301,6 @@ export const STRINGS = {
     creating: "作成中…",
     you: "あなた",
     name_needed: "先に名前を入力してください。",
-    k_turn: "ターン",
-    k_chips_lost: "失ったチップ",
-    k_draw_is_free: "ドロー無料",
   },
 };
 

@@ -25,7 +25,10 @@ function pileLabel(name, variant) {
   return own ? own.replace(/^the /i, "") : name.replace(/_/g, " ");
 }
 
-function key_label(key) {
+// An observation key's name: the variant's own (fact.<key> in its text), else the key's words.
+function key_label(key, variant) {
+  const own = variantInfo(variant)?.text?.facts?.[getLang()]?.[key];
+  if (own) return own;
   return has(`k_${key}`) ? t(`k_${key}`) : key.replace(/_/g, " ");
 }
 
@@ -155,7 +158,7 @@ function centerHTML(obs, style) {
   const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : obs.phase;
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
-  else if (obs.turns != null && obs.turn != null) round = `${key_label("turn")} ${obs.turn}/${obs.turns}`;
+  else if (obs.turns != null && obs.turn != null) round = `${key_label("turn", obs.variant)} ${obs.turn}/${obs.turns}`;
   else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
   if (round) lines.push(`<div class="center-sub">${round}</div>`);
@@ -185,7 +188,7 @@ function centerHTML(obs, style) {
     // A declared pile's top and size under shorter keys are the same fact: not listed again.
     for (const key of Object.keys(obs)) if (pile.key.startsWith(key)) KNOWN_KEYS.add(key);
   }
-  if (display.declared_piles) ["turns", "draw_sizes", "drawn", "chips_lost"].forEach((k) => KNOWN_KEYS.add(k));
+  (display.shown_keys || []).forEach((k) => KNOWN_KEYS.add(k)); // shown elsewhere (TableDisplay)
   if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
   lines.push(...rows);
   // pots
@@ -195,7 +198,8 @@ function centerHTML(obs, style) {
   const pots = perSeat
     ? [`<span class="pot main"><i></i>${t("pot")} <b>${seatPots || obs.pots.main || 0}</b></span>`]
     : [`<span class="pot main"><i></i>${t("pot")} <b>${obs.pots.main}</b></span>`];
-  if (obs.chips_lost) pots.push(`<span class="chip lost">${esc(key_label("chips_lost"))} <b>${obs.chips_lost}</b></span>`);
+  const lost = display.lost_key; // credits that left the game (TableDisplay.lost_key)
+  if (lost && obs[lost]) pots.push(`<span class="chip lost">${esc(key_label(lost, obs.variant))} <b>${obs[lost]}</b></span>`);
   if (obs.pots.sabacc) pots.push(`<span class="pot sabacc"><i></i>${t("sabacc_pot")} <b>${obs.pots.sabacc}</b></span>`);
   const sides = perSeat ? [] : (obs.pots.side || []).slice(1);
   for (const side of sides) pots.push(`<span class="pot side">${t("side_pot")} <b>${side.amount}</b></span>`);
@@ -210,7 +214,7 @@ function centerHTML(obs, style) {
   for (const [key, value] of Object.entries(obs)) {
     if (KNOWN_KEYS.has(key) || value == null || value === false || typeof value === "object") continue;
     if (value === true) {
-      extra.push(`<span class="chip">${esc(key_label(key))}</span>`);
+      extra.push(`<span class="chip">${esc(key_label(key, obs.variant))}</span>`);
       continue;
     }
     extra.push(`<span class="chip">${esc(key.replace(/_/g, " "))}: ${esc(value)}</span>`);

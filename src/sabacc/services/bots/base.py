@@ -27,13 +27,16 @@ from typing import Any, Protocol, runtime_checkable
 
 from sabacc.core.actions import Action
 from sabacc.core.errors import OptionError
+from sabacc.engine.bots import SearchWorld
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 
 #: ``sampler(rng)`` -> a game state consistent with one seat's information (a determinization):
-#: a reference game, or a compiled Corellian Spike core (what :func:`sampler_for` gives search
-#: bots where it can); either way a :class:`~sabacc.engine.protocol.GameProtocol`.
-Sampler = Callable[[random.Random], GameProtocol]
+#: a reference game, a compiled Corellian Spike core (either way a
+#: :class:`~sabacc.engine.protocol.GameProtocol`), or a variant's own compact
+#: :class:`~sabacc.engine.bots.SearchWorld` (what :func:`sampler_for` gives search bots where it
+#: can).
+Sampler = Callable[[random.Random], GameProtocol | SearchWorld]
 
 
 @runtime_checkable
@@ -101,8 +104,9 @@ def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
 
     ``engine="auto"`` (the default) samples on the variant's compiled core when it has one and
     it is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
-    search bots then play their rollouts on it, many times faster); ``"python"`` always uses
-    the reference engine; ``"compiled"`` insists on the core.
+    search bots then play their rollouts on it, many times faster), else the variant's own
+    compact search worlds where its bot model has them (:meth:`BotModel.search_sampler`);
+    ``"python"`` always uses the reference engine; ``"compiled"`` insists on the core.
 
     ``game`` may itself be a compiled core (``SpikeCore``): it then samples with its own
     ``determinize`` (``"auto"`` or ``"compiled"``; ``"python"`` is refused, since there is no
@@ -135,6 +139,10 @@ def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
             return world
 
         return sample_core
+    if engine == "auto":
+        compact = game.info.bot.search_sampler(game, seat)
+        if compact is not None:
+            return compact
 
     def sample(rng: random.Random) -> GameProtocol:
         return game.determinize(seat, rng)

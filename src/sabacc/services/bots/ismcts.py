@@ -33,6 +33,7 @@ from typing import Any
 
 from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
 from sabacc.core.errors import OptionError
+from sabacc.engine.bots import SearchWorld
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.services.bots.base import Sampler, register_bot
@@ -178,14 +179,15 @@ class IsmctsBot:
     # ------------------------------------------------------------------ search
     def _world(
         self, sampler: Sampler, seat: int, signals: dict[int, str]
-    ) -> tuple[GameProtocol, int]:
+    ) -> tuple[GameProtocol | SearchWorld, int]:
         """A sampled state, kept with the chance that opponents' bets fit their sampled hands
         (rejection sampling). Returns the state and the number of samples drawn."""
         rng = self.rng
         world = sampler(random.Random(rng.getrandbits(64)))
-        if not signals:
+        if not signals or hasattr(world, "rollout"):  # a compact world: no betting to weigh
             return world, 1
         for tries in range(1, MAX_REJECTIONS + 1):
+            assert not isinstance(world, SearchWorld)
             weight = 1.0
             for opp, text in signals.items():
                 weight *= signal_likelihood(world, opp, text)
@@ -294,11 +296,19 @@ def signal_likelihood(world: GameProtocol, seat: int, text: str) -> float:
     return 1.0 - 0.5 / (1.0 + math.exp(-(p - 0.65) / 0.06))
 
 
-def rollout(world: GameProtocol, seat: int, action: Action, seed: int) -> tuple[float, int]:
+def rollout(
+    world: GameProtocol | SearchWorld, seat: int, action: Action, seed: int
+) -> tuple[float, int]:
     """Play ``action`` then the rest of the hand by the policy.
 
     Returns ``seat``'s credit change from now to the end of the hand, and the actions played.
+    A variant's compact world plays its own rollout.
     """
+    own = getattr(world, "rollout", None)  # (not isinstance: a Protocol check is slow)
+    if own is not None:
+        reward, steps = own(seat, action, seed)
+        return float(reward), int(steps)
+    assert not isinstance(world, SearchWorld)
     g = world.clone(log=False, reseed=seed)
     stack_now = g.stacks[seat]
     hand_start = g.hand_start_stacks[seat]
