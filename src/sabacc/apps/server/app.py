@@ -35,6 +35,8 @@ from sabacc.apps.server.protocol import (
     CLIENT_TYPES,
     MAX_MESSAGE_CHARS,
     ActionMsg,
+    Back,
+    Chat,
     CreateTable,
     Hello,
     JoinTable,
@@ -375,6 +377,10 @@ def handle_message(m: TableManager, conn: Connection, text: str) -> None:
                     "stale", "the table moved on before your action arrived: look again"
                 )
             m.act(table, seat, msg.action)
+        elif isinstance(msg, Back):
+            m.back(table, conn.seat)
+        elif isinstance(msg, Chat):
+            m.chat(conn, msg.text)
         elif isinstance(msg, Ping):
             conn.push({"type": "pong", "id": msg.id})
         elif isinstance(msg, Sync):

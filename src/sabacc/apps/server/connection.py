@@ -36,6 +36,7 @@ class Connection:
         self.events_sent = 0
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.strikes = 0
+        self.chat_bucket = TokenBucket(settings.chat_rate, settings.chat_burst)
 
     @property
     def seat(self) -> int | None:

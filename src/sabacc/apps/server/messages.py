@@ -15,7 +15,7 @@ from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.core.events import Event
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
-from sabacc.services.render import events_json
+from sabacc.services.render import events_json, mark_timer
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
@@ -110,6 +110,13 @@ def table_summary(table: Table) -> dict[str, Any]:
         "seats": len(table.seats),
         "open_seats": open_seats,
         "humans": sum(1 for s in table.seats if s.kind == "human"),
+        "players": sum(1 for s in table.seats if s.kind == "bot" or s.token_hash is not None),
+        "seated": [
+            {"name": s.name, "bot": s.kind == "bot"}
+            for s in table.seats
+            if s.kind == "bot" or s.token_hash is not None
+        ],
+        "spectators": sum(1 for c in table.conns if c.watching),
         "game_no": table.games_played,
     }
 
@@ -129,7 +136,16 @@ def state(conn: Connection, now: float) -> str:
         if conn.game_no != table.games_played:
             conn.game_no = table.games_played
             conn.events_sent = table.hand_event_start
-        events = event_dicts(game, game.events[conn.events_sent :], seat)
+        start = conn.events_sent
+        events = event_dicts(game, game.events[start:], seat)
+        for i, event in enumerate(events):
+            if start + i in table.auto_events:
+                event["auto"] = True  # played by the timer (or for an away seat)
+                # the mark goes on the line that says the move (a null line is said later)
+                for later in events[i:]:
+                    if later.get("text", {}).get("en") is not None:
+                        later["text"] = mark_timer(later["text"])
+                        break
         conn.events_sent = len(game.events)
         obs = game.observation(seat)
     turn: dict[str, Any] | None = None

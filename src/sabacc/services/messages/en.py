@@ -22,6 +22,7 @@ MESSAGES: dict[str, str] = {
     "pot.final": "pots left at game end",
     "pot.house": "house",
     "all_in": " (all-in)",
+    "mark.timer": "(timer)",
     # events
     "hand_started": "── Hand {hand}: {who} deals ──",
     "hand_started.you": "── Hand {hand}: you deal ──",

@@ -22,6 +22,7 @@ MESSAGES: dict[str, str] = {
     "pot.final": "ゲーム終了時に残ったポット",
     "pot.house": "ハウス",
     "all_in": "（オールイン）",
+    "mark.timer": "（時間切れ）",
     # events
     "hand_started": "── 第 {hand} ハンド：ディーラーは {who} ──",
     "anted": "{who}はアンティとしてメインポットに {main}、サバックポットに {sabacc} を払う",
