@@ -21,9 +21,10 @@ def test_away_clears_on_back(server: ServerProcess) -> None:
         )  # fmt: skip
         code = created["code"]
         bob = server.join(code, "Bob")
-        async with Client(server, code, created["token"]) as ann, Client(
-            server, code, bob["token"]
-        ) as cb:
+        async with (
+            Client(server, code, created["token"]) as ann,
+            Client(server, code, bob["token"]) as cb,
+        ):
             # Nobody clicks: after two timer moves in a row a seat counts as away.
             st = await ann.wait_for(_state(lambda m: m["you"]["away"]), timeout=20)
             assert st["table"]["seats"][0]["away"]
@@ -32,9 +33,7 @@ def test_away_clears_on_back(server: ServerProcess) -> None:
                 if e.get("auto")
             ]  # fmt: skip
             assert timer_lines and all(
-                e["text"] is None
-                or e["text"]["en"] is None
-                or e["text"]["en"].endswith("(timer)")
+                e["text"] is None or e["text"]["en"] is None or e["text"]["en"].endswith("(timer)")
                 for e in timer_lines
             )
             assert any(e["text"] and "時間切れ" in (e["text"]["ja"] or "") for e in timer_lines)
@@ -117,9 +116,7 @@ def test_lobby_lists_who_is_seated_and_drops_finished_tables(server: ServerProce
         assert {"name": "Lando", "bot": False} in row["seated"]
         assert any(s["bot"] for s in row["seated"])
         # A table whose game is over leaves the list.
-        quick = server.create(
-            seats=["bot:random", "bot:random"], options={"game_end": "hands:1"}
-        )
+        quick = server.create(seats=["bot:random", "bot:random"], options={"game_end": "hands:1"})
         async with Client(server, quick["code"]) as w:
             await w.wait_for(_state(lambda m: m["table"]["status"] == "finished"), timeout=30)
         codes = [t["code"] for t in server.get("/api/tables").json()["tables"]]
