@@ -48,7 +48,7 @@ from sabacc.apps.server.protocol import (
     TokenBody,
 )
 from sabacc.apps.server.settings import Settings
-from sabacc.services.bots import bot_names
+from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
 from sabacc.services.render import vocabulary_json
 from sabacc.services.store import Store, StoreBusy
 from sabacc.variants.registry import lookup, variant_names
@@ -87,7 +87,17 @@ def variants_catalogue() -> dict[str, Any]:
             }
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name
-    return {"variants": out, "default_variant": default, "bots": bot_names()}
+    levels = [
+        {"name": level.name, "bot": level.bot, "about": dict(level.about)}
+        for level in LEVELS.values()
+    ]
+    return {
+        "variants": out,
+        "default_variant": default,
+        "bots": bot_names(),
+        "levels": levels,
+        "default_level": DEFAULT_LEVEL,
+    }
 
 
 #: Path numbers beyond what the database stores are refused (422) before any query.
@@ -243,6 +253,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         m.leave(table, seat)
         return {"ok": True, "seat": seat}
 
+    @app.get("/api/tables/{code}/odds")
+    async def table_odds(
+        code: str, x_seat_token: Annotated[str | None, Header(max_length=128)] = None
+    ) -> dict[str, Any]:
+        """The exact odds of the seat's options now (services/odds), for its own cards only."""
+        m = mgr()
+        table = m.get(code)
+        if not x_seat_token:
+            raise ServerError("not_seated", "odds are for a seated player (send X-Seat-Token)")
+        seat = m.seat_for_token(table, x_seat_token)
+        game = table.game
+        if game is None:
+            raise ServerError("no_game", "no game is being played at this table")
+        obs = game.observation(seat)
+        return await asyncio.to_thread(odds_for, obs)
+
     # ------------------------------------------------------------------ history
     @app.get("/api/tables/{code}/games")
     async def list_games(code: str) -> dict[str, Any]:
@@ -331,6 +357,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await writer
 
     return app
+
+
+def odds_for(obs: Any) -> dict[str, Any]:
+    """The odds hints of an observation: each card option, else the hand against a random one."""
+    from sabacc.core.errors import SabaccError
+    from sabacc.services.odds import hand_odds, option_odds
+
+    try:
+        options = [o.to_dict() for o in option_odds(obs)]
+        hand = None if options else hand_odds(obs)
+    except (SabaccError, ValueError):
+        return {"options": [], "hand": None}
+    return {"options": options, "hand": hand.to_dict() if hand else None}
 
 
 def handle_message(m: TableManager, conn: Connection, text: str) -> None:

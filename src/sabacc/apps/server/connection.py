@@ -34,6 +34,8 @@ class Connection:
         self.closed = False
         self.game_no = -1
         self.events_sent = 0
+        #: (game number, hands finished, events) when the last showdown explanation was sent
+        self.explained: tuple[int, int, int] = (-1, 0, 0)
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.strikes = 0
         self.chat_bucket = TokenBucket(settings.chat_rate, settings.chat_burst)

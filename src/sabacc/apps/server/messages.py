@@ -15,6 +15,8 @@ from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.core.events import Event
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
+from sabacc.services.explain import explain_hand
+from sabacc.services.messages import LANGUAGES
 from sabacc.services.render import events_json, mark_timer
 from sabacc.variants.registry import lookup
 
@@ -131,6 +133,7 @@ def state(conn: Connection, now: float) -> str:
     game = table.game
     seat = conn.seat
     events: list[dict[str, Any]] = []
+    explain: dict[str, Any] | None = None
     obs: Observation | None = None  # docs/observation.schema.json
     if game is not None:
         if conn.game_no != table.games_played:
@@ -148,6 +151,12 @@ def state(conn: Connection, now: float) -> str:
                         break
         conn.events_sent = len(game.events)
         obs = game.observation(seat)
+        done = len(game.hand_results)
+        if done and conn.explained != (table.games_played, done, len(game.events)):
+            # sent once per finished hand (and again for the game-end settlement)
+            if conn.explained[:2] != (table.games_played, done) or game.is_over:
+                explain = explanation(game, seat)
+            conn.explained = (table.games_played, done, len(game.events))
     turn: dict[str, Any] | None = None
     if game is not None and table.status == "playing" and game.current_player is not None:
         remaining = None
@@ -169,5 +178,21 @@ def state(conn: Connection, now: float) -> str:
     return (
         f'{{"type":"state","version":{table.version},"game_no":{table.games_played},'
         f'"table":{table_info_json(table)},"you":{dumps(you)},"turn":{dumps(turn)},'
-        f'"game":{dumps(obs)},"events":{dumps(events)}}}'
+        f'"game":{dumps(obs)},"events":{dumps(events)}'
+        + (f',"explain":{dumps(explain)}' if explain is not None else "")
+        + "}"
     )
+
+
+def explanation(game: Game, viewer: int | None) -> dict[str, Any]:
+    """Why the last finished hand ended as it did, for ``viewer``, in every language
+    (:func:`sabacc.services.explain.explain_hand`): ``{"hand": n, "lines": {lang: [...]}}``."""
+    result = game.hand_results[-1]
+    seen = game.events_for(viewer)
+    return {
+        "hand": result.hand,
+        "lines": {
+            lang: explain_hand(game.info, result, game.names, seen, viewer=viewer, lang=lang)
+            for lang in LANGUAGES
+        },
+    }

@@ -166,7 +166,7 @@ export const STRINGS = {
     got_it: "Got it",
     example: "e.g. {example}",
     give_take: "give {give}, take {take}",
-    give_take_hidden: "give {give}, take the unseen top card",
+    give_take_hidden: "give {give}, take a hidden card",
     take_card: "take {take}",
     hand_nets: "This hand",
     play_bots_now: "Play against bots now",
@@ -180,6 +180,7 @@ export const STRINGS = {
     odds_title: "Chance each option improves your hand",
     problem: "Problem",
     timer_auto: "(timer)",
+    odds_beats: "your hand beats a random hand {p}",
   },
   ja: {
     tagline: "銀河の酒場のカードゲーム。テーブルを作ってリンクを送れば、すぐ遊べます。",
@@ -347,7 +348,7 @@ export const STRINGS = {
     got_it: "わかった",
     example: "例: {example}",
     give_take: "{give} を出して {take} を取る",
-    give_take_hidden: "{give} を出して伏せた山札の一番上を取る",
+    give_take_hidden: "{give} を出して伏せ札を取る",
     take_card: "{take} を取る",
     hand_nets: "このハンドの収支",
     play_bots_now: "今すぐボットと対戦",
@@ -361,6 +362,7 @@ export const STRINGS = {
     odds_title: "それぞれの選択で手が良くなる確率",
     problem: "問題",
     timer_auto: "（時間切れ）",
+    odds_beats: "ランダムな手に勝つ確率 {p}",
   },
 };
 

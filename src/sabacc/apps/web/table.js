@@ -177,6 +177,7 @@ export class TablePage {
       this.flyChips(msg.events);
     }
     this.wasMyTurn = Boolean(myTurnNow);
+    if (msg.explain) this.explain = msg.explain;
     if (this.queued && myTurnNow && msg.version === this.queued.version) {
       const queued = this.queued;
       this.queued = null;
@@ -264,7 +265,19 @@ export class TablePage {
     const showObs = obs && !waiting ? obs : null;
     const turn = table.status === "playing" ? msg.turn : null;
     const frac = this.deadline != null && msg.turn?.timer ? Math.max(0, this.deadline - performance.now()) / (msg.turn.timer * 1000) : 1;
+    // A seat's last move is shown during the phase it was played in, not after (a stale
+    // "bet 75" in the next phase or hand reads as a new move).
+    this.lastMoves = this.lastMoves || {};
+    const lastShown = new Set();
+    (showObs?.seats || []).forEach((seat, i) => {
+      const rec = this.lastMoves[i];
+      if (!rec || rec.action !== seat.last_action) this.lastMoves[i] = { action: seat.last_action, phase: showObs.phase, hand: showObs.hand };
+      const now = this.lastMoves[i];
+      if (now.phase === showObs.phase && now.hand === showObs.hand) lastShown.add(i);
+    });
     const felt = feltHTML({
+      lastShown,
+      betting: showObs ? showObs.phase === "betting" : false,
       obs: showObs,
       table,
       me,
@@ -297,7 +310,7 @@ export class TablePage {
           <div class="share-row"><input readonly value="${esc(location.origin + "/t/" + table.code)}" id="share-link"><button id="copy">${t("copy_link")}</button></div>
           ${LOOPBACK.has(location.hostname) ? `<p class="muted small loopback" id="loopback-hint">${esc(t("loopback_hint", { port: location.port || "80", code: table.code }))}</p>` : ""}
         </div>
-        ${this.resultLines && this.resultLines.length ? `<div class="panel result-panel" id="result-panel"><h3>${t("last_hand")}</h3><ul class="result-lines">${this.resultLines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ul></div>` : ""}
+        ${this.resultPanelHTML()}
         <div class="panel log-panel">
           <div class="panel-head"><h3>${t("log")}</h3>
             <div class="head-buttons">
@@ -322,6 +335,7 @@ export class TablePage {
       </aside>
     </section>`;
     this.restoreInputs(kept);
+    this.fitFelt();
     this.renderChat();
     const log = $("#log");
     if (log) log.scrollTop = log.scrollHeight;
@@ -335,6 +349,62 @@ export class TablePage {
     this.animateReveal = false;
     this.bind();
     this.maybeHowTo(table.variant);
+  }
+
+  /** Size the felt so that it and the dock (your cards and actions) fit the viewport
+   * together: on your turn every control is on screen without scrolling. */
+  fitFelt() {
+    const felt = $(".felt");
+    const wrap = $(".felt-wrap");
+    if (!felt || !wrap) return;
+    const phone = window.matchMedia("(max-width: 700px)").matches;
+    const dock = $("#dock");
+    const style = getComputedStyle(wrap);
+    const top = wrap.getBoundingClientRect().top + window.scrollY + parseFloat(style.paddingTop);
+    const below = parseFloat(style.paddingBottom) + (dock ? dock.offsetHeight + (phone ? 4 : 16) : 0);
+    const avail = Math.max(phone ? 300 : 260, window.innerHeight - top - below);
+    if (phone) {
+      // a phone's felt keeps the full width and takes the height left (an ellipse, not a circle)
+      felt.style.aspectRatio = "auto";
+      felt.style.height = `${Math.floor(Math.min(avail, wrap.clientWidth * 1.22))}px`;
+    } else {
+      felt.style.width = `min(100%, ${Math.floor(avail * (2 / 1.05))}px)`;
+    }
+    this.fitCenter();
+  }
+
+  /** Shrink the centre (title, piles, pots) until no seat, chip or last move touches it. */
+  fitCenter() {
+    const center = $(".felt .center");
+    if (!center) return;
+    const parts = $$(".center-title, .center-sub, .piles, .sun-row, .pots, .extras", center);
+    const others = $$(".felt .seat .seat-box, .felt .seat .seat-cards .card, .felt .bet-chip, .felt .last-action");
+    const boxes = others.map((e) => e.getBoundingClientRect());
+    const hit = () =>
+      parts.some((p) => {
+        const a = p.getBoundingClientRect();
+        return boxes.some((b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1);
+      });
+    let scale = 1;
+    center.style.transform = "";
+    while (hit() && scale > 0.55) {
+      scale -= 0.05;
+      center.style.transform = `translate(-50%, -50%) scale(${scale.toFixed(2)})`;
+    }
+  }
+
+  /** Why the last hand ended as it did (the server's explanation), beside the log. */
+  explainLines() {
+    const lines = this.explain?.lines;
+    if (lines) return lines[getLang()] || lines.en || [];
+    return (this.resultLines || []).map((l) => lineText(l));
+  }
+
+  resultPanelHTML() {
+    const lines = this.explainLines();
+    if (!lines.length) return "";
+    const hand = this.explain?.hand;
+    return `<div class="panel result-panel" id="result-panel"><h3>${hand ? t("hand_over", { n: hand }) : t("last_hand")}</h3><ul class="result-lines">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul></div>`;
   }
 
   /** The values, focus and caret of the page's inputs, to put back after a redraw. */
@@ -569,6 +639,7 @@ export class TablePage {
     const names = obs.seats.map((s) => s.name);
     slot.innerHTML = `<div class="showdown ${animate ? "pop" : ""}" id="showdown">
       ${resultHTML(result, names, this.style, animate)}
+      ${this.explain?.hand === result.hand ? `<ul class="explain">${this.explainLines().map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}
       <button class="primary" id="dismiss-showdown">${t("continue")}</button>
     </div>`;
     $("#dismiss-showdown").addEventListener("click", () => {
@@ -664,10 +735,10 @@ export class TablePage {
     line.textContent = "…";
     try {
       const res = await api(`/api/tables/${this.code}/odds`, { headers: { "X-Seat-Token": this.token || "" } });
-      const pct = (p) => (p.value > 0 && p.value < 0.005 ? "<1%" : `${Math.round(p.value * 100)}%`);
+      const pct = (p) => (p.probability > 0 && p.probability < 0.005 ? "<1%" : `${Math.round(p.probability * 100)}%`);
       const parts = [];
-      const ranked = (res.options || []).filter((o) => o.action !== "stand").sort((a, b) => b.sabacc.value - a.sabacc.value || b.better.value - a.better.value);
-      for (const o of ranked.slice(0, 4)) parts.push(`${actionText(o.action)} ↑${pct(o.better)}${o.sabacc.value ? ` S ${pct(o.sabacc)}` : ""}`);
+      const ranked = (res.options || []).filter((o) => o.action !== "stand").sort((a, b) => b.sabacc.probability - a.sabacc.probability || b.better.probability - a.better.probability);
+      for (const o of ranked.slice(0, 4)) parts.push(`${actionText(o.action)} ↑${pct(o.better)}${o.sabacc.probability ? ` S ${pct(o.sabacc)}` : ""}`);
       if (!parts.length && res.hand) parts.push(t("odds_beats", { p: pct(res.hand.win) }));
       const box = $("#odds-line");
       if (box) box.textContent = `${t("odds_title")}: ${parts.join(" · ") || "—"}`;
