@@ -90,9 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                             " localStorage.setItem(`sabacc:howto:${c}`, '1'); }",
                             [code, created["token"]],
                         )
-                        page.evaluate(
-                            "(v) => localStorage.setItem(`sabacc:howto:${v}`, '1')", name
-                        )
+                        page.evaluate("(v) => localStorage.setItem(`sabacc:howto:${v}`, '1')", name)
                         page.goto(f"{base}/t/{code}")
                         page.wait_for_selector("#actions button", timeout=30_000)
                         page.wait_for_timeout(700)  # let the deal animation settle

@@ -70,13 +70,19 @@ def _open_seated(ctx: BrowserContext, srv: ServerProcess, created: dict[str, Any
 
 
 BOXES = """() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const all = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const all = (sel) =>
+    [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
   return {
     scroll: [window.scrollX, window.scrollY], size: [window.innerWidth, window.innerHeight],
     controls: all("#actions button, #actions input"),
-    protect: all(".center .pots .pot, .center .center-title, .center .piles .card, .my-hand .card"),
-    covers: all(".seat .seat-box, .seat .seat-cards .card, .bet-chip, #dock .actions, .last-action, .showdown"),
+    protect: all(
+      ".center .pots .pot, .center .center-title, .center .piles .card, .my-hand .card"),
+    covers: all(".seat .seat-box, .seat .seat-cards .card, .bet-chip, #dock .actions,"
+      + " .last-action, .showdown"),
   };
 }"""
 
@@ -151,7 +157,7 @@ def test_every_payment_of_a_classic_called_hand_is_in_the_log(
         seats=["human", "bot:easy", "bot:easy"],
         player_name="Leia",
         turn_timer=0,
-        options={"game_end": "hands:3", "min_turns_before_call": "1"},
+        options={"game_end": "hands:1", "min_turns_before_call": "1"},
     )
     code = created["code"]
     ctx = browser.new_context(**SIZES["desktop"])
@@ -160,8 +166,7 @@ def test_every_payment_of_a_classic_called_hand_is_in_the_log(
         deadline = time.monotonic() + 90
         while True:
             assert time.monotonic() < deadline, "hand 1 did not end"
-            games = srv.get(f"/api/tables/{code}/games").json()["games"]
-            if games and games[0]["hands_finished"] >= 1:
+            if srv.get(f"/api/tables/{code}").json()["status"] == "finished":
                 break
             button = page.query_selector("#actions button[data-action]:not([disabled])")
             if button is not None:
@@ -190,14 +195,12 @@ def test_every_payment_of_a_classic_called_hand_is_in_the_log(
         ctx.close()
 
 
-def test_away_clears_on_input_and_host_keeps_her_seat_across_new_game(
-    browser: Browser, srv: ServerProcess
-) -> None:
+def test_away_clears_on_input_and_on_im_back(browser: Browser, srv: ServerProcess) -> None:
     created = srv.create(
         seats=["human", "human"],
         player_name="Leia",
         turn_timer=0.6,
-        options={"game_end": "hands:2"},
+        options={"game_end": "hands:40"},
     )
     code = created["code"]
     guest = srv.join(code, "Han")
@@ -216,10 +219,33 @@ def test_away_clears_on_input_and_host_keeps_her_seat_across_new_game(
         table = srv.get(f"/api/tables/{code}").json()
         assert not table["seats"][0]["away"]
         # Left alone again, she is away again; "I'm back" clears it too.
-        host.wait_for_selector("#im-back", timeout=20_000)
-        host.click("#im-back")
+        # (the page redraws with every automatic move: press the button as it stands)
+        host.wait_for_function(
+            "() => { const b = document.querySelector('#im-back'); b?.click(); return !!b; }",
+            timeout=20_000,
+        )
         host.wait_for_selector("#away-banner", state="detached", timeout=5_000)
-        # The game ends while both sit idle; the host starts another one and keeps her seat.
+        assert not errors, errors
+    finally:
+        ctx.close()
+        gctx.close()
+        del gpage
+
+
+def test_host_keeps_her_seat_across_new_game(browser: Browser, srv: ServerProcess) -> None:
+    created = srv.create(
+        seats=["human", "human"], player_name="Leia", turn_timer=0.3,
+        options={"game_end": "hands:1"},
+    )  # fmt: skip
+    code = created["code"]
+    guest = srv.join(code, "Han")
+    ctx = browser.new_context(**SIZES["desktop"])
+    host = _open_seated(ctx, srv, created)
+    gctx = browser.new_context(**SIZES["phone"])
+    gpage = _open_seated(gctx, srv, {**created, "token": guest["token"], "host_token": "-"})
+    errors = _errors(host)
+    try:
+        # The game ends while both sit idle (away); the host starts another one.
         host.wait_for_selector("#new-game", timeout=60_000)
         host.click("#new-game")
         host.wait_for_function(
@@ -249,12 +275,15 @@ def test_typed_name_survives_updates_and_the_log_does_not_repeat(
     page = ctx.new_page()
     try:
         page.goto(f"{srv.base}/t/{code}")
+        page.wait_for_selector(".howto #howto-ok")  # the how-to-win screen on a first visit
+        page.click("#howto-ok")
         page.wait_for_selector("#sit-name")
         page.fill("#sit-name", "")
         page.type("#sit-name", "Chew")
         srv.join(code, "Lando")  # a state update while the name is being typed
         page.wait_for_function(
-            "() => [...document.querySelectorAll('.seat-name')].some((e) => e.innerText.includes('Lando'))"
+            "() => [...document.querySelectorAll('.seat-name')]"
+            ".some((e) => e.innerText.includes('Lando'))"
         )
         assert page.input_value("#sit-name") == "Chew"
         page.type("#sit-name", "ie")

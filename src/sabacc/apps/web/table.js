@@ -105,6 +105,7 @@ export class TablePage {
   destroy() {
     this.closed = true;
     clearInterval(this.timerLoop);
+    clearTimeout(this.renderTimer);
     for (const type of ["pointerdown", "keydown", "touchstart"]) document.removeEventListener(type, this.onActivity, true);
     window.removeEventListener("focus", this.onActivity);
     document.removeEventListener("visibilitychange", this.onActivity);
@@ -205,12 +206,26 @@ export class TablePage {
         this.render();
       }, 9000);
     }
-    this.render();
-    if (dice && !this.fresh) this.rollDice(dice);
-    this.prevCards = msg.game?.you?.cards || null;
+    this.scheduleRender(dice && !this.fresh ? dice : null);
     this.fresh = false;
     const myTurn = msg.turn && msg.you.seat != null && msg.turn.seat === msg.you.seat;
     document.title = `${myTurn ? "● " : ""}${msg.table.name} · Sabacc`;
+  }
+
+  /** Redraw soon, at most about eight times a second: a table whose seats play themselves
+   * sends a state every few tens of milliseconds, and redrawing each one starves the page. */
+  scheduleRender(dice) {
+    if (dice) this.pendingDice = dice;
+    if (this.renderTimer) return;
+    const since = performance.now() - (this.lastRender || 0);
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      this.render();
+      this.lastRender = performance.now();
+      if (this.pendingDice) this.rollDice(this.pendingDice);
+      this.pendingDice = null;
+      this.prevCards = this.msg?.game?.you?.cards || null;
+    }, Math.max(0, 120 - since));
   }
 
   tick() {
