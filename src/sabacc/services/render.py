@@ -552,6 +552,14 @@ def events_json(
     return [dict(e.to_dict(), text=t) for e, t in zip(shown, texts, strict=True)]
 
 
+def mark_timer(text: Mapping[str, str | None]) -> dict[str, str | None]:
+    """A rendered line (per language) marked as a move the turn timer played."""
+    return {
+        lang: None if line is None else f"{line} {CATALOGUE[lang]['mark.timer']}"
+        for lang, line in text.items()
+    }
+
+
 def legal_summary(legal: Mapping[str, Any]) -> list[str]:
     """The legal actions as short phrases (bet ranges folded): ``["check", "bet 1-97"]``."""
     out = list(legal.get("actions", []))

@@ -8,6 +8,7 @@ public part is encoded once per change and shared by every connection.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,12 +16,16 @@ from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.core.events import Event
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
-from sabacc.services.render import events_json
+from sabacc.services.explain import explain_hand
+from sabacc.services.messages import LANGUAGES
+from sabacc.services.render import events_json, mark_timer
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
     from sabacc.apps.server.connection import Connection
     from sabacc.apps.server.table import Table
+
+log = logging.getLogger("sabacc.apps.server")
 
 
 def dumps(value: Any) -> str:
@@ -110,6 +115,13 @@ def table_summary(table: Table) -> dict[str, Any]:
         "seats": len(table.seats),
         "open_seats": open_seats,
         "humans": sum(1 for s in table.seats if s.kind == "human"),
+        "players": sum(1 for s in table.seats if s.kind == "bot" or s.token_hash is not None),
+        "seated": [
+            {"name": s.name, "bot": s.kind == "bot"}
+            for s in table.seats
+            if s.kind == "bot" or s.token_hash is not None
+        ],
+        "spectators": sum(1 for c in table.conns if c.watching),
         "game_no": table.games_played,
     }
 
@@ -124,14 +136,33 @@ def state(conn: Connection, now: float) -> str:
     game = table.game
     seat = conn.seat
     events: list[dict[str, Any]] = []
+    explain: dict[str, Any] | None = None
     obs: Observation | None = None  # docs/observation.schema.json
     if game is not None:
         if conn.game_no != table.games_played:
             conn.game_no = table.games_played
             conn.events_sent = table.hand_event_start
-        events = event_dicts(game, game.events[conn.events_sent :], seat)
+        start = conn.events_sent
+        events = event_dicts(game, game.events[start:], seat)
+        for i, event in enumerate(events):
+            if start + i in table.auto_events:
+                event["auto"] = True  # played by the timer (or for an away seat)
+                # the mark goes on the line that says the move (a null line is said later)
+                for later in events[i:]:
+                    if later.get("text", {}).get("en") is not None:
+                        later["text"] = mark_timer(later["text"])
+                        break
         conn.events_sent = len(game.events)
         obs = game.observation(seat)
+        done = len(game.hand_results)
+        if done and conn.explained != (table.games_played, done, len(game.events)):
+            # sent once per finished hand (and again for the game-end settlement)
+            if conn.explained[:2] != (table.games_played, done) or game.is_over:
+                try:
+                    explain = explanation(game, seat)
+                except Exception:  # an explanation must never stop the table being sent
+                    log.exception("could not explain hand %d at table %s", done, table.code)
+            conn.explained = (table.games_played, done, len(game.events))
     turn: dict[str, Any] | None = None
     if game is not None and table.status == "playing" and game.current_player is not None:
         remaining = None
@@ -153,5 +184,21 @@ def state(conn: Connection, now: float) -> str:
     return (
         f'{{"type":"state","version":{table.version},"game_no":{table.games_played},'
         f'"table":{table_info_json(table)},"you":{dumps(you)},"turn":{dumps(turn)},'
-        f'"game":{dumps(obs)},"events":{dumps(events)}}}'
+        f'"game":{dumps(obs)},"events":{dumps(events)}'
+        + (f',"explain":{dumps(explain)}' if explain is not None else "")
+        + "}"
     )
+
+
+def explanation(game: Game, viewer: int | None) -> dict[str, Any]:
+    """Why the last finished hand ended as it did, for ``viewer``, in every language
+    (:func:`sabacc.services.explain.explain_hand`): ``{"hand": n, "lines": {lang: [...]}}``."""
+    result = game.hand_results[-1]
+    seen = game.events_for(viewer)
+    return {
+        "hand": result.hand,
+        "lines": {
+            lang: explain_hand(game.info, result, game.names, seen, viewer=viewer, lang=lang)
+            for lang in LANGUAGES
+        },
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 import unicodedata
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,9 @@ from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
     from sabacc.apps.server.connection import Connection
+
+#: Chat lines a table keeps in memory for newcomers (chat is not stored).
+CHAT_KEPT = 50
 
 
 @dataclass
@@ -59,6 +63,11 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     #: The database is unreachable: the table is paused until it answers again.
     storage_down: bool = False
+    #: Indices (in the game's events) of the Acted events of timer and away moves.
+    auto_events: set[int] = field(default_factory=set)
+    #: The last chat lines (sent to whoever connects) and the number of the last one.
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    chat_no: int = 0
     #: Why the table could not be rebuilt from the store (it is kept, but not played).
     quarantine: str | None = None
     #: Held by every change of this table (see TableManager): changes never interleave.

@@ -55,10 +55,12 @@ export function feltHTML(view) {
     const k = (s - bottom + n) % n;
     const pos = seatPosition(k, n, phone);
     parts.push(seatHTML(view, s, pos));
-    const bet = obs ? obs.seats[s].round_bet : 0;
+    // Chips in front of a seat are this betting round's; once the phase moves on they are in
+    // the pot (the engine keeps round_bet until the next round starts).
+    const bet = obs && view.betting !== false ? obs.seats[s].round_bet : 0;
     if (bet > 0) {
-      const bx = 50 + (pos.x - 50) * 0.58;
-      const by = 50 + (pos.y - 50) * 0.52;
+      const bx = 50 + (pos.x - 50) * 0.62;
+      const by = 50 + (pos.y - 50) * 0.74;
       parts.push(`<div class="bet-chip" style="left:${bx}%;top:${by}%"><i></i>${bet}</div>`);
     }
   }
@@ -126,7 +128,8 @@ function seatHTML(view, s, pos) {
   }
   const initial = !obs && !info.taken ? "+" : esc((name || "?").trim().charAt(0).toUpperCase() || "?");
   const stack = seat ? seat.stack : null;
-  const last = seat?.last_action ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
+  const showLast = seat?.last_action && (!view.lastShown || view.lastShown.has(s));
+  const last = showLast ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
   const timer = isTurn && turn.deadline_ms != null ? `<div class="timer"><i style="width:${Math.round((view.deadlineFrac ?? 1) * 100)}%"></i></div>` : "";
   const sit =
     view.canSit && !info.taken && info.kind === "human"

@@ -1,0 +1,125 @@
+"""The server side of the web table as a product: away and "I'm back", seats kept across New
+game, timer moves marked, table chat, and the lobby list."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from tests.apps.server.helpers import Client, ServerProcess
+
+
+def _state(pred: Any) -> Any:
+    return lambda m: m["type"] == "state" and pred(m)
+
+
+def test_away_clears_on_back(server: ServerProcess) -> None:
+    async def main() -> None:
+        created = server.create(
+            seats=["human", "human"], player_name="Ann", turn_timer=0.3,
+            options={"game_end": "hands:3"},
+        )  # fmt: skip
+        code = created["code"]
+        bob = server.join(code, "Bob")
+        async with (
+            Client(server, code, created["token"]) as ann,
+            Client(server, code, bob["token"]) as cb,
+        ):
+            # Nobody clicks: after two timer moves in a row a seat counts as away.
+            st = await ann.wait_for(_state(lambda m: m["you"]["away"]), timeout=20)
+            assert st["table"]["seats"][0]["away"]
+            timer_lines = [
+                e for m in ann.messages if m["type"] == "state" for e in m["events"]
+                if e.get("auto")
+            ]  # fmt: skip
+            assert timer_lines and all(
+                e["text"] is None or e["text"]["en"] is None or e["text"]["en"].endswith("(timer)")
+                for e in timer_lines
+            )
+            assert any(e["text"] and "時間切れ" in (e["text"]["ja"] or "") for e in timer_lines)
+            # "I'm back" clears it, without reconnecting.
+            await ann.send({"type": "back"})
+            st = await ann.wait_for(_state(lambda m: not m["you"]["away"]))
+            assert not st["table"]["seats"][0]["away"]
+            # Bob is away too; while both are, their seats play themselves (no timer).
+            await cb.send({"type": "back"})
+            await cb.wait_for(_state(lambda m: not m["you"]["away"]))
+
+    asyncio.run(main())
+
+
+def test_connected_players_keep_their_seats_across_new_game(server: ServerProcess) -> None:
+    async def main() -> None:
+        created = server.create(
+            seats=["human", "human", "human"], player_name="Host", turn_timer=0.15,
+            options={"game_end": "hands:1"},
+        )  # fmt: skip
+        code = created["code"]
+        guest = server.join(code, "Guest")
+        gone = server.join(code, "Gone")
+        host = Client(server, code, created["token"])
+        g = Client(server, code, guest["token"])
+        await host.open()
+        await g.open()
+        # Nobody plays: the timer plays every turn, both connected players end up away, and
+        # "Gone" never connects at all.
+        await host.wait_for(_state(lambda m: m["table"]["status"] == "finished"), timeout=60)
+        assert host.state is not None and host.state["you"]["away"]
+        await host.send({"type": "new_game"})
+        st = await host.wait_for(_state(lambda m: m["table"]["status"] != "finished"))
+        seats = st["table"]["seats"]
+        assert st["you"]["seat"] == 0 and seats[0]["name"] == "Host" and not seats[0]["away"]
+        assert seats[guest["seat"]]["name"] == "Guest" and seats[guest["seat"]]["taken"]
+        assert not seats[gone["seat"]]["taken"]  # away and not connected: the seat is freed
+        assert st["table"]["host_seat"] == 0
+        await host.close()
+        await g.close()
+
+    asyncio.run(main())
+
+
+def test_chat_is_shared_limited_and_kept_for_newcomers(server: ServerProcess) -> None:
+    async def main() -> None:
+        created = server.create(seats=["human", "human"], player_name="Ann", turn_timer=0)
+        code = created["code"]
+        async with Client(server, code, created["token"]) as ann, Client(server, code) as spy:
+            await ann.send({"type": "chat", "text": "  <b>hi</b>\x07 there  "})
+            line = await spy.wait_for(lambda m: m["type"] == "chat")
+            # Control characters and extra spaces go; markup is kept as text (the client
+            # escapes it); the sender is named by their seat.
+            assert line["text"] == "<b>hi</b> there"
+            assert line["name"] == "Ann" and line["seat"] == 0
+            err = await ann.error_reply({"type": "chat", "text": "x" * 201})
+            assert err["code"] == "bad_message"
+            for i in range(8):
+                await ann.send({"type": "chat", "text": f"line {i}"})
+            await ann.drain(0.3)
+            codes = [e["code"] for e in ann.errors]
+            assert "chat_rate" in codes  # a burst of 5, then one line every 2 s
+            async with Client(server, code) as late:
+                await late.drain(0.2)
+                kept = [m["text"] for m in late.messages if m["type"] == "chat"]
+                assert kept[0] == "<b>hi</b> there" and len(kept) == 5
+
+    asyncio.run(main())
+
+
+def test_lobby_lists_who_is_seated_and_drops_finished_tables(server: ServerProcess) -> None:
+    async def main() -> None:
+        created = server.create(
+            name="Cloud City", seats=["human", "human", "bot:random"], player_name="Lando",
+            turn_timer=0,
+        )  # fmt: skip
+        code = created["code"]
+        row = next(t for t in server.get("/api/tables").json()["tables"] if t["code"] == code)
+        assert row["name"] == "Cloud City" and row["players"] == 2 and row["seats"] == 3
+        assert {"name": "Lando", "bot": False} in row["seated"]
+        assert any(s["bot"] for s in row["seated"])
+        # A table whose game is over leaves the list.
+        quick = server.create(seats=["bot:random", "bot:random"], options={"game_end": "hands:1"})
+        async with Client(server, quick["code"]) as w:
+            await w.wait_for(_state(lambda m: m["table"]["status"] == "finished"), timeout=30)
+        codes = [t["code"] for t in server.get("/api/tables").json()["tables"]]
+        assert code in codes and quick["code"] not in codes
+
+    asyncio.run(main())
