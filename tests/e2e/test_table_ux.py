@@ -57,13 +57,12 @@ def _open_seated(ctx: BrowserContext, srv: ServerProcess, created: dict[str, Any
     page = ctx.new_page()
     page.goto(srv.base + "/")
     page.evaluate(
-        """([code, token, host]) => {
+        """([code, token, host, variants]) => {
             localStorage.setItem(`sabacc:token:${code}`, token);
             localStorage.setItem(`sabacc:host:${code}`, host);
-            for (const v of ["classic", "corellian_spike", "surabat_cycle", "kessel"])
-                localStorage.setItem(`sabacc:howto:${v}`, "1");
+            for (const v of variants) localStorage.setItem(`sabacc:howto:${v}`, "1");
         }""",
-        [created["code"], created["token"], created["host_token"]],
+        [created["code"], created["token"], created["host_token"], sabacc.variant_names()],
     )
     page.goto(f"{srv.base}/t/{created['code']}")
     return page
@@ -113,6 +112,23 @@ def _layout_ok(page: Page, where: str) -> None:
             assert not _overlap(p, c), f"{where}: {c} covers {p}"
 
 
+def _play_passively(page: Page) -> None:
+    """Take the turn with a passive action: check, stand, call; a keep picker keeps its first
+    free card; else the first action offered."""
+    for action in (*PASSIVE, "gain"):
+        button = page.query_selector(f'#actions button[data-action="{action}"]')
+        if button is not None and button.is_enabled():
+            button.click()
+            return
+    toggle = page.query_selector("#actions .subset .toggle:not(.locked):not([disabled])")
+    if toggle is not None or page.query_selector("#keep-go:not([disabled])"):
+        if toggle is not None and not page.query_selector("#keep-go:not([disabled])"):
+            toggle.click()
+        page.click("#keep-go")
+        return
+    page.click("#actions button[data-action]")
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("variant", sabacc.variant_names())
 def test_actions_on_screen_and_nothing_covers_pots_or_cards(
@@ -135,13 +151,7 @@ def test_actions_on_screen_and_nothing_covers_pots_or_cards(
             page.wait_for_timeout(150)  # let the layout settle (fitFelt, fonts)
             _check_layout(page, f"{variant} {size} turn {turns + 1}")
             turns += 1
-            for action in (*PASSIVE, "stand", "gain"):
-                button = page.query_selector(f'#actions button[data-action="{action}"]')
-                if button is not None and button.is_enabled():
-                    button.click()
-                    break
-            else:
-                page.click("#actions button[data-action]")
+            _play_passively(page)
             page.wait_for_timeout(100)
         assert turns >= 2, f"only {turns} turns seen"
         assert not errors, errors

@@ -289,8 +289,50 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
     GlossaryEntry("差", "値が違う手：差が小さいほど強く、同じなら低い札が強い", "2s 3b"),
 )
 
+#: The rules page, the menu line and the house-rule help in Japanese (the web lobby and Rules).
+_JA_DOCS: dict[str, str] = {
+    "summary": (
+        "サンドとブラッドを 1 枚ずつ。ドローとペナルティでチップが動き、シフトトークンは 16 種。"
+    ),
+    "rules": (
+        "ケッセル・サバック（『スター・ウォーズ 無法者』）。サンドとブラッドの 2 つのファミリー、"
+        "各 22 枚：1〜6 が 3 枚ずつ、インポスター（I）3 枚、シロップ（0）1 枚。手札はサンド 1 枚と"
+        "ブラッド 1 枚。ベットはない：チップ 8 枚で始め、ドローするたびに自分のラウンドポットへ "
+        "1 チップ払う。\n"
+        "ラウンド：各プレイヤーに各ファミリー 1 枚ずつ配り、各ファミリー 1 枚ずつで捨て札の山を"
+        "始める。最大 3 ターン、開始プレイヤーから各自 1 回ずつ行動：シフトトークンを 1 枚使って"
+        "もよい。その後スタンドするか、サンドかブラッドの山札か捨て札の上を（1 チップで）引き、"
+        "それをキープする（同じファミリーの手札が捨てられる）か捨てる。あるターンで全員が"
+        "スタンドしたらラウンドは終わる。公開：インポスターはダイスを 2 個振り、持ち主がどちらか"
+        "を選ぶ。シロップ 1 枚はもう 1 枚と同じ値になり、シロップ 2 枚はピュア・サバック。\n"
+        "順位：ピュア・サバック、サバック（同じ値：1/1 が最強、6/6 が最弱）、その後は差が小さい"
+        "ほう、次に小さい札。同じ手はすべて勝ち。勝者は自分のポットを取り戻し、敗者はポットを"
+        "失い、1 チップ（サバックのとき）か差の分のペナルティを払う（持ち分が上限）。チップが"
+        "なくなると脱落し、最後までチップが残った人が勝つ。\n"
+        "シフトトークン（各 3 枚、1 ゲームに 1 回ずつ、自分のターンの始めに 1 ターン 1 枚、効果は"
+        "ラウンドの終わりまで）：free_draw、refund、extra_refund、embezzlement、general_tariff、"
+        "target_tariff、general_audit、target_audit、major_fraud、markdown、cook_the_books、"
+        "prime_sabacc、immunity、exhaustion、direct_transaction、embargo。"
+    ),
+    "help.game_end": (
+        "last_standing（チップが残った最後の 1 人が勝つ）| rounds:N（N ラウンド後にチップが最多の人"
+        "。hands:N も同じ）"
+    ),
+    "help.chips": "各プレイヤーの開始チップ（4〜10）",
+    "help.turns": "1 ラウンドのターン数（各プレイヤーは 1 ターンに 1 回行動）",
+    "help.early_end": "あるターンで全員がスタンドしたら、その場でラウンドを終える",
+    "help.shift_tokens": (
+        "draft（各自 3 枚、シードで配る）| none（なし）| 全員が持つトークンのカンマ区切り（free_dra"
+        "w、refund、extra_refund、embezzlement、general_tariff、target_tariff、general_audit、targe"
+        "t_audit、major_fraud、markdown、cook_the_books、prime_sabacc、immunity、exhaustion、direct"
+        "_transaction、embargo）"
+    ),
+    "help.impostors": "各ファミリーのインポスターの枚数（0〜3。2 枚で遊ぶテーブルもある）",
+    "help.sylops": "各ファミリーのシロップの枚数（0〜3。2 枚で遊ぶテーブルもある）",
+}
+
 KESSEL_TEXT = VariantText(
-    messages={"en": _EN, "ja": _JA},
+    messages={"en": _EN, "ja": {**_JA, **_JA_DOCS}},
     keys={
         "stand": "s",
         "draw_sand": "a",

@@ -123,3 +123,33 @@ def test_lobby_lists_who_is_seated_and_drops_finished_tables(server: ServerProce
         assert code in codes and quick["code"] not in codes
 
     asyncio.run(main())
+
+
+def test_the_catalogue_speaks_japanese_and_teaches_each_variant(server: ServerProcess) -> None:
+    catalogue = server.get("/api/variants").json()
+    assert len(catalogue["variants"]) >= 5
+    for v in catalogue["variants"]:
+        # the one-screen how-to-win in both languages, the Japanese menu line and rules
+        assert v["howto"]["en"] and v["howto"]["ja"], v["name"]
+        assert v["howto"]["en"] != v["howto"]["ja"]
+        assert v["summary_ja"] and v["summary_ja"] != v["summary"], v["name"]
+        assert v["rules_ja"] and v["rules_ja"] != v["rules"], v["name"]
+        for o in v["options"]:  # every house rule's help, translated
+            assert o["help_ja"] and o["help_ja"] != o["help"], (v["name"], o["name"])
+
+
+def test_odds_for_the_seat_to_act_in_every_variant_with_a_model(server: ServerProcess) -> None:
+    catalogue = server.get("/api/variants").json()
+    for v in catalogue["variants"]:
+        created = server.create(
+            variant=v["name"], seats=["human", "bot:random"], player_name="Ann", turn_timer=0
+        )
+        code, token = created["code"], created["token"]
+        r = server.get(f"/api/tables/{code}/odds")
+        assert r.status_code == 400 and r.json()["code"] == "not_seated"
+        r = server.get(f"/api/tables/{code}/odds", headers={"X-Seat-Token": token})
+        assert r.status_code == 200, (v["name"], r.text)
+        body = r.json()
+        assert set(body) == {"options", "hand"}
+        if body["hand"] is not None:
+            assert 0.0 <= body["hand"]["win"] <= 1.0 if "win" in body["hand"] else True

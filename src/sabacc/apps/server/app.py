@@ -49,8 +49,10 @@ from sabacc.apps.server.protocol import (
     TokenBody,
 )
 from sabacc.apps.server.settings import Settings
+from sabacc.engine.variant import VariantInfo
 from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
-from sabacc.services.render import vocabulary_json
+from sabacc.services.messages import LANGUAGES
+from sabacc.services.render import vocabulary, vocabulary_json
 from sabacc.services.store import Store, StoreBusy
 from sabacc.variants.registry import lookup, variant_names
 
@@ -83,7 +85,11 @@ def variants_catalogue() -> dict[str, Any]:
                 "signed_values": info.deck.signed_values,
                 "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
-                "options": [spec.to_dict() for spec in info.options_type.specs()],
+                **localized(info),
+                "options": [
+                    {**spec.to_dict(), "help_ja": translated(info, f"help.{spec.name}")}
+                    for spec in info.options_type.specs()
+                ],
                 "piles": [dataclasses.asdict(pile) for pile in info.piles],
                 "pots": [
                     {"pot": rule.pot, "rule": rule.rule, "per_seat": rule.per_seat}
@@ -104,6 +110,21 @@ def variants_catalogue() -> dict[str, Any]:
         "bots": bot_names(),
         "levels": levels,
         "default_level": DEFAULT_LEVEL,
+    }
+
+
+def translated(info: VariantInfo, key: str, lang: str = "ja") -> str | None:
+    """The variant's (or the catalogue's) text ``key`` in ``lang``, None if it has none."""
+    vocab = vocabulary(info, lang)
+    return vocab.template(key) if vocab.has_own(key) else None
+
+
+def localized(info: VariantInfo) -> dict[str, Any]:
+    """The Japanese menu line and rules, and the one-screen how-to-win in every language."""
+    return {
+        "summary_ja": translated(info, "summary"),
+        "rules_ja": translated(info, "rules"),
+        "howto": {lang: translated(info, "howto", lang) for lang in LANGUAGES},
     }
 
 

@@ -1,7 +1,7 @@
 // The lobby: create a table (variant, house rules, seats, bots), join by code, list tables.
 import { api, loadCatalogue, variantInfo } from "./api.js";
 import { $, app, esc, navigate, store, toast, ui } from "./dom.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 export async function lobby() {
   document.title = "Sabacc";
@@ -28,7 +28,7 @@ export async function lobby() {
       .map(
         (o) => `<label class="opt"><span>${esc(optionLabel(o.name))}</span>
           ${optionInput(o, form.options?.[o.name] ?? "")}
-          <small>${esc(o.help)}</small></label>`,
+          <small>${esc((getLang() === "ja" && o.help_ja) || o.help)}</small></label>`,
       )
       .join("");
     app.innerHTML = `<section class="lobby">
@@ -39,7 +39,7 @@ export async function lobby() {
           <label>${t("variant")}
             <select name="variant">${catalogue.variants.map((x) => `<option value="${x.name}" ${x.name === form.variant ? "selected" : ""}>${esc(x.title)}</option>`).join("")}</select>
           </label>
-          <p class="muted small">${esc(v.summary)}</p>
+          <p class="muted small" id="variant-summary">${esc((getLang() === "ja" && v.summary_ja) || v.summary)}</p>
           <label>${t("your_name")}<input name="player_name" maxlength="24" placeholder="${t("name_placeholder")}" value="${esc(form.player_name ?? store.get("sabacc:name") ?? "")}" required></label>
           <div class="row">
             <label>${t("seats")}<input name="seat_count" type="number" min="${v.min_players}" max="${Math.min(8, v.max_players)}" value="${n}"></label>

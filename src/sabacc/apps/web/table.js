@@ -567,11 +567,16 @@ export class TablePage {
       }
       const w = a.split(" ");
       if (side && w[0] === side.action && w.length >= 2) {
+        // one control per item; an item played on a chosen player gets one small button per
+        // target under its name (not a full button per player: the bar stays on screen)
         const item = w[1];
-        const name = side.names?.[lang]?.[item] ?? side.names?.en?.[item] ?? item;
-        const help = side.help?.[lang]?.[item] ?? side.help?.en?.[item] ?? "";
-        const target = w.length > 2 ? obs.seats[Number(w[2])]?.name : null;
-        sideButtons.push(`<button class="act token-btn" data-action="${esc(a)}" title="${esc(help)}" aria-label="${esc(name)}: ${esc(help)}" ${this.pending ? "disabled" : ""}><b>${esc(name)}</b>${target ? ` → ${esc(target)}` : ""}<small class="token-help">${esc(help)}</small></button>`);
+        let entry = sideButtons.find((e) => e.item === item);
+        if (!entry) {
+          entry = { item, name: side.names?.[lang]?.[item] ?? side.names?.en?.[item] ?? item, help: side.help?.[lang]?.[item] ?? side.help?.en?.[item] ?? "", action: null, targets: [] };
+          sideButtons.push(entry);
+        }
+        if (w.length > 2) entry.targets.push({ action: a, name: obs.seats[Number(w[2])]?.name ?? w[2] });
+        else entry.action = a;
         continue;
       }
       if (own(a)) {
@@ -619,7 +624,17 @@ export class TablePage {
     };
     if (sideButtons.length) {
       const title = side.title?.[lang] ?? side.title?.en ?? side.action;
-      groups.set("\u0000side", sideButtons);
+      const off = this.pending ? "disabled" : "";
+      const item = (e) =>
+        e.action && !e.targets.length
+          ? `<button class="act token-btn" data-action="${esc(e.action)}" title="${esc(e.help)}" aria-label="${esc(e.name)}: ${esc(e.help)}" ${off}><b>${esc(e.name)}</b><small class="token-help">${esc(e.help)}</small></button>`
+          : `<div class="token-item" title="${esc(e.help)}"><b>${esc(e.name)}</b><small class="token-help">${esc(e.help)}</small><span class="token-targets">${[
+              ...(e.action ? [{ action: e.action, name: "" }] : []),
+              ...e.targets,
+            ]
+              .map((tg) => `<button class="act token-target" data-action="${esc(tg.action)}" title="${esc(e.help)}" aria-label="${esc(e.name)} → ${esc(tg.name)}: ${esc(e.help)}" ${off}>→ ${esc(tg.name)}</button>`)
+              .join("")}</span></div>`;
+      groups.set("\u0000side", sideButtons.map(item));
       this.sideTitle = title;
     }
     const groupHTML = [...groups.entries()].map(([kind, items]) =>
@@ -865,7 +880,7 @@ function openRules(variant) {
   const rules = (lang === "ja" && info?.rules_ja) || info?.rules || "";
   const { wrap, close } = modal(
     `<h2>${esc(info?.title || variant)} · ${t("how_to_win")}</h2>
-    <p class="howto-summary">${esc((lang === "ja" && info?.summary_ja) || info?.summary || "")}</p>
+    <p class="howto-summary">${esc(info?.howto?.[lang] || info?.howto?.en || (lang === "ja" && info?.summary_ja) || info?.summary || "")}</p>
     ${rows ? `<h3>${t("glossary")}</h3><table class="glossary">${rows}</table>` : ""}
     <details><summary>${t("rules")}</summary><pre class="rules">${esc(rules)}</pre></details>
     <button class="primary" id="howto-ok">${t("got_it")}</button>`,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sabacc.core.options import Options
+
 MESSAGES: dict[str, str] = {
     # people and things
     "you": "You",
@@ -200,4 +202,6 @@ MESSAGES: dict[str, str] = {
     "banner.final_hand": "FINAL HAND",
     "revealed.total": "{who} shows {cards}: total {hand}",
     "revealed.total.you": "You show {cards}: total {hand}",
+    # the house rules' help (the web lobby; Japanese in ja.py)
+    **{f"help.{name}": text for name, text in Options.help.items()},
 }

@@ -145,4 +145,15 @@ MESSAGES: dict[str, str] = {
     "banner.shift": "サバック・シフト！",
     "banner.final_hand": "最終ハンド",
     "revealed.total": "{who}の手札 {cards}：合計 {hand}",
+    # ハウスルールの説明（Options.help、ロビーの設定）
+    "help.buy_in": "各プレイヤーの開始クレジット（既定：アンティの 100 倍）",
+    "help.ante": "毎ハンドのメイン／ハンドポットへのアンティ。ベットの単位も兼ねる",
+    "help.sabacc_ante": "毎ハンドのサバックポットへのアンティ",
+    "help.game_end": (
+        "orbit（ディーラーが一巡）| last_standing（最後の 1 人まで）| hands:N（N ハンド）"
+    ),
+    "help.max_hands": "ハンド数の安全上限（none＝上限なし）",
+    "help.final_pot": (
+        "ゲーム終了時に残ったポットの扱い：split（残った人で分配）| house（ハウスのもの）"
+    ),
 }
