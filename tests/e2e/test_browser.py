@@ -64,7 +64,10 @@ def _take_turn(page: Page) -> bool:
     for action in PREFERRED:
         button = page.query_selector(f'#actions button[data-action="{action}"]')
         if button is not None and button.is_enabled():
-            button.click()
+            try:
+                button.click()
+            except PlaywrightError:  # redrawn under the click (a state arrived): look again
+                return False
             button.wait_for_element_state("hidden", timeout=10_000)
             return True
     return False
