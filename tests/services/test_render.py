@@ -318,7 +318,9 @@ def test_both_catalogues_have_the_same_keys() -> None:
             theirs = lookup(variant).text.messages.get(other, {})
             # (the Japanese rules page, menu line and option help translate VariantInfo's
             # rules_text, summary and the options' help: their English lives there)
-            docs = {k for k in own if k in ("rules", "summary") or k.startswith("help.")}
+            docs = {
+                k for k in own if k in ("rules", "summary") or k.startswith(("help.", "option."))
+            }
             base = {k for k in own if not k.endswith(".you") and not k.startswith("hand.")} - (
                 docs if lang == "ja" else set()
             )

@@ -35,6 +35,7 @@ def test_every_house_rule_has_japanese_help(name: str) -> None:
     for spec in info.options_type.specs():
         key = f"help.{spec.name}"
         assert vocab.has_own(key), f"{name}: option {spec.name} has no Japanese help"
+        assert vocab.has_own(f"option.{spec.name}"), f"{name}: option {spec.name} has no JA name"
         assert JAPANESE.search(vocab.template(key))
         if spec.help != Options.help.get(spec.name):  # the variant's own wording
             assert key in own, f"{name}: its own help for {spec.name} is not translated by it"

@@ -145,6 +145,15 @@ _JA_DOCS: dict[str, str] = {
         "signed（23 以下で最大の合計が勝つ）| absolute（±23 に最も近い手、同じなら +x が -x に勝つ"
         "）"
     ),
+    "option.sabacc_ante_amount": "サバックポットのアンティ額",
+    "option.bet_limit": "ベットの上限",
+    "option.max_raises": "レイズの上限回数",
+    "option.fold_fee": "フォールド料",
+    "option.shift_chance": "シフトの確率",
+    "option.min_turns_before_call": "コールできるまでの周回",
+    "option.max_orbits": "最大周回数",
+    "option.allow_exchange_at_two": "2 枚での交換",
+    "option.scoring": "得点の数え方",
 }
 
 CLASSIC_TEXT = VariantText(

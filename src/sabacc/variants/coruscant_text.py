@@ -106,6 +106,13 @@ _JA_DOCS: dict[str, str] = {
     ),
     "help.target": "金のダイスの代わりに固定するターゲットの数（none＝振る）：0、±5、±10",
     "help.target_suit": "roll（銀のダイスを振る）| circle（円）| triangle（三角）| square（四角）",
+    "option.betting": "ベットの方式",
+    "option.min_bet": "最小ベット",
+    "option.max_raises": "レイズの上限回数",
+    "option.true_tie": "完全な同点",
+    "option.rising_ante": "上がるアンティ",
+    "option.target": "ターゲットの数",
+    "option.target_suit": "ターゲットのスート",
 }
 
 CORUSCANT_TEXT = VariantText(

@@ -329,6 +329,12 @@ _JA_DOCS: dict[str, str] = {
     ),
     "help.impostors": "各ファミリーのインポスターの枚数（0〜3。2 枚で遊ぶテーブルもある）",
     "help.sylops": "各ファミリーのシロップの枚数（0〜3。2 枚で遊ぶテーブルもある）",
+    "option.chips": "チップ",
+    "option.turns": "ターン数",
+    "option.early_end": "全員スタンドで終了",
+    "option.shift_tokens": "シフトトークン",
+    "option.impostors": "インポスター",
+    "option.sylops": "シロップ",
 }
 
 KESSEL_TEXT = VariantText(

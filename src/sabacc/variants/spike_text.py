@@ -95,6 +95,14 @@ SPIKE_JA_DOCS: dict[str, str] = {
     "help.true_tie": (
         "blind_draw（ギャラクシーズ・エッジ公式：1 枚ずつ引いて決める）| split（分配）"
     ),
+    "option.rounds": "ラウンド数",
+    "option.betting": "ベットの方式",
+    "option.min_bet": "最小ベット",
+    "option.max_raises": "レイズの上限回数",
+    "option.gain_fee": "ゲインの料金",
+    "option.swap_fee": "スワップの料金",
+    "option.hand_cap": "手札の上限",
+    "option.true_tie": "完全な同点",
 }
 
 SPIKE_TEXT = VariantText(

@@ -136,6 +136,7 @@ def test_the_catalogue_speaks_japanese_and_teaches_each_variant(server: ServerPr
         assert v["rules_ja"] and v["rules_ja"] != v["rules"], v["name"]
         for o in v["options"]:  # every house rule's help, translated
             assert o["help_ja"] and o["help_ja"] != o["help"], (v["name"], o["name"])
+            assert o["label_ja"], (v["name"], o["name"])
 
 
 def test_odds_for_the_seat_to_act_in_every_variant_with_a_model(server: ServerProcess) -> None:

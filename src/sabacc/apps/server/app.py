@@ -87,7 +87,11 @@ def variants_catalogue() -> dict[str, Any]:
                 "rules": info.rules_text,
                 **localized(info),
                 "options": [
-                    {**spec.to_dict(), "help_ja": translated(info, f"help.{spec.name}")}
+                    {
+                        **spec.to_dict(),
+                        "help_ja": translated(info, f"help.{spec.name}"),
+                        "label_ja": translated(info, f"option.{spec.name}"),
+                    }
                     for spec in info.options_type.specs()
                 ],
                 "piles": [dataclasses.asdict(pile) for pile in info.piles],

@@ -26,7 +26,7 @@ export async function lobby() {
     const optionRows = v.options
       .filter((o) => o.name !== "buy_in")
       .map(
-        (o) => `<label class="opt"><span>${esc(optionLabel(o.name))}</span>
+        (o) => `<label class="opt"><span>${esc((getLang() === "ja" && o.label_ja) || optionLabel(o.name))}</span>
           ${optionInput(o, form.options?.[o.name] ?? "")}
           <small>${esc((getLang() === "ja" && o.help_ja) || o.help)}</small></label>`,
       )

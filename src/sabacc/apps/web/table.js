@@ -668,9 +668,14 @@ export class TablePage {
     if (keeps.length) {
       const sets = keeps.map((a) => a.slice(5).split(" "));
       const locked = new Set(sets.reduce((acc, s) => acc.filter((c) => s.includes(c))));
-      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}">
+      // the cards chosen so far survive a redraw (a spectator arriving, a chat line)
+      const key = `${this.msg?.game_no}:${this.msg?.version}`;
+      const picked = new Set(this.keepChoice?.key === key ? this.keepChoice.codes : []);
+      const on = (c) => locked.has(c) || picked.has(c);
+      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}" data-key="${esc(key)}">
         <span class="group-label">${actionLabel("keep", obs.variant)}</span>
-        ${mine.map((c, i) => `<button class="act card-btn toggle ${locked.has(c) ? "on locked" : ""}" data-pos="${i}" data-code="${esc(c)}" aria-pressed="${locked.has(c)}" ${this.pending || locked.has(c) ? "disabled" : ""}>${cardHTML(c, this.style, "sm")}</button>`).join("")}
+        <p class="keep-hint muted small">${t(locked.size ? "keep_hint_more" : "keep_hint")}</p>
+        ${mine.map((c, i) => `<button class="act card-btn toggle ${on(c) ? "on" : ""} ${locked.has(c) ? "locked" : ""}" data-pos="${i}" data-code="${esc(c)}" aria-pressed="${on(c)}" title="${esc(displayCode(c, this.style))}" ${this.pending || locked.has(c) ? "disabled" : ""}>${cardHTML(c, this.style, "sm")}</button>`).join("")}
         <button class="act primary" id="keep-go" disabled>${actionLabel("keep", obs.variant)}</button>
       </div>`;
     }
@@ -770,9 +775,11 @@ export class TablePage {
         b.addEventListener("click", () => {
           b.classList.toggle("on");
           b.setAttribute("aria-pressed", String(b.classList.contains("on")));
+          this.keepChoice = { key: picker.dataset.key, codes: $$(".subset .toggle.on:not(.locked)").map((x) => x.dataset.code) };
           $("#keep-go").disabled = !match() || this.pending;
         }),
       );
+      $("#keep-go").disabled = !match() || this.pending;
       $("#keep-go").addEventListener("click", () => {
         const action = match();
         if (action) this.act(action);

@@ -204,4 +204,11 @@ MESSAGES: dict[str, str] = {
     "revealed.total.you": "You show {cards}: total {hand}",
     # the house rules' help (the web lobby; Japanese in ja.py)
     **{f"help.{name}": text for name, text in Options.help.items()},
+    # house rules' names (the web lobby's labels)
+    "option.buy_in": "Buy-in",
+    "option.ante": "Ante",
+    "option.sabacc_ante": "Sabacc ante",
+    "option.game_end": "Game end",
+    "option.max_hands": "Most hands",
+    "option.final_pot": "Pots left at the end",
 }

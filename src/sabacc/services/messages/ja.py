@@ -156,4 +156,11 @@ MESSAGES: dict[str, str] = {
     "help.final_pot": (
         "ゲーム終了時に残ったポットの扱い：split（残った人で分配）| house（ハウスのもの）"
     ),
+    # house rules' names (the web lobby's labels)
+    "option.buy_in": "バイイン",
+    "option.ante": "アンティ",
+    "option.sabacc_ante": "サバックポットのアンティ",
+    "option.game_end": "ゲームの終わり",
+    "option.max_hands": "最大ハンド数",
+    "option.final_pot": "最後に残ったポット",
 }
