@@ -8,8 +8,11 @@ and the events of that hand as the viewer saw them) into lines a newcomer can le
   (:attr:`~sabacc.engine.variant.VariantInfo.tiebreaks`: lower pair, closer to zero, positive
   beats negative, more cards, higher positive sum...), a true tie's blind draw or split;
 - pots nobody contested (everyone else folded or junked), splits with each share;
-- every penalty paid in the hand (bombing out, a called hand not won, fold fees) with its reason;
+- every penalty paid in the hand (bombing out, a called hand not won, fold fees; the variant's
+  own penalty events, :attr:`~sabacc.engine.variant.VariantInfo.penalty_events`: Kessel's lost
+  pot and penalty) with its reason;
 - what carries over to the next hand, or, after the last hand, how the pots left were split;
+- who is out of chips and leaves the game;
 - each player's net for the hand.
 
 Lines are phrased by the variant's vocabulary (:func:`sabacc.services.render.vocabulary`:
@@ -37,6 +40,8 @@ PENALTY_REASONS = frozenset({"bomb out", "caller did not win", "fold fee"})
 def deciding_tiebreak(info: VariantInfo, winner: HandValue, other: HandValue) -> str | None:
     """What put ``winner`` ahead of ``other``: ``"rank"`` or a tie-break name from the variant's
     :attr:`~VariantInfo.tiebreaks`; ``None`` when the two hands are a true tie."""
+    if winner.rank != other.rank:  # a better kind of hand, whatever its key's first place
+        return "rank"
     for i, (a, b) in enumerate(zip(winner.key, other.key, strict=False)):
         if a != b:
             names = info.tiebreaks
@@ -74,7 +79,12 @@ class _Explainer:
         if pot.startswith("side "):
             return self.v.text("pot.side", n=pot.split(" ", 1)[1])
         key = f"pot.{pot}"
-        return self.v.text(key) if self.v.has(key) else pot
+        if self.v.has(key):
+            return self.v.text(key)
+        name, _, seat = pot.rpartition(" ")
+        if seat.isdigit() and self.v.has(f"pot.{name}"):  # a per-seat pot ("round 2")
+            return self.v.text(f"pot.{name}", owner=self.who(int(seat), subject=False))
+        return pot
 
     def hand(self, value: HandValue) -> str:
         name = self.v.hand(value.name)
@@ -90,7 +100,11 @@ class _Explainer:
         return self.v.text(key, **{k: self.v.hand(val) for k, val in fields.items()})
 
     # ------------------------------------------------------------------ pots
-    def pot_line(self, result: HandResult, pot: PotResult) -> str:
+    def pot_line(self, result: HandResult, pot: PotResult) -> str | None:
+        """How ``pot`` was won; None for a pot nobody takes (a Kessel loser's own pot: its
+        penalty event says it)."""
+        if not pot.winners:
+            return None
         name, amount = self.pot(pot.pot), pot.amount
         if len(pot.winners) > 1:
             shares = self.v.text("list.sep").join(
@@ -103,10 +117,15 @@ class _Explainer:
             )  # fmt: skip
         seat = pot.winners[0]
         mine = result.hands.get(seat, ((), None))[1]
+        # The hands this pot's winner beat: not those that won a pot of their own with a hand
+        # as good (a side pot's better main-pot winner; Kessel's tied best hands).
+        won_elsewhere = {s for p in result.pots if p is not pot for s in p.winners}
         others = [
             (s, value)
             for s, (_, value) in result.hands.items()
-            if s not in pot.winners and value is not None
+            if s not in pot.winners
+            and value is not None
+            and not (s in won_elsewhere and mine is not None and value >= mine)
         ]
         if mine is None or not others:
             return self.say(
@@ -126,16 +145,19 @@ class _Explainer:
             return self.say("explain.tie_broken", seat, reason=self.reason(pot.reason), **params)
         if why == "rank":
             return self.say("explain.by_rank", seat, **params)
-        return self.say(
-            "explain.by_tiebreak", seat, tiebreak=self.v.text(f"tiebreak.{why}"), **params
-        )
+        # A variant may word a tie-break per kind of hand (Kessel: the same place of the key
+        # is the pair of a Sabacc and the difference of other hands): tiebreak.<name>.<rank>.
+        key = f"tiebreak.{why}.{mine.rank}"
+        tiebreak = self.v.text(key if self.v.has(key) else f"tiebreak.{why}")
+        return self.say("explain.by_tiebreak", seat, tiebreak=tiebreak, **params)
 
     # ------------------------------------------------------------------ lines
     def lines(self, result: HandResult, events: Sequence[ev.Event]) -> list[str]:
-        out = [self.pot_line(result, pot) for pot in result.pots]
+        out = [line for pot in result.pots if (line := self.pot_line(result, pot)) is not None]
         hand_events, after = _split_at_end(events, result.hand)
         for event in hand_events:
-            if isinstance(event, ev.Paid) and event.reason in PENALTY_REASONS:
+            penalty = isinstance(event, ev.Paid) and event.reason in PENALTY_REASONS
+            if penalty or isinstance(event, self.info.penalty_events):
                 out.append(self.describe(event))
         final = [e for e in after if isinstance(e, ev.PotAwarded | ev.PotCarried)]
         if final:  # the last hand: what would have carried over is settled now
@@ -145,6 +167,7 @@ class _Explainer:
             for pot, amount in result.carried.items():
                 if amount:
                     out.append(self.v.text("carried", pot=self.pot(pot), amount=amount))
+        out.extend(self.describe(e) for e in [*hand_events, *after] if isinstance(e, ev.Eliminated))
         out.append(self.net_line(result))
         return out
 

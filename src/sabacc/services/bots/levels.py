@@ -12,13 +12,22 @@ easy      ``heuristic``   plays its own hand and the pot odds, no search; decide
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
 hard      ``ismcts:800``  searches 800 imagined deals per decision (about 0.1 s each)
 ========  ==============  ======================================================================
+
+A variant whose search is slower maps a level to a smaller budget through its bot model
+(:attr:`sabacc.engine.bots.BotModel.level_bots`): pass its :class:`VariantInfo` to
+:func:`resolve_level` / :func:`bots_for` (Kessel and Coruscant Shift: ``hard`` is
+``ismcts:200``, which thinks about as long there as ``ismcts:800`` does in Spike).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sabacc.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from sabacc.engine.variant import VariantInfo
 
 
 @dataclass(frozen=True)
@@ -69,19 +78,26 @@ def level_names() -> list[str]:
     return list(LEVELS)
 
 
-def resolve_level(name: str) -> str:
-    """The bot spec behind ``name`` if it is a level (``"normal"`` → ``"ismcts:32"``), else
-    ``name`` unchanged (a bot name such as ``"random"`` or ``"ismcts:200"``)."""
-    level = LEVELS.get(name.strip().lower())
-    return level.bot if level is not None else name
+def resolve_level(name: str, variant: VariantInfo | None = None) -> str:
+    """The bot spec behind ``name`` if it is a level (``"normal"`` → ``"ismcts:32"``; in
+    ``variant``, its bot model's own spec for that level if it declares one), else ``name``
+    unchanged (a bot name such as ``"random"`` or ``"ismcts:200"``)."""
+    key = name.strip().lower()
+    level = LEVELS.get(key)
+    if level is None:
+        return name
+    if variant is not None:
+        return variant.bot.level_bots.get(key, level.bot)
+    return level.bot
 
 
-def bots_for(text: str) -> tuple[str, ...]:
-    """``"easy, random"`` → ``("heuristic", "random")``: levels resolved, bot names kept; an
-    empty text gives the default level's bot. Raises :class:`OptionError` for an empty name."""
+def bots_for(text: str, variant: VariantInfo | None = None) -> tuple[str, ...]:
+    """``"easy, random"`` → ``("heuristic", "random")``: levels resolved (for ``variant`` when
+    given), bot names kept; an empty text gives the default level's bot. Raises
+    :class:`OptionError` for an empty name."""
     names = [part.strip() for part in text.split(",")]
     if all(not n for n in names):
-        return (LEVELS[DEFAULT_LEVEL].bot,)
+        return (resolve_level(DEFAULT_LEVEL, variant),)
     if any(not n for n in names):
         raise OptionError(f"empty bot name in {text!r}")
-    return tuple(resolve_level(n) for n in names)
+    return tuple(resolve_level(n, variant) for n in names)
