@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from tests.apps.server.helpers import Client, ServerProcess
 
 
@@ -147,10 +149,39 @@ def test_odds_for_the_seat_to_act_in_every_variant_with_a_model(server: ServerPr
         )
         code, token = created["code"], created["token"]
         r = server.get(f"/api/tables/{code}/odds")
-        assert r.status_code == 400 and r.json()["code"] == "not_seated"
+        assert r.status_code == 400 and r.json()["error"]["code"] == "not_seated"
         r = server.get(f"/api/tables/{code}/odds", headers={"X-Seat-Token": token})
         assert r.status_code == 200, (v["name"], r.text)
         body = r.json()
         assert set(body) == {"options", "hand"}
+        # each option's chances, or (no card decision now) the hand against a random one
+        assert body["options"] or body["hand"], v["name"]
+        for option in body["options"]:
+            assert option["action"] and sum(
+                option[k]["probability"] for k in ("better", "same", "worse")
+            ) == pytest.approx(1.0)
         if body["hand"] is not None:
-            assert 0.0 <= body["hand"]["win"] <= 1.0 if "win" in body["hand"] else True
+            chances = [body["hand"][k]["probability"] for k in ("win", "tie", "lose")]
+            assert sum(chances) == pytest.approx(1.0)
+
+
+def test_every_variant_explains_its_showdowns_in_both_languages(server: ServerProcess) -> None:
+    """A seated player is sent why each hand ended, in English and Japanese, in every variant
+    (Kessel's lost pots and penalties and Coruscant's target included)."""
+
+    async def main() -> None:
+        catalogue = server.get("/api/variants").json()
+        for v in catalogue["variants"]:
+            created = server.create(
+                variant=v["name"], seats=["human", "bot:random"], player_name="Ann",
+                turn_timer=0.05,
+            )  # fmt: skip
+            async with Client(server, created["code"], created["token"]) as ann:
+                st = await ann.wait_for(_state(lambda m: "explain" in m), timeout=60)
+                lines = st["explain"]["lines"]
+                assert lines["en"] and lines["ja"], v["name"]
+                assert any("Net this hand" in line for line in lines["en"]), lines["en"]
+                assert any("このハンドの収支" in line for line in lines["ja"]), lines["ja"]
+                assert st["explain"]["hand"] >= 1
+
+    asyncio.run(main())
