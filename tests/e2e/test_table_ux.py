@@ -305,3 +305,67 @@ def test_typed_name_survives_updates_and_the_log_does_not_repeat(
         assert "Chewie" in page.inner_text(".seat.me")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+def test_two_friends_and_a_spectator_in_every_variant(
+    browser: Browser, srv: ServerProcess, variant: str
+) -> None:
+    """Two friends at one table (desktop and phone) and a spectator on a phone: the friends see
+    the variant's how-to-win screen once, play a few turns; the spectator's felt has nothing
+    covering the pots; switching to Japanese re-renders the lines already in the log."""
+    created = srv.create(
+        variant=variant, seats=["human", "human"], player_name="Leia", turn_timer=0
+    )
+    code = created["code"]
+    friend = srv.join(code, "Han")
+    info = srv.get("/api/variants").json()
+    howto = next(v for v in info["variants"] if v["name"] == variant)["howto"]
+    ctxs = [browser.new_context(**SIZES[s]) for s in ("desktop", "phone", "phone")]
+    try:
+        pages = []
+        for ctx, token in zip(ctxs, (created["token"], friend["token"], None), strict=True):
+            page = ctx.new_page()
+            errors = _errors(page)
+            page.goto(srv.base + "/")
+            if token:
+                page.evaluate(
+                    "([c, t]) => localStorage.setItem(`sabacc:token:${c}`, t)", [code, token]
+                )
+            page.goto(f"{srv.base}/t/{code}")
+            # a first visit (players and spectators): the variant's how-to-win, then the table
+            page.wait_for_selector(".howto #howto-ok")
+            assert howto["en"][:40] in page.inner_text(".howto")
+            page.click("#howto-ok")
+            pages.append((page, errors))
+        leia, han, watcher = (p for p, _ in pages)
+        watcher.wait_for_selector(".felt .center .pots")
+        turns = 0
+        deadline = time.monotonic() + 60
+        while turns < 4 and time.monotonic() < deadline:
+            for page in (leia, han):
+                if page.query_selector("#actions button:not([disabled])"):
+                    page.wait_for_timeout(150)
+                    _check_layout(page, f"{variant} friend turn {turns + 1}")
+                    _play_passively(page)
+                    turns += 1
+                    page.wait_for_timeout(150)
+            time.sleep(0.1)
+        assert turns >= 2, f"only {turns} turns"
+        got = watcher.evaluate(BOXES)
+        assert not got["controls"], "a spectator is offered controls"
+        for p in got["protect"]:
+            for c in got["covers"]:
+                assert not _overlap(p, c), f"{variant} spectator: {c} covers {p}"
+        before = watcher.inner_text("#log")
+        assert "Leia" in before
+        watcher.click("#lang")
+        watcher.wait_for_function(
+            "() => /[\\u3040-\\u30ff]/.test(document.querySelector('#log').innerText)"
+        )
+        after = watcher.inner_text("#log")
+        assert after != before and "Leia" in after  # the same lines, now in Japanese
+        assert not any(errors for _, errors in pages), [e for _, e in pages]
+    finally:
+        for ctx in ctxs:
+            ctx.close()
