@@ -129,6 +129,15 @@ def localized(info: VariantInfo) -> dict[str, Any]:
         "summary_ja": translated(info, "summary"),
         "rules_ja": translated(info, "rules"),
         "howto": {lang: translated(info, "howto", lang) for lang in LANGUAGES},
+        # hand names as each language writes them (the web's hand value, showdown, glossary)
+        "hands": {
+            lang: {
+                key[5:]: text
+                for key, text in info.text.messages.get(lang, {}).items()
+                if key.startswith("hand.")
+            }
+            for lang in LANGUAGES
+        },
     }
 
 

@@ -133,6 +133,7 @@ export const STRINGS = {
     a_junk: "Junk",
     a_call_hand: "Call the hand",
     w_stand: "stand",
+    w_kept: "kept",
     w_gain: "gain",
     w_swap: "swap",
     w_discard: "discard",
@@ -151,6 +152,11 @@ export const STRINGS = {
     you: "you",
     name_needed: "Please enter your name first.",
     k_turn: "Turn",
+    k_target: "Target",
+    k_target_suit: "Target suit",
+    v_circle: "circle",
+    v_triangle: "triangle",
+    v_square: "square",
     k_chips_lost: "Chips lost",
     k_draw_is_free: "Your draw is free",
     conn_lost: "Connection lost, reconnecting…",
@@ -320,6 +326,7 @@ export const STRINGS = {
     a_junk: "ジャンク",
     a_call_hand: "ハンドをコール",
     w_stand: "スタンド",
+    w_kept: "キープ",
     w_gain: "ゲイン",
     w_swap: "スワップ",
     w_discard: "捨て札",
@@ -338,6 +345,11 @@ export const STRINGS = {
     you: "あなた",
     name_needed: "先に名前を入力してください。",
     k_turn: "ターン",
+    k_target: "ターゲット",
+    k_target_suit: "ターゲットのスート",
+    v_circle: "円",
+    v_triangle: "三角",
+    v_square: "四角",
     k_chips_lost: "失ったチップ",
     k_draw_is_free: "ドロー無料",
     conn_lost: "接続が切れました。再接続しています…",
@@ -428,7 +440,21 @@ export function has(key) {
   return key in STRINGS.en;
 }
 
+/** The variants' own hand names per language (``hands`` in /api/variants). */
+const VARIANT_HANDS = { en: {}, ja: {} };
+
+export function addHandNames(names) {
+  for (const [l, map] of Object.entries(names || {})) Object.assign((VARIANT_HANDS[l] ||= {}), map);
+}
+
 export function handName(name) {
   if (lang !== "ja" || !name) return name || "";
-  return HAND_NAMES_JA[name] || name;
+  const own = VARIANT_HANDS.ja || {};
+  const exact = HAND_NAMES_JA[name] || own[name];
+  if (exact) return exact;
+  // a name with its detail after it ("Prime Sabacc 1/1", "difference 2"): the known part
+  const prefix = Object.keys(own)
+    .filter((k) => name.startsWith(`${k} `))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix ? `${own[prefix]} ${name.slice(prefix.length + 1)}` : name;
 }

@@ -155,7 +155,9 @@ function seatHTML(view, s, pos) {
 
 function centerHTML(obs, style) {
   const lines = [];
-  const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : obs.phase;
+  // the variant's own name for its phase first (Coruscant's selection, Kessel's impostor)
+  const own = variantInfo(obs.variant)?.text?.phases?.[getLang()]?.[obs.phase];
+  const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : own || obs.phase;
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
   else if (obs.turns != null && obs.turn != null) round = `${key_label("turn")} ${obs.turn}/${obs.turns}`;
@@ -216,7 +218,8 @@ function centerHTML(obs, style) {
       extra.push(`<span class="chip">${esc(key_label(key))}</span>`);
       continue;
     }
-    extra.push(`<span class="chip">${esc(key.replace(/_/g, " "))}: ${esc(value)}</span>`);
+    const shown = has(`v_${value}`) ? t(`v_${value}`) : value;
+    extra.push(`<span class="chip">${esc(key_label(key))}: ${esc(shown)}</span>`);
   }
   if (extra.length) lines.push(`<div class="extras">${extra.join("")}</div>`);
   return lines.join("");
