@@ -244,7 +244,10 @@ export function handHTML(obs, style, previous) {
 }
 
 /** A finished hand's result: each revealed hand, and who won which pot. */
-export function resultHTML(result, names, style, animate = false) {
+/** A finished hand: each revealed hand, then how each pot went; ``explained``: the server's
+ * explanation is shown with it (it says the pots, penalties and carries in full, in the
+ * player's language), so the pot lines are left out. */
+export function resultHTML(result, names, style, animate = false, explained = false) {
   const winners = new Set(result.pots.flatMap((p) => p.winners));
   const hands = Object.entries(result.hands || {})
     .map(([seat, h]) => {
@@ -252,7 +255,7 @@ export function resultHTML(result, names, style, animate = false) {
       return `<div class="reveal-row ${winners.has(s) ? "winner" : ""}">
         <span class="rname">${winners.has(s) ? "★ " : ""}${esc(names[s])}</span>
         <span class="rcards">${h.cards.map((c) => cardHTML(c, style, "sm", animate ? "flip-in" : "")).join("")}</span>
-        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null ? `(${formatTotal(h.total, style)})` : ""}</span>
+        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null && !String(h.name).endsWith(` ${h.total}`) ? `(${formatTotal(h.total, style)})` : ""}</span>
       </div>`;
     })
     .join("");
@@ -269,5 +272,5 @@ export function resultHTML(result, names, style, animate = false) {
     .join("");
   return `<h3>${t("hand_over", { n: result.hand })}${result.reason === "showdown" ? ` · ${t("showdown")}` : ""}</h3>
     ${hands}
-    <ul class="pot-lines">${pots}${carried}</ul>`;
+    ${explained ? "" : `<ul class="pot-lines">${pots}${carried}</ul>`}`;
 }

@@ -308,7 +308,7 @@ export class TablePage {
     const kept = this.keepInputs();
     const dock =
       showObs && me != null
-        ? `<div class="dock ${myTurn ? "mine" : ""}" id="dock">${handHTML(showObs, this.style, this.prevCards)}${myTurn ? this.actionsHTML(showObs) : ""}</div>`
+        ? `<div class="dock ${myTurn ? "mine" : ""} ${showObs.outcome ? "over" : ""}" id="dock">${handHTML(showObs, this.style, this.prevCards)}${myTurn ? this.actionsHTML(showObs) : ""}</div>`
         : "";
     app.innerHTML = `<section class="table-page ${myTurn ? "my-turn" : ""} ${me != null ? "seated" : ""}">
       <div class="play-col">
@@ -376,7 +376,9 @@ export class TablePage {
     const dock = $("#dock");
     const style = getComputedStyle(wrap);
     const top = wrap.getBoundingClientRect().top + window.scrollY + parseFloat(style.paddingTop);
-    const below = parseFloat(style.paddingBottom) + (dock ? dock.offsetHeight + (phone ? 4 : 16) : 0);
+    const docked = dock && getComputedStyle(dock).position !== "static";
+    document.documentElement.style.setProperty("--dock-h", `${docked ? dock.offsetHeight : 0}px`);
+    const below = parseFloat(style.paddingBottom) + (docked ? dock.offsetHeight + (phone ? 4 : 16) : 0);
     const avail = Math.max(phone ? 300 : 260, window.innerHeight - top - below);
     if (phone) {
       // a phone's felt keeps the full width and takes the height left (an ellipse, not a circle)
@@ -714,9 +716,10 @@ export class TablePage {
     const animate = this.poppedHand !== result.hand;
     this.poppedHand = result.hand;
     const names = obs.seats.map((s) => s.name);
+    const explained = this.explain?.hand === result.hand;
     slot.innerHTML = `<div class="showdown ${animate ? "pop" : ""}" id="showdown">
-      ${resultHTML(result, names, this.style, animate)}
-      ${this.explain?.hand === result.hand ? `<ul class="explain">${this.explainLines().map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}
+      ${resultHTML(result, names, this.style, animate, explained)}
+      ${explained ? `<ul class="explain">${this.explainLines().map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}
       <button class="primary" id="dismiss-showdown">${t("continue")}</button>
     </div>`;
     $("#dismiss-showdown").addEventListener("click", () => {
