@@ -441,15 +441,15 @@ class TableManager:
 
     def listed(self, now: float | None = None) -> list[dict[str, Any]]:
         """The lobby list: listed tables still to be played at, newest first. Finished tables
-        leave it, and so do abandoned ones (nobody connected for ``settings.abandon_after``)."""
+        leave it, and so do abandoned ones (nobody connected for ``settings.abandon_after``); a
+        quarantined table stays, with its problem, so its players learn why it cannot be played."""
         now = time.monotonic() if now is None else now
         limit = self.settings.abandon_after
         tables = [
             t
             for t in self.tables.values()
             if t.listed
-            and t.status != "finished"
-            and t.quarantine is None
+            and (t.quarantine is not None or t.status != "finished")
             and (t.conns or limit <= 0 or now - t.last_active < limit)
         ]
         tables.sort(key=lambda t: t.created_at, reverse=True)
