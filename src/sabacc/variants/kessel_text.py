@@ -294,6 +294,16 @@ _EN.update(
         "tiebreak.pair_or_difference.4": "the smaller difference wins",
         "tiebreak.lower_card": "same difference: the lower card wins",
         "ended.all_stood": "everyone stood",
+        # the terminal table: chips, not credits; a hand's name says its difference
+        "ui.credits": "chips",
+        # a token's action is said by its token_played line (the token and its effect)
+        "said_by.token": "token_played",
+        # the terminal table's pile labels: two short lines, its key and its size
+        "pilelabel.sand_draw": "{hint}Sand\ndraw {count}",
+        "pilelabel.blood_draw": "{hint}Blood\ndraw {count}",
+        "pilelabel.sand_discard": "{hint}Sand\ndiscard {count}",
+        "pilelabel.blood_discard": "{hint}Blood\ndiscard {count}",
+        "ui.total": "",
         "ended.turns": "the last turn was played",
     }
 )
@@ -318,6 +328,13 @@ _JA.update(
         "tiebreak.pair_or_difference.4": "差の小さいほうが勝ち",
         "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
         "ended.all_stood": "全員がスタンド",
+        "ui.credits": "チップ",
+        "said_by.token": "token_played",
+        "pilelabel.sand_draw": "サンド\n{hint}山 {count}",
+        "pilelabel.blood_draw": "ブラッド\n{hint}山 {count}",
+        "pilelabel.sand_discard": "サンド\n{hint}捨 {count}",
+        "pilelabel.blood_discard": "ブラッド\n{hint}捨 {count}",
+        "ui.total": "",
         "ended.turns": "最後のターンが終わった",
     }
 )
