@@ -418,8 +418,10 @@ class _Writer:
         if isinstance(e, ev.Reshuffled):
             return self.v.text("reshuffled", n=e.cards)
         if isinstance(e, ev.Revealed):
+            # A hand named by its total (classic's "19") is not said twice ("19 (+19)").
+            key = "revealed.total" if e.name == str(e.total) else "revealed"
             return self.say(
-                "revealed", e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
+                key, e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
                 total=_signed(e.total),
             )  # fmt: skip
         if isinstance(e, ev.BlindDraw):
@@ -472,6 +474,8 @@ class _Writer:
             key = f"{key}.hidden"
         if fields.get("target") is not None and self.v.has(f"{key}.target"):
             key = f"{key}.target"  # a seat the event acts on
+        if fields.get("count") == 1 and seat != self.viewer and self.v.has_own(f"{key}.one"):
+            key = f"{key}.one"  # "keeps 1 card", not "1 cards"
         params: dict[str, Any] = {k: "" if v is None else v for k, v in fields.items()}
         for name, value in fields.items():
             if isinstance(value, str):  # a variant's word: its name in this language
@@ -511,6 +515,15 @@ def _joins(event: ev.Event, nxt: ev.Event | None) -> bool:
     return event.reason == text or (event.reason == "call" and text == "call")
 
 
+def _said_by_next(event: ev.Event, nxt: ev.Event | None, vocab: Vocabulary) -> bool:
+    """An action the variant's next event says in full (Kessel: ``said_by.token`` is
+    ``token_played``, whose line names the token and its effect): one line, not two."""
+    if not isinstance(event, ev.Acted) or nxt is None or getattr(nxt, "seat", None) != event.seat:
+        return False
+    key = "said_by." + (event.action or event.public).split(" ", 1)[0]
+    return vocab.variant_has(key) and nxt.type == vocab.template(key)
+
+
 def render_log(
     events: Sequence[ev.Event],
     names: Sequence[str],
@@ -521,7 +534,8 @@ def render_log(
 ) -> list[str | None]:
     """The lines of a run of events, one per event (None: said by the next event's line).
 
-    A betting action's payment and the action itself make one line ("Ann calls 5"); every
+    A betting action's payment and the action itself make one line ("Ann calls 5"); an action
+    the variant's next event says in full (``said_by.<action>``) is said by that line; every
     other event has its own line.
     """
     return _render_log(events, names, viewer, vocabulary(variant, lang))
@@ -551,7 +565,7 @@ def _render_log(
             paid = event.amount
             out.append(None)
             continue
-        if only is not None and i not in only:
+        if (only is not None and i not in only) or _said_by_next(event, nxt, writer.v):
             out.append(None)
         elif isinstance(event, ev.Acted):
             out.append(writer.acted(event, paid))
@@ -657,6 +671,14 @@ def events_json_views(
             for i in range(len(events))
         ]
     return out
+
+
+def mark_timer(text: Mapping[str, str | None]) -> dict[str, str | None]:
+    """A rendered line (per language) marked as a move the turn timer played."""
+    return {
+        lang: None if line is None else f"{line} {CATALOGUE[lang]['mark.timer']}"
+        for lang, line in text.items()
+    }
 
 
 def legal_summary(legal: Mapping[str, Any]) -> list[str]:

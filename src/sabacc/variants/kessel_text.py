@@ -203,8 +203,8 @@ _EN: dict[str, str] = {
     ),
     "chips_moved.embezzlement": "{who} loses {amount} chip from their round pot (Embezzlement)",
     "chips_moved.embezzlement.you": "You lose {amount} chip from your round pot (Embezzlement)",
-    "chips_lost": "{who} loses their round pot ({pot}) and pays a penalty of {penalty}",
-    "chips_lost.you": "You lose your round pot ({pot}) and pay a penalty of {penalty}",
+    "chips_lost": "{who} loses their round pot ({pot}) + penalty {penalty}",
+    "chips_lost.you": "You lose your round pot ({pot}) + penalty {penalty}",
     "eliminated": "{who} has no chips left and is out",
     "eliminated.you": "You have no chips left and are out",
     **{f"term.{t}": name for t, name in TOKEN_NAMES["en"].items()},
@@ -295,8 +295,8 @@ _JA: dict[str, str] = {
     ),
     "chips_moved.embezzlement": "{who}はラウンドポットから {amount} チップを失う（横領）",
     "chips_moved.embezzlement.you": "あなたはラウンドポットから {amount} チップを失う（横領）",
-    "chips_lost": "{who}はラウンドポット（{pot}）を失い、ペナルティ {penalty} を払う",
-    "chips_lost.you": "あなたはラウンドポット（{pot}）を失い、ペナルティ {penalty} を払う",
+    "chips_lost": "{who}はラウンドポット（{pot}）とペナルティ {penalty} を失う",
+    "chips_lost.you": "あなたはラウンドポット（{pot}）とペナルティ {penalty} を失う",
     "eliminated": "{who}はチップがなくなり脱落",
     "eliminated.you": "あなたはチップがなくなり脱落",
     **{f"term.{t}": name for t, name in TOKEN_NAMES["ja"].items()},
@@ -314,6 +314,79 @@ _JA["hand.Pure Sabacc"] = "ピュア・サバック"
 _JA["hand.Prime Sabacc"] = "プライム・サバック"
 _JA["hand.Sabacc"] = "サバック"
 _JA["hand.difference"] = "差"
+
+# How to win, the showdown explanation's words (services/explain.py) and the reveal line: a
+# Kessel hand's "total" is its difference, already in its name, so it is not said twice.
+_EN.update(
+    {
+        "howto": (
+            "How to win: hold one Sand and one Blood card of equal value (a Sabacc; 1/1 is the "
+            "best pair, two Sylops are Pure Sabacc), or else the smallest difference between "
+            "them. There is no betting: on your turn you may play one shift token, then stand "
+            "or pay 1 chip into your round pot to draw from a Sand or Blood pile and keep or "
+            "discard what you drew. After three turns (or when everyone stands) the best hands "
+            "take their own pot back; every other player loses their pot and pays a penalty: "
+            "1 chip with a Sabacc, else the difference. Impostors take a die value at the "
+            "reveal, a Sylop copies the other card. With no chips left you are out; the last "
+            "player with chips wins."
+        ),
+        "revealed": "{who} shows {cards}: {hand}",
+        "revealed.you": "You show {cards}: {hand}",
+        "explain.hand": "{hand}",
+        # Kessel's hand names say their kind ("Sabacc 3/3"), so "same rank" is not repeated.
+        "explain.by_tiebreak": "{who} wins the {pot} ({amount}) with {hand} over {other} "
+        "{other_hand}: {tiebreak}",
+        "explain.by_tiebreak.you": "You win the {pot} ({amount}) with {hand} over {other} "
+        "{other_hand}: {tiebreak}",
+        "tiebreak.pair_or_difference": "the better pair, or the smaller difference, wins",
+        "tiebreak.pair_or_difference.3": "the better pair wins",
+        "tiebreak.pair_or_difference.4": "the smaller difference wins",
+        "tiebreak.lower_card": "same difference: the lower card wins",
+        "ended.all_stood": "everyone stood",
+        # the terminal table: chips, not credits; a hand's name says its difference
+        "ui.credits": "chips",
+        # a token's action is said by its token_played line (the token and its effect)
+        "said_by.token": "token_played",
+        # the terminal table's pile labels: two short lines, its key and its size
+        "pilelabel.sand_draw": "{hint}Sand\ndraw {count}",
+        "pilelabel.blood_draw": "{hint}Blood\ndraw {count}",
+        "pilelabel.sand_discard": "{hint}Sand\ndiscard {count}",
+        "pilelabel.blood_discard": "{hint}Blood\ndiscard {count}",
+        "ui.total": "",
+        "ended.turns": "the last turn was played",
+    }
+)
+_JA.update(
+    {
+        "howto": (
+            "勝ち方：サンドとブラッドの札を 1 枚ずつ持ち、同じ値（サバック。1/1 が最強のペア、"
+            "シロップ 2 枚はピュア・サバック）にするか、2 枚の差をできるだけ小さくする。ベットは"
+            "ない：自分の番にシフトトークンを 1 枚使ってよく、スタンドするか、チップ 1 枚を"
+            "ラウンドポットに払ってサンドかブラッドの山から引き、引いた札をキープか捨てる。"
+            "3 ターン後（全員がスタンドしたらその時点で）最強の手は自分のポットを取り戻し、"
+            "ほかの全員はポットを失ってペナルティを払う：サバックなら 1 枚、それ以外は差の枚数。"
+            "インポスターはリビールでダイスの値になり、シロップはもう 1 枚の値になる。チップが"
+            "なくなると脱落、最後までチップが残った人の勝ち。"
+        ),
+        "revealed": "{who}の手札 {cards}：{hand}",
+        "explain.hand": "{hand}",
+        "explain.by_tiebreak": "{who}が{hand}で{pot}（{amount}）を獲得：{other}{other_hand}に"
+        "勝つ、{tiebreak}",
+        "tiebreak.pair_or_difference": "よいペア、または差の小さいほうが勝ち",
+        "tiebreak.pair_or_difference.3": "よいペアが勝ち",
+        "tiebreak.pair_or_difference.4": "差の小さいほうが勝ち",
+        "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
+        "ended.all_stood": "全員がスタンド",
+        "ui.credits": "チップ",
+        "said_by.token": "token_played",
+        "pilelabel.sand_draw": "サンド\n{hint}山 {count}",
+        "pilelabel.blood_draw": "ブラッド\n{hint}山 {count}",
+        "pilelabel.sand_discard": "サンド\n{hint}捨 {count}",
+        "pilelabel.blood_discard": "ブラッド\n{hint}捨 {count}",
+        "ui.total": "",
+        "ended.turns": "最後のターンが終わった",
+    }
+)
 
 GLOSSARY_EN: tuple[GlossaryEntry, ...] = (
     GlossaryEntry("Pure Sabacc", "both cards Sylops", "0s 0b"),
@@ -338,8 +411,56 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
     GlossaryEntry("差", "値が違う手：差が小さいほど強く、同じなら低い札が強い", "2s 3b"),
 )
 
+#: The rules page, the menu line and the house-rule help in Japanese (the web lobby and Rules).
+_JA_DOCS: dict[str, str] = {
+    "summary": (
+        "サンドとブラッドを 1 枚ずつ。ドローとペナルティでチップが動き、シフトトークンは 16 種。"
+    ),
+    "rules": (
+        "ケッセル・サバック（『スター・ウォーズ 無法者』）。サンドとブラッドの 2 つのファミリー、"
+        "各 22 枚：1〜6 が 3 枚ずつ、インポスター（I）3 枚、シロップ（0）1 枚。手札はサンド 1 枚と"
+        "ブラッド 1 枚。ベットはない：チップ 8 枚で始め、ドローするたびに自分のラウンドポットへ "
+        "1 チップ払う。\n"
+        "ラウンド：各プレイヤーに各ファミリー 1 枚ずつ配り、各ファミリー 1 枚ずつで捨て札の山を"
+        "始める。最大 3 ターン、開始プレイヤーから各自 1 回ずつ行動：シフトトークンを 1 枚使って"
+        "もよい。その後スタンドするか、サンドかブラッドの山札か捨て札の上を（1 チップで）引き、"
+        "それをキープする（同じファミリーの手札が捨てられる）か捨てる。あるターンで全員が"
+        "スタンドしたらラウンドは終わる。公開：インポスターはダイスを 2 個振り、持ち主がどちらか"
+        "を選ぶ。シロップ 1 枚はもう 1 枚と同じ値になり、シロップ 2 枚はピュア・サバック。\n"
+        "順位：ピュア・サバック、サバック（同じ値：1/1 が最強、6/6 が最弱）、その後は差が小さい"
+        "ほう、次に小さい札。同じ手はすべて勝ち。勝者は自分のポットを取り戻し、敗者はポットを"
+        "失い、1 チップ（サバックのとき）か差の分のペナルティを払う（持ち分が上限）。チップが"
+        "なくなると脱落し、最後までチップが残った人が勝つ。\n"
+        "シフトトークン（各 3 枚、1 ゲームに 1 回ずつ、自分のターンの始めに 1 ターン 1 枚、効果は"
+        "ラウンドの終わりまで）：free_draw、refund、extra_refund、embezzlement、general_tariff、"
+        "target_tariff、general_audit、target_audit、major_fraud、markdown、cook_the_books、"
+        "prime_sabacc、immunity、exhaustion、direct_transaction、embargo。"
+    ),
+    "help.game_end": (
+        "last_standing（チップが残った最後の 1 人が勝つ）| rounds:N（N ラウンド後にチップが最多の人"
+        "。hands:N も同じ）"
+    ),
+    "help.chips": "各プレイヤーの開始チップ（4〜10）",
+    "help.turns": "1 ラウンドのターン数（各プレイヤーは 1 ターンに 1 回行動）",
+    "help.early_end": "あるターンで全員がスタンドしたら、その場でラウンドを終える",
+    "help.shift_tokens": (
+        "draft（各自 3 枚、シードで配る）| none（なし）| 全員が持つトークンのカンマ区切り（free_dra"
+        "w、refund、extra_refund、embezzlement、general_tariff、target_tariff、general_audit、targe"
+        "t_audit、major_fraud、markdown、cook_the_books、prime_sabacc、immunity、exhaustion、direct"
+        "_transaction、embargo）"
+    ),
+    "help.impostors": "各ファミリーのインポスターの枚数（0〜3。2 枚で遊ぶテーブルもある）",
+    "help.sylops": "各ファミリーのシロップの枚数（0〜3。2 枚で遊ぶテーブルもある）",
+    "option.chips": "チップ",
+    "option.turns": "ターン数",
+    "option.early_end": "全員スタンドで終了",
+    "option.shift_tokens": "シフトトークン",
+    "option.impostors": "インポスター",
+    "option.sylops": "シロップ",
+}
+
 KESSEL_TEXT = VariantText(
-    messages={"en": _EN, "ja": _JA},
+    messages={"en": _EN, "ja": {**_JA, **_JA_DOCS}},
     # Keys by action kind (the generic controls' lookup): the same keys as ACTION_KEYS.
     keys={
         **{

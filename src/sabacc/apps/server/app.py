@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from sabacc.apps.server import history, messages
+from sabacc.apps.server.clock import odds_hints
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.guard import Guard
@@ -35,6 +36,8 @@ from sabacc.apps.server.protocol import (
     CLIENT_TYPES,
     MAX_MESSAGE_CHARS,
     ActionMsg,
+    Back,
+    Chat,
     CreateTable,
     Hello,
     JoinTable,
@@ -46,8 +49,10 @@ from sabacc.apps.server.protocol import (
     TokenBody,
 )
 from sabacc.apps.server.settings import Settings
-from sabacc.services.bots import bot_names
-from sabacc.services.render import vocabulary_json
+from sabacc.engine.variant import VariantInfo
+from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
+from sabacc.services.messages import LANGUAGES
+from sabacc.services.render import vocabulary, vocabulary_json
 from sabacc.services.store import Store, StoreBusy
 from sabacc.variants.registry import lookup, variant_names
 
@@ -57,6 +62,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: The variants' card art (ES modules the client imports), served under /art/.
 ART_DIR = Path(__file__).resolve().parents[2] / "variants" / "art"
 NO_CACHE = {"Cache-Control": "no-cache"}
+#: Seconds an odds hint may take before the request is refused (``odds_busy``).
+ODDS_BUDGET = 10.0
 
 
 def variants_catalogue() -> dict[str, Any]:
@@ -78,7 +85,15 @@ def variants_catalogue() -> dict[str, Any]:
                 "signed_values": info.deck.signed_values,
                 "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
-                "options": [spec.to_dict() for spec in info.options_type.specs()],
+                **localized(info),
+                "options": [
+                    {
+                        **spec.to_dict(),
+                        "help_ja": translated(info, f"help.{spec.name}"),
+                        "label_ja": translated(info, f"option.{spec.name}"),
+                    }
+                    for spec in info.options_type.specs()
+                ],
                 "piles": [dataclasses.asdict(pile) for pile in info.piles],
                 "pots": [
                     {"pot": rule.pot, "rule": rule.rule, "per_seat": rule.per_seat}
@@ -89,7 +104,41 @@ def variants_catalogue() -> dict[str, Any]:
             }
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name
-    return {"variants": out, "default_variant": default, "bots": bot_names()}
+    levels = [
+        {"name": level.name, "bot": level.bot, "about": dict(level.about)}
+        for level in LEVELS.values()
+    ]
+    return {
+        "variants": out,
+        "default_variant": default,
+        "bots": bot_names(),
+        "levels": levels,
+        "default_level": DEFAULT_LEVEL,
+    }
+
+
+def translated(info: VariantInfo, key: str, lang: str = "ja") -> str | None:
+    """The variant's (or the catalogue's) text ``key`` in ``lang``, None if it has none."""
+    vocab = vocabulary(info, lang)
+    return vocab.template(key) if vocab.has_own(key) else None
+
+
+def localized(info: VariantInfo) -> dict[str, Any]:
+    """The Japanese menu line and rules, and the one-screen how-to-win in every language."""
+    return {
+        "summary_ja": translated(info, "summary"),
+        "rules_ja": translated(info, "rules"),
+        "howto": {lang: translated(info, "howto", lang) for lang in LANGUAGES},
+        # hand names as each language writes them (the web's hand value, showdown, glossary)
+        "hands": {
+            lang: {
+                key[5:]: text
+                for key, text in info.text.messages.get(lang, {}).items()
+                if key.startswith("hand.")
+            }
+            for lang in LANGUAGES
+        },
+    }
 
 
 #: Path numbers beyond what the database stores are refused (422) before any query.
@@ -256,6 +305,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await m.leave(table, seat)
         return {"ok": True, "seat": seat}
 
+    @app.get("/api/tables/{code}/odds")
+    async def table_odds(
+        code: str, x_seat_token: Annotated[str | None, Header(max_length=128)] = None
+    ) -> dict[str, Any]:
+        """The exact odds of the seat's options now (services/odds), for its own cards only."""
+        m = mgr()
+        table = await m.get(code)
+        if not x_seat_token:
+            raise ServerError("not_seated", "odds are for a seated player (send X-Seat-Token)")
+        seat = m.seat_for_token(table, x_seat_token)
+        game = table.game
+        if game is None:
+            raise ServerError("no_game", "no game is being played at this table")
+        obs = game.observation(seat)
+        # Worked out in the bot pool (the odds can take a moment; the server's loop goes on).
+        future = asyncio.get_running_loop().run_in_executor(m.clock.bots, odds_hints, obs)
+        try:
+            return await asyncio.wait_for(future, ODDS_BUDGET)
+        except TimeoutError:
+            raise ServerError(
+                "odds_busy", "the odds are taking too long: try again", status=503
+            ) from None
+
     # ------------------------------------------------------------------ history
     @app.get("/api/tables/{code}/games")
     async def list_games(code: str) -> dict[str, Any]:
@@ -402,6 +474,10 @@ async def handle_message(m: TableManager, conn: Connection, text: str) -> None:
                 if exc.code == "stale":
                     conn.mark_dirty()
                 raise
+        elif isinstance(msg, Back):
+            await m.back(table, conn.seat)
+        elif isinstance(msg, Chat):
+            m.chat(conn, msg.text)
         elif isinstance(msg, Ping):
             conn.push({"type": "pong", "id": msg.id})
         elif isinstance(msg, Sync):

@@ -15,12 +15,13 @@ import asyncio
 import logging
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import Table
 from sabacc.core.actions import CHECK, JUNK, STAND, Action, Bet, Raise
+from sabacc.core.errors import SabaccError
 from sabacc.engine.betting import Legal
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
@@ -52,6 +53,20 @@ def think(bot: Bot, game: Game, seat: int) -> tuple[Action, Bot]:
     """One bot decision, in a worker process: the action, and the bot as it is afterwards (its
     random state moved on), which the table keeps for its next decision."""
     return decide(bot, game, seat), bot
+
+
+def odds_hints(obs: Any) -> dict[str, Any]:
+    """The odds hints of a seat's observation (``GET /api/tables/{code}/odds``), worked out in
+    the bot pool: each card option's chances, else the hand against a random one; empty for a
+    variant without an odds model or a situation it cannot enumerate."""
+    from sabacc.services.odds import hand_odds, option_odds
+
+    try:
+        options = [o.to_dict() for o in option_odds(obs)]
+        hand = None if options else hand_odds(obs)
+    except (SabaccError, ValueError):
+        return {"options": [], "hand": None}
+    return {"options": options, "hand": hand.to_dict() if hand else None}
 
 
 def bot_pool(workers: int) -> Executor:

@@ -37,8 +37,11 @@ class Connection:
         self.closed = False
         self.game_no = -1
         self.events_sent = 0
+        #: (game number, hands finished, events) when the last showdown explanation was sent
+        self.explained: tuple[int, int, int] = (-1, 0, 0)
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.strikes = 0
+        self.chat_bucket = TokenBucket(settings.chat_rate, settings.chat_burst)
         #: Closes the socket (set by the endpoint): the table moved to another server.
         self.close_socket: Callable[[], Coroutine[Any, Any, None]] | None = None
         self._seat: int | None = None

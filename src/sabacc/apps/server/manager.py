@@ -54,7 +54,7 @@ from sabacc.apps.server.auth import (
 from sabacc.apps.server.clock import TurnClock
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
-from sabacc.apps.server.protocol import CreateTable
+from sabacc.apps.server.protocol import MAX_CHAT, CreateTable
 from sabacc.apps.server.recovery import idle_codes, table_from_store, undo_last
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import (
@@ -503,9 +503,20 @@ class TableManager:
             except Exception:
                 return
 
-    def listed(self) -> list[dict[str, Any]]:
-        """The lobby of this process: its listed tables in memory, newest first."""
-        tables = [t for t in self.tables.values() if t.listed]
+    def listed(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The lobby of this process: its listed tables in memory still to be played at, newest
+        first. Finished tables leave it, and so do abandoned ones (nobody connected for
+        ``settings.abandon_after``); a quarantined table stays, with its problem, so its players
+        learn why it cannot be played."""
+        now = time.monotonic() if now is None else now
+        limit = self.settings.abandon_after
+        tables = [
+            t
+            for t in self.tables.values()
+            if t.listed
+            and (t.quarantine is not None or t.status != "finished")
+            and (t.conns or limit <= 0 or now - t.last_active < limit)
+        ]
         tables.sort(key=lambda t: t.created_at, reverse=True)
         return [messages.table_summary(t) for t in tables[:100]]
 
@@ -528,6 +539,8 @@ class TableManager:
         out = []
         for row in rows:
             here = self.tables.get(row["code"])
+            if row["status"] == "finished" and (here is None or here.quarantine is None):
+                continue  # as in :meth:`listed`: finished tables leave the lobby
             try:
                 title = lookup(row["variant"]).title
             except SabaccError:
@@ -762,11 +775,17 @@ class TableManager:
             raise ServerError("game_running", "the game is not over yet")
         if seat is None and not host:
             raise ServerError("not_seated", "only a seated player can start a new game")
+        connected = {conn.seat for conn in table.conns}
         for rec in list(table.seats):
-            if rec.away and rec.kind == "human":  # they left during the game: free the seat
+            if rec.kind != "human" or not rec.away:
+                continue
+            if rec.position in connected:  # still at the table: the seat stays theirs
+                await self.update_seat(table, rec.position, away=False)
+            else:  # they left during the game: free the seat
                 await self.update_seat(
                     table, rec.position, name=None, token_hash=None, away=False, net=0
                 )
+        table.missed.clear()
         await self.persist(lambda: self.store.set_status(table.id, "waiting"))
         table.status = "waiting"
         await self._maybe_start(table)
@@ -804,6 +823,8 @@ class TableManager:
         if seat is not None:
             await self._back_at_table(table, seat)
         conn.push(messages.welcome(table, seat, conn.host))
+        for entry in table.chat:
+            conn.push(entry)
         if watching:
             table.touch()
             conn.mark_dirty()
@@ -838,6 +859,33 @@ class TableManager:
                 except ServerError:
                     return
                 table.missed.pop(seat, None)
+
+    async def back(self, table: Table, seat: int | None) -> None:
+        """The player of ``seat`` says they are at the screen: no longer away."""
+        if seat is None:
+            raise ServerError("not_seated", "you are not seated at this table")
+        async with table.lock:
+            self._usable(table)
+            if table.seats[seat].away:
+                await self.update_seat(table, seat, away=False)
+            table.missed.pop(seat, None)
+        self._changed(table)
+
+    def chat(self, conn: Connection, text: str) -> None:
+        """A chat line from ``conn``, to everyone at the table (spectators included)."""
+        table = conn.table
+        line = clean_name(text, MAX_CHAT)
+        if not line:
+            raise ServerError("bad_chat", "say something")
+        if not conn.chat_bucket.allow():
+            raise ServerError("chat_rate", "you are chatting too fast: wait a moment")
+        seat = conn.seat
+        name = table.seats[seat].name if seat is not None else None
+        table.chat_no += 1
+        entry = {"type": "chat", "id": table.chat_no, "seat": seat, "name": name, "text": line}
+        table.chat.append(entry)
+        for other in table.conns:
+            other.push(entry)
 
     def disconnect(self, conn: Connection) -> None:
         conn.closed = True
@@ -905,6 +953,7 @@ class TableManager:
         if away and not table.seats[seat].away:
             await self.update_seat(table, seat, away=True)
         hand = game.hand_no
+        first_event = len(game.events)
         # Applied, stored, and only then announced: while the store call runs the table is
         # ``saving`` (no connection is sent its state), so nobody sees the action before it is
         # durable; if it cannot be stored it is undone first.
@@ -933,8 +982,14 @@ class TableManager:
             raise
         for s, net in (nets or {}).items():
             table.seats[s].net = net
-        if not auto:
+        if auto:
+            table.auto_events.add(first_event)  # its Acted event: shown as a timer move
+        else:
             table.missed.pop(seat, None)
+            if table.seats[seat].away:  # they played themselves: not away any more
+                # the action is stored; if the flag cannot be, it clears with their next one
+                with contextlib.suppress(ServerError):
+                    await self.update_seat(table, seat, away=False)
         for i in range(len(game.events) - 1, table.hand_event_start, -1):
             if isinstance(game.events[i], HandStarted):
                 table.hand_event_start = i
@@ -984,6 +1039,7 @@ class TableManager:
         table.games_played = number
         table.status = "playing"
         table.missed.clear()
+        table.auto_events = set()
         table.hand_event_start = last_hand_start(game)
 
     # ------------------------------------------------------------------ after every change

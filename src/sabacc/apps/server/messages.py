@@ -8,19 +8,24 @@ public part is encoded once per change and shared by every connection.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.core.events import Event
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
-from sabacc.services.render import events_json, events_json_views
+from sabacc.services.explain import explain_hand
+from sabacc.services.messages import LANGUAGES
+from sabacc.services.render import events_json, events_json_views, mark_timer
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
     from sabacc.apps.server.connection import Connection
     from sabacc.apps.server.table import Table
+
+log = logging.getLogger("sabacc.apps.server")
 
 
 def dumps(value: Any) -> str:
@@ -111,11 +116,18 @@ def table_summary(table: Table) -> dict[str, Any]:
         "seats": len(table.seats),
         "open_seats": open_seats,
         "humans": sum(1 for s in table.seats if s.kind == "human"),
+        "players": sum(1 for s in table.seats if s.kind == "bot" or s.token_hash is not None),
+        "seated": [
+            {"name": s.name, "bot": s.kind == "bot"}
+            for s in table.seats
+            if s.kind == "bot" or s.token_hash is not None
+        ],
+        "spectators": sum(1 for c in table.conns if c.watching),
         "game_no": table.games_played,
     }
 
 
-def _views(table: Table, game: Game) -> dict[Any, str]:
+def _views(table: Table, game: Game) -> dict[Any, str | None]:
     """The encoded views of ``table``'s game at its current point, shared by every connection
     (see :func:`state`); emptied whenever the game moves (another game object, or events
     added)."""
@@ -159,10 +171,48 @@ def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> 
         for viewer, events in rendered.items():
             text = encoded.get(id(events))
             if text is None:
-                text = encoded[id(events)] = dumps(events)
+                text = encoded[id(events)] = dumps(_timer_marked(events, start, table.auto_events))
             views[("events", start, viewer)] = text
         found = views[key]
+    assert found is not None
     return found
+
+
+def _timer_marked(
+    events: list[dict[str, Any]], start: int, auto: Collection[int]
+) -> list[dict[str, Any]]:
+    """``events`` (numbered from ``start``) with the moves the timer played (or played for an
+    away seat) marked ``auto``, and "(timer)" on the line that says each: the first line from
+    the move on that is not null (a null line is said by a later one). Marked events are
+    copies: the rendered dicts are shared between viewers."""
+    marks = [i for i in range(len(events)) if start + i in auto]
+    if not marks:
+        return events
+    out = list(events)
+    for i in marks:
+        out[i] = dict(out[i], auto=True)
+        for j in range(i, len(out)):
+            text = out[j].get("text") or {}
+            if text.get("en") is not None:
+                out[j] = dict(out[j], text=mark_timer(text))
+                break
+    return out
+
+
+def explanation_json(table: Table, game: Game, seat: int | None) -> str | None:
+    """:func:`explanation` for ``seat``, encoded once per seat per point of the game; None if
+    it could not be made (an explanation must never stop the table being sent)."""
+    views = _views(table, game)
+    key = ("explain", seat)
+    if key not in views:
+        try:
+            views[key] = dumps(explanation(game, seat))
+        except Exception:
+            log.exception(
+                "could not explain hand %d at table %s", len(game.hand_results), table.code
+            )
+            views[key] = None
+    return views[key]
 
 
 def _viewer_order(viewer: int | None) -> int:
@@ -181,6 +231,7 @@ def state(conn: Connection, now: float) -> str:
     game = table.game
     seat = conn.seat
     events = "[]"
+    explain: str | None = None
     obs = "null"
     if game is not None:
         if conn.game_no != table.games_played:
@@ -191,6 +242,12 @@ def state(conn: Connection, now: float) -> str:
             events = events_view_json(table, game, start, seat)
         conn.events_sent = len(game.events)
         obs = observation_json(table, game, seat)
+        done = len(game.hand_results)
+        if done and conn.explained != (table.games_played, done, len(game.events)):
+            # sent once per finished hand (and again for the game-end settlement)
+            if conn.explained[:2] != (table.games_played, done) or game.is_over:
+                explain = explanation_json(table, game, seat)
+            conn.explained = (table.games_played, done, len(game.events))
     turn: dict[str, Any] | None = None
     if game is not None and table.status == "playing" and game.current_player is not None:
         remaining = None
@@ -212,5 +269,21 @@ def state(conn: Connection, now: float) -> str:
     return (
         f'{{"type":"state","version":{table.version},"game_no":{table.games_played},'
         f'"table":{table_info_json(table)},"you":{dumps(you)},"turn":{dumps(turn)},'
-        f'"game":{obs},"events":{events}}}'
+        f'"game":{obs},"events":{events}'
+        + (f',"explain":{explain}' if explain is not None else "")
+        + "}"
     )
+
+
+def explanation(game: Game, viewer: int | None) -> dict[str, Any]:
+    """Why the last finished hand ended as it did, for ``viewer``, in every language
+    (:func:`sabacc.services.explain.explain_hand`): ``{"hand": n, "lines": {lang: [...]}}``."""
+    result = game.hand_results[-1]
+    seen = game.events_for(viewer)
+    return {
+        "hand": result.hand,
+        "lines": {
+            lang: explain_hand(game.info, result, game.names, seen, viewer=viewer, lang=lang)
+            for lang in LANGUAGES
+        },
+    }

@@ -64,19 +64,33 @@ class Ping(_Msg):
     id: Annotated[int, Field(ge=0)] | None = None
 
 
+class Back(_Msg):
+    """The player is at the screen again: an away seat is theirs to play again."""
+
+    type: Literal["back"]
+
+
+#: Longest chat line (characters) a client may send.
+MAX_CHAT = 200
+
+
+class Chat(_Msg):
+    """A line of table chat, sent to everyone at the table (rate-limited per connection)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
 class Sync(_Msg):
     """Ask for the full state again (with the current hand's events)."""
 
     type: Literal["sync"]
 
 
-ClientMessage = Annotated[
-    Hello | ActionMsg | Start | NewGame | Leave | Ping | Sync, Field(discriminator="type")
-]
-CLIENT_MESSAGE: TypeAdapter[Hello | ActionMsg | Start | NewGame | Leave | Ping | Sync] = (
-    TypeAdapter(ClientMessage)
-)
-CLIENT_TYPES = ("hello", "action", "start", "new_game", "leave", "ping", "sync")
+AnyClientMessage = Hello | ActionMsg | Start | NewGame | Leave | Ping | Sync | Back | Chat
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "action", "start", "new_game", "leave", "ping", "sync", "back", "chat")
 
 
 # ---------------------------------------------------------------------- HTTP bodies

@@ -22,6 +22,11 @@ class Settings:
     #: Rate-limited messages in a row after which the connection is closed.
     abuse_limit: int = 400
     max_tables: int = 10_000
+    #: Chat lines per second one connection may send, and the burst allowed.
+    chat_rate: float = 0.5
+    chat_burst: int = 5
+    #: Seconds without anybody connected after which a table leaves the lobby list. 0: never.
+    abandon_after: float = 1800.0
     #: Seconds a table may sit idle (nobody connected, no timer or move pending) before it is
     #: dropped from memory; it is reloaded from the store when somebody opens it. 0: never.
     idle_evict: float = 3600.0

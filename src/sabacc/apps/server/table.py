@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 import unicodedata
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,9 @@ from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
     from sabacc.apps.server.connection import Connection
+
+#: Chat lines a table keeps in memory for newcomers (chat is not stored).
+CHAT_KEPT = 50
 
 
 @dataclass
@@ -56,7 +60,7 @@ class Table:
     info_cache: dict[str, Any] | None = None
     #: The encoded observations and event runs of the game's current point, per viewer (see
     #: :func:`sabacc.apps.server.messages.state`), and which point that is.
-    views: dict[Any, str] = field(default_factory=dict)
+    views: dict[Any, str | None] = field(default_factory=dict)
     views_game: Game | None = None
     views_stamp: tuple[int, int, int] | None = None
     info_json_cache: str | None = None
@@ -64,6 +68,11 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     #: The database is unreachable: the table is paused until it answers again.
     storage_down: bool = False
+    #: Indices (in the game's events) of the Acted events of timer and away moves.
+    auto_events: set[int] = field(default_factory=set)
+    #: The last chat lines (sent to whoever connects) and the number of the last one.
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    chat_no: int = 0
     #: Why the table could not be rebuilt from the store (it is kept, but not played).
     quarantine: str | None = None
     #: Held by every change of this table (see TableManager): changes never interleave.

@@ -2,6 +2,7 @@
 // variant's card art. The catalogue holds each variant's declared facts (options with choices,
 // piles, pots, players): the client draws from them and never names a variant.
 import { loadArt } from "./cards.js";
+import { addHandNames } from "./i18n.js";
 
 let catalogue = null;
 
@@ -24,6 +25,7 @@ export async function loadCatalogue() {
   if (!catalogue) {
     const loaded = await api("/api/variants");
     await loadArt(loaded.variants);
+    for (const v of loaded.variants) addHandNames(v.hands);
     catalogue = loaded;
   }
   return catalogue;

@@ -133,6 +133,7 @@ export const STRINGS = {
     a_junk: "Junk",
     a_call_hand: "Call the hand",
     w_stand: "stand",
+    w_kept: "kept",
     w_gain: "gain",
     w_swap: "swap",
     w_discard: "discard",
@@ -150,6 +151,44 @@ export const STRINGS = {
     creating: "Creating…",
     you: "you",
     name_needed: "Please enter your name first.",
+    k_target: "Target",
+    k_target_suit: "Target suit",
+    v_circle: "circle",
+    v_triangle: "triangle",
+    v_square: "square",
+    conn_lost: "Connection lost, reconnecting…",
+    keep_hint: "Tap the cards you keep (at least one), then press Keep.",
+    keep_hint_more: "Your kept cards stay: tap any you add, then press Keep.",
+    conn_queued: "Your move ({action}) will be sent when the connection is back.",
+    away_banner: "You are away: the timer plays your turns for you.",
+    im_back: "I'm back",
+    chat: "Chat",
+    chat_placeholder: "Say something (200 characters)",
+    send: "Send",
+    spectator: "spectator",
+    sound_on: "Sound on",
+    sound_off: "Sound off",
+    loopback_hint: "This server listens on this computer only: friends on other machines cannot open this link. Restart it with sabacc serve --host 0.0.0.0 and share http://<your address>:{port}/t/{code}, or run it behind a public URL.",
+    how_to_win: "How to win",
+    glossary: "Named hands",
+    got_it: "Got it",
+    example: "e.g. {example}",
+    give_take: "give {give}, take {take}",
+    give_take_hidden: "give {give}, take a hidden card",
+    take_card: "take {take}",
+    hand_nets: "This hand",
+    play_bots_now: "Play against bots now",
+    play_bots_hint: "One seat for you, three {level} bots, no turn timer.",
+    guest_name: "Pilot",
+    seated: "Seated: {names}",
+    players_count: "{n}/{m} seated",
+    watchers: "{n} watching",
+    level: "Bots: {level}",
+    odds: "Odds",
+    odds_title: "Chance each option improves your hand",
+    problem: "Problem",
+    timer_auto: "(timer)",
+    odds_beats: "your hand beats a random hand {p}",
   },
   ja: {
     tagline: "銀河の酒場のカードゲーム。テーブルを作ってリンクを送れば、すぐ遊べます。",
@@ -284,6 +323,7 @@ export const STRINGS = {
     a_junk: "ジャンク",
     a_call_hand: "ハンドをコール",
     w_stand: "スタンド",
+    w_kept: "キープ",
     w_gain: "ゲイン",
     w_swap: "スワップ",
     w_discard: "捨て札",
@@ -301,6 +341,44 @@ export const STRINGS = {
     creating: "作成中…",
     you: "あなた",
     name_needed: "先に名前を入力してください。",
+    k_target: "ターゲット",
+    k_target_suit: "ターゲットのスート",
+    v_circle: "円",
+    v_triangle: "三角",
+    v_square: "四角",
+    conn_lost: "接続が切れました。再接続しています…",
+    keep_hint: "キープする札をタップして（1 枚以上）、キープを押してください。",
+    keep_hint_more: "キープした札は残ります。加える札をタップして、キープを押してください。",
+    conn_queued: "接続が戻ったら、あなたの手（{action}）を送ります。",
+    away_banner: "離席中です。あなたの番はタイマーが代わりに進めます。",
+    im_back: "戻りました",
+    chat: "チャット",
+    chat_placeholder: "メッセージ（200文字まで）",
+    send: "送信",
+    spectator: "観戦者",
+    sound_on: "音あり",
+    sound_off: "音なし",
+    loopback_hint: "このサーバーはこのコンピューターからしか接続できません。ほかのマシンの友だちを招くには sabacc serve --host 0.0.0.0 で起動し直し、http://<このマシンのアドレス>:{port}/t/{code} を送るか、公開URLの背後で動かしてください。",
+    how_to_win: "勝ち方",
+    glossary: "役の一覧",
+    got_it: "わかった",
+    example: "例: {example}",
+    give_take: "{give} を出して {take} を取る",
+    give_take_hidden: "{give} を出して伏せ札を取る",
+    take_card: "{take} を取る",
+    hand_nets: "このハンドの収支",
+    play_bots_now: "今すぐボットと対戦",
+    play_bots_hint: "あなたの席と {level} のボット3体、持ち時間なし。",
+    guest_name: "パイロット",
+    seated: "着席: {names}",
+    players_count: "{n}/{m} 人着席",
+    watchers: "{n} 人観戦中",
+    level: "ボット: {level}",
+    odds: "確率",
+    odds_title: "それぞれの選択で手が良くなる確率",
+    problem: "問題",
+    timer_auto: "（時間切れ）",
+    odds_beats: "ランダムな手に勝つ確率 {p}",
   },
 };
 
@@ -356,7 +434,21 @@ export function has(key) {
   return key in STRINGS.en;
 }
 
+/** The variants' own hand names per language (``hands`` in /api/variants). */
+const VARIANT_HANDS = { en: {}, ja: {} };
+
+export function addHandNames(names) {
+  for (const [l, map] of Object.entries(names || {})) Object.assign((VARIANT_HANDS[l] ||= {}), map);
+}
+
 export function handName(name) {
   if (lang !== "ja" || !name) return name || "";
-  return HAND_NAMES_JA[name] || name;
+  const own = VARIANT_HANDS.ja || {};
+  const exact = HAND_NAMES_JA[name] || own[name];
+  if (exact) return exact;
+  // a name with its detail after it ("Prime Sabacc 1/1", "difference 2"): the known part
+  const prefix = Object.keys(own)
+    .filter((k) => name.startsWith(`${k} `))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix ? `${own[prefix]} ${name.slice(prefix.length + 1)}` : name;
 }

@@ -1,17 +1,21 @@
 // The lobby: create a table (variant, house rules, seats, bots), join by code, list tables.
 import { api, loadCatalogue, variantInfo } from "./api.js";
 import { $, app, esc, navigate, store, toast, ui } from "./dom.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 export async function lobby() {
   document.title = "Sabacc";
   $("#crumb").textContent = "";
   const catalogue = await loadCatalogue();
-  const form = { variant: catalogue.default_variant, seats: ["human", "human", "bot:heuristic"] };
+  const level = catalogue.default_level || "easy";
+  const form = { variant: catalogue.default_variant, seats: ["human", "human", `bot:${level}`] };
   const bots = catalogue.bots;
 
   function seatOptions(i, value) {
     const opts = [`<option value="human" ${value === "human" ? "selected" : ""}>${i === 0 ? t("you_seat") : t("human")}</option>`];
+    if (i > 0)
+      for (const l of catalogue.levels || [])
+        opts.push(`<option value="bot:${l.name}" ${value === `bot:${l.name}` ? "selected" : ""}>${esc(t("level", { level: l.name }))}</option>`);
     if (i > 0) for (const b of bots) opts.push(`<option value="bot:${b}" ${value === `bot:${b}` ? "selected" : ""}>${t("bot", { name: b })}</option>`);
     return opts.join("");
   }
@@ -22,9 +26,9 @@ export async function lobby() {
     const optionRows = v.options
       .filter((o) => o.name !== "buy_in")
       .map(
-        (o) => `<label class="opt"><span>${esc(o.name)}</span>
+        (o) => `<label class="opt"><span>${esc((getLang() === "ja" && o.label_ja) || optionLabel(o.name))}</span>
           ${optionInput(o, form.options?.[o.name] ?? "")}
-          <small>${esc(o.help)}</small></label>`,
+          <small>${esc((getLang() === "ja" && o.help_ja) || o.help)}</small></label>`,
       )
       .join("");
     app.innerHTML = `<section class="lobby">
@@ -35,7 +39,7 @@ export async function lobby() {
           <label>${t("variant")}
             <select name="variant">${catalogue.variants.map((x) => `<option value="${x.name}" ${x.name === form.variant ? "selected" : ""}>${esc(x.title)}</option>`).join("")}</select>
           </label>
-          <p class="muted small">${esc(v.summary)}</p>
+          <p class="muted small" id="variant-summary">${esc((getLang() === "ja" && v.summary_ja) || v.summary)}</p>
           <label>${t("your_name")}<input name="player_name" maxlength="24" placeholder="${t("name_placeholder")}" value="${esc(form.player_name ?? store.get("sabacc:name") ?? "")}" required></label>
           <div class="row">
             <label>${t("seats")}<input name="seat_count" type="number" min="${v.min_players}" max="${Math.min(8, v.max_players)}" value="${n}"></label>
@@ -48,6 +52,10 @@ export async function lobby() {
           <button class="primary" type="submit" id="create">${t("create")}</button>
         </form>
         <div class="side-col">
+          <div class="panel quick-play">
+            <button class="primary big" type="button" id="play-bots">${t("play_bots_now")}</button>
+            <p class="muted small">${esc(t("play_bots_hint", { level }))}</p>
+          </div>
           <form class="panel" id="join-form">
             <h2>${t("join_code")}</h2>
             <div class="row"><input name="code" maxlength="8" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
@@ -80,7 +88,7 @@ export async function lobby() {
       capture();
       const want = Math.max(v.min_players, Math.min(8, v.max_players, Number(f.seat_count.value) || 2));
       if (want === form.seats.length) return;
-      while (form.seats.length < want) form.seats.push("bot:heuristic");
+      while (form.seats.length < want) form.seats.push(`bot:${level}`);
       form.seats.length = want;
       setTimeout(draw);
     });
@@ -112,6 +120,29 @@ export async function lobby() {
         $("#create").textContent = t("create");
       }
     });
+    $("#play-bots").addEventListener("click", async () => {
+      capture();
+      const name = (form.player_name || store.get("sabacc:name") || "").trim() || t("guest_name");
+      store.set("sabacc:name", name);
+      const max = Math.min(4, variantInfo(form.variant).max_players);
+      const body = {
+        variant: form.variant,
+        seats: ["human", ...Array(max - 1).fill(`bot:${level}`)],
+        turn_timer: 0,
+        listed: false,
+        player_name: name,
+      };
+      $("#play-bots").disabled = true;
+      try {
+        const res = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+        store.set(`sabacc:host:${res.code}`, res.host_token);
+        if (res.token) store.set(`sabacc:token:${res.code}`, res.token);
+        navigate(res.url);
+      } catch (err) {
+        toast(err.message, "error");
+        $("#play-bots").disabled = false;
+      }
+    });
     $("#join-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const code = $("#join-form").code.value.trim().toUpperCase();
@@ -124,6 +155,12 @@ export async function lobby() {
     };
   }
   draw();
+}
+
+/** An option's name as a label: "gain_fee" → "Gain fee". */
+function optionLabel(name) {
+  const text = name.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The input of one option, from its spec: a dropdown for choices and booleans, a number box
@@ -152,7 +189,8 @@ async function listTables() {
           .map(
             (tb) => `<a class="table-row" href="/t/${tb.code}" data-link>
               <span class="code">${tb.code}</span>
-              <span class="tname">${esc(tb.name)}<small>${esc(tb.title)}</small></span>
+              <span class="tname">${esc(tb.name)}<small>${esc(tb.title)} · ${t("players_count", { n: tb.players ?? 0, m: tb.seats })}${tb.spectators ? ` · ${t("watchers", { n: tb.spectators })}` : ""}</small>
+                <small class="seated">${esc(t("seated", { names: (tb.seated || []).map((x) => x.name || "?").join(", ") || "—" }))}</small></span>
               <span class="tstatus ${tb.status}">${t(`status_${tb.status}`)}${tb.open_seats ? ` · ${t("open_seats", { n: tb.open_seats })}` : ""}</span>
             </a>`,
           )

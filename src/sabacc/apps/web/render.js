@@ -58,10 +58,12 @@ export function feltHTML(view) {
     const k = (s - bottom + n) % n;
     const pos = seatPosition(k, n, phone);
     parts.push(seatHTML(view, s, pos));
-    const bet = obs ? obs.seats[s].round_bet : 0;
+    // Chips in front of a seat are this betting round's; once the phase moves on they are in
+    // the pot (the engine keeps round_bet until the next round starts).
+    const bet = obs && view.betting !== false ? obs.seats[s].round_bet : 0;
     if (bet > 0) {
-      const bx = 50 + (pos.x - 50) * 0.58;
-      const by = 50 + (pos.y - 50) * 0.52;
+      const bx = 50 + (pos.x - 50) * 0.62;
+      const by = 50 + (pos.y - 50) * 0.74;
       parts.push(`<div class="bet-chip" style="left:${bx}%;top:${by}%"><i></i>${bet}</div>`);
     }
   }
@@ -129,7 +131,8 @@ function seatHTML(view, s, pos) {
   }
   const initial = !obs && !info.taken ? "+" : esc((name || "?").trim().charAt(0).toUpperCase() || "?");
   const stack = seat ? seat.stack : null;
-  const last = seat?.last_action ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
+  const showLast = seat?.last_action && (!view.lastShown || view.lastShown.has(s));
+  const last = showLast ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
   const timer = isTurn && turn.deadline_ms != null ? `<div class="timer"><i style="width:${Math.round((view.deadlineFrac ?? 1) * 100)}%"></i></div>` : "";
   const sit =
     view.canSit && !info.taken && info.kind === "human"
@@ -155,7 +158,9 @@ function seatHTML(view, s, pos) {
 
 function centerHTML(obs, style) {
   const lines = [];
-  const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : obs.phase;
+  // the variant's own name for its phase first (Coruscant's selection, Kessel's impostor)
+  const own = variantInfo(obs.variant)?.text?.phases?.[getLang()]?.[obs.phase];
+  const phase = has(`phase_${obs.phase}`) ? t(`phase_${obs.phase}`) : own || obs.phase;
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
   else if (obs.turns != null && obs.turn != null) round = `${key_label("turn", obs.variant)} ${obs.turn}/${obs.turns}`;
@@ -217,7 +222,8 @@ function centerHTML(obs, style) {
       extra.push(`<span class="chip">${esc(key_label(key, obs.variant))}</span>`);
       continue;
     }
-    extra.push(`<span class="chip">${esc(key.replace(/_/g, " "))}: ${esc(value)}</span>`);
+    const shown = has(`v_${value}`) ? t(`v_${value}`) : value;
+    extra.push(`<span class="chip">${esc(key_label(key))}: ${esc(shown)}</span>`);
   }
   if (extra.length) lines.push(`<div class="extras">${extra.join("")}</div>`);
   return lines.join("");
@@ -242,7 +248,10 @@ export function handHTML(obs, style, previous) {
 }
 
 /** A finished hand's result: each revealed hand, and who won which pot. */
-export function resultHTML(result, names, style, animate = false) {
+/** A finished hand: each revealed hand, then how each pot went; ``explained``: the server's
+ * explanation is shown with it (it says the pots, penalties and carries in full, in the
+ * player's language), so the pot lines are left out. */
+export function resultHTML(result, names, style, animate = false, explained = false) {
   const winners = new Set(result.pots.flatMap((p) => p.winners));
   const hands = Object.entries(result.hands || {})
     .map(([seat, h]) => {
@@ -250,7 +259,7 @@ export function resultHTML(result, names, style, animate = false) {
       return `<div class="reveal-row ${winners.has(s) ? "winner" : ""}">
         <span class="rname">${winners.has(s) ? "★ " : ""}${esc(names[s])}</span>
         <span class="rcards">${h.cards.map((c) => cardHTML(c, style, "sm", animate ? "flip-in" : "")).join("")}</span>
-        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null ? `(${formatTotal(h.total, style)})` : ""}</span>
+        <span class="rvalue"><b>${esc(handName(h.name))}</b> ${h.total != null && !String(h.name).endsWith(` ${h.total}`) ? `(${formatTotal(h.total, style)})` : ""}</span>
       </div>`;
     })
     .join("");
@@ -267,5 +276,5 @@ export function resultHTML(result, names, style, animate = false) {
     .join("");
   return `<h3>${t("hand_over", { n: result.hand })}${result.reason === "showdown" ? ` · ${t("showdown")}` : ""}</h3>
     ${hands}
-    <ul class="pot-lines">${pots}${carried}</ul>`;
+    ${explained ? "" : `<ul class="pot-lines">${pots}${carried}</ul>`}`;
 }

@@ -1,12 +1,18 @@
 // The table page: one WebSocket to the server, the latest state message, the log, the
 // action panel; everything at the table is drawn from this seat's observation.
 import { api, deckStyle, variantInfo } from "./api.js";
-import { cardHTML, dieHTML } from "./cards.js";
+import { cardHTML, dieHTML, displayCode } from "./cards.js";
 import { $, $$, app, esc, modal, store, toast } from "./dom.js";
 import { openHistory } from "./history.js";
 import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
+import { sound } from "./sound.js";
 import { actionLabel, actionText, eventLine, lineText, VALUE_RE } from "./text.js";
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+// Lines of a finished hand that explain it: the reveals, every payment and pot, the nets.
+const RESULT_TYPES = new Set(["revealed", "paid", "pot_awarded", "pot_carried", "hand_ended", "eliminated", "game_ended"]);
 
 export class TablePage {
   constructor(code) {
@@ -26,7 +32,31 @@ export class TablePage {
     this.dismissedHand = null;
     this.diceBusy = false;
     this.betSize = null;
+    this.online = false;
+    this.everOnline = false;
+    this.resync = true; // the next state carries the hand's events from its start
+    this.queued = null; // an action clicked while the connection was down
+    this.chat = [];
+    this.chatIds = new Set();
+    this.resultLines = null; // the last finished hand's explaining lines
+    this.handLines = [];
+    this.wasMyTurn = false;
+    this.backSent = 0;
     this.timerLoop = setInterval(() => this.tick(), 250);
+    this.onActivity = () => this.activity();
+    for (const type of ["pointerdown", "keydown", "touchstart"]) document.addEventListener(type, this.onActivity, true);
+    window.addEventListener("focus", this.onActivity);
+    document.addEventListener("visibilitychange", this.onActivity);
+  }
+
+  /** Any input or the tab coming back: an away player is back (the server is told once). */
+  activity() {
+    if (document.visibilityState === "hidden") return;
+    if (!this.msg?.you?.away || this.msg.you.seat == null) return;
+    const now = performance.now();
+    if (now - this.backSent < 1500) return;
+    this.backSent = now;
+    this.send({ type: "back" });
   }
 
   get token() {
@@ -44,6 +74,9 @@ export class TablePage {
     ws.addEventListener("open", () => {
       this.retry = 0;
       this.fresh = true;
+      this.online = true;
+      this.everOnline = true;
+      this.resync = true;
       $("#conn")?.classList.remove("down");
       ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
     });
@@ -51,18 +84,31 @@ export class TablePage {
     ws.addEventListener("close", () => {
       if (this.closed || this.ws !== ws) return;
       $("#conn")?.classList.add("down");
+      if (this.online) {
+        this.online = false;
+        this.pending = false;
+        this.render();
+      }
       const delay = Math.min(5000, 500 * 2 ** this.retry++);
       setTimeout(() => !this.closed && this.connect(), delay);
     });
   }
 
   send(message) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
   }
 
   destroy() {
     this.closed = true;
     clearInterval(this.timerLoop);
+    clearTimeout(this.renderTimer);
+    for (const type of ["pointerdown", "keydown", "touchstart"]) document.removeEventListener(type, this.onActivity, true);
+    window.removeEventListener("focus", this.onActivity);
+    document.removeEventListener("visibilitychange", this.onActivity);
     this.ws?.close();
   }
 
@@ -79,24 +125,66 @@ export class TablePage {
       this.render();
       return;
     }
+    if (msg.type === "welcome") {
+      this.resync = true; // the server sends this hand's events again after every hello
+      return;
+    }
+    if (msg.type === "chat") {
+      if (this.chatIds.has(msg.id)) return;
+      this.chatIds.add(msg.id);
+      this.chat.push(msg);
+      if (this.chat.length > 50) this.chat.shift();
+      this.renderChat();
+      return;
+    }
     if (msg.type !== "state") return;
     const prev = this.msg;
     this.msg = msg;
     this.pending = false;
-    if (msg.game_no !== this.gameNo) {
+    if (msg.game_no !== this.gameNo || this.resync) {
+      // A new game, or the hand told again from its start (a reconnect, taking a seat): the
+      // log starts over instead of showing the hand twice.
+      if (msg.game_no !== this.gameNo) this.prevCards = null;
       this.gameNo = msg.game_no;
       this.log = [];
-      this.prevCards = null;
+      this.handLines = [];
+      this.resync = false;
     }
     let handEnded = false;
     let actedInNewHand = false;
     let dice = null;
+    const me = msg.you.seat;
+    let dealtMe = false;
     for (const ev of msg.events) {
       const line = eventLine(ev);
-      if (line) this.log.push(line);
-      if (ev.type === "hand_ended") handEnded = true;
+      if (ev.type === "hand_started") this.handLines = [];
+      if (line) {
+        if (ev.auto) line.auto = true;
+        this.log.push(line);
+        if (RESULT_TYPES.has(ev.type)) this.handLines.push(line);
+      }
+      if (ev.type === "hand_ended" || ev.type === "game_ended") {
+        handEnded = true;
+        this.resultLines = this.handLines.slice();
+      }
       if (ev.type === "acted" && !handEnded) actedInNewHand = true;
       if (ev.type === "dice_rolled") dice = ev;
+      if (ev.type === "dealt" && ev.seat === me) dealtMe = true;
+    }
+    const myTurnNow = msg.turn && me != null && msg.turn.seat === me && msg.table.status === "playing";
+    if (!this.fresh) {
+      if (myTurnNow && !this.wasMyTurn) sound.play("turn", me != null);
+      else if (dealtMe) sound.play("deal", me != null);
+      this.flyChips(msg.events);
+    }
+    this.wasMyTurn = Boolean(myTurnNow);
+    if (msg.explain) this.explain = msg.explain;
+    if (this.queued && myTurnNow && msg.version === this.queued.version) {
+      const queued = this.queued;
+      this.queued = null;
+      setTimeout(() => this.act(queued.action), 0);
+    } else if (this.queued && msg.version !== this.queued.version) {
+      this.queued = null; // the table moved on (the timer played): the old move no longer applies
     }
     // The showdown's cards stay at the seats until somebody acts in the next hand (or 9 s):
     // past that they would read as the new hand's cards. "Last hand" still shows them.
@@ -118,12 +206,26 @@ export class TablePage {
         this.render();
       }, 9000);
     }
-    this.render();
-    if (dice && !this.fresh) this.rollDice(dice);
-    this.prevCards = msg.game?.you?.cards || null;
+    this.scheduleRender(dice && !this.fresh ? dice : null);
     this.fresh = false;
     const myTurn = msg.turn && msg.you.seat != null && msg.turn.seat === msg.you.seat;
     document.title = `${myTurn ? "● " : ""}${msg.table.name} · Sabacc`;
+  }
+
+  /** Redraw soon, at most about eight times a second: a table whose seats play themselves
+   * sends a state every few tens of milliseconds, and redrawing each one starves the page. */
+  scheduleRender(dice) {
+    if (dice) this.pendingDice = dice;
+    if (this.renderTimer) return;
+    const since = performance.now() - (this.lastRender || 0);
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      this.render();
+      this.lastRender = performance.now();
+      if (this.pendingDice) this.rollDice(this.pendingDice);
+      this.pendingDice = null;
+      this.prevCards = this.msg?.game?.you?.cards || null;
+    }, Math.max(0, 120 - since));
   }
 
   tick() {
@@ -178,7 +280,19 @@ export class TablePage {
     const showObs = obs && !waiting ? obs : null;
     const turn = table.status === "playing" ? msg.turn : null;
     const frac = this.deadline != null && msg.turn?.timer ? Math.max(0, this.deadline - performance.now()) / (msg.turn.timer * 1000) : 1;
+    // A seat's last move is shown during the phase it was played in, not after (a stale
+    // "bet 75" in the next phase or hand reads as a new move).
+    this.lastMoves = this.lastMoves || {};
+    const lastShown = new Set();
+    (showObs?.seats || []).forEach((seat, i) => {
+      const rec = this.lastMoves[i];
+      if (!rec || rec.action !== seat.last_action) this.lastMoves[i] = { action: seat.last_action, phase: showObs.phase, hand: showObs.hand };
+      const now = this.lastMoves[i];
+      if (now.phase === showObs.phase && now.hand === showObs.hand) lastShown.add(i);
+    });
     const felt = feltHTML({
+      lastShown,
+      betting: showObs ? showObs.phase === "betting" : false,
       obs: showObs,
       table,
       me,
@@ -191,20 +305,27 @@ export class TablePage {
     });
     const myTurn = turn && me != null && turn.seat === me;
     const whoTurn = turn && showObs ? showObs.seats[turn.seat]?.name : "";
-    app.innerHTML = `<section class="table-page ${myTurn ? "my-turn" : ""}">
+    const kept = this.keepInputs();
+    const dock =
+      showObs && me != null
+        ? `<div class="dock ${myTurn ? "mine" : ""} ${showObs.outcome ? "over" : ""}" id="dock">${handHTML(showObs, this.style, this.prevCards)}${myTurn ? this.actionsHTML(showObs) : ""}</div>`
+        : "";
+    app.innerHTML = `<section class="table-page ${myTurn ? "my-turn" : ""} ${me != null ? "seated" : ""}">
       <div class="play-col">
         ${this.statusBarHTML(table, me, myTurn, whoTurn)}
+        ${this.bannersHTML(table, msg.you)}
         <div class="felt-wrap">${felt}</div>
         ${waiting || !showObs || (table.status === "finished" && me == null && table.seats.some((x) => !x.taken)) ? this.waitingHTML(table, me, msg.you) : ""}
-        ${showObs && me != null ? handHTML(showObs, this.style, this.prevCards) : ""}
-        ${showObs && myTurn ? this.actionsHTML(showObs) : ""}
         ${table.status === "finished" && obs ? this.gameOverHTML(obs, table, me, msg.you) : ""}
+        ${dock}
       </div>
       <aside class="side">
         <div class="panel share">
           <div class="share-row"><span class="muted small">${t("table_code")}</span><b class="big-code">${table.code}</b></div>
           <div class="share-row"><input readonly value="${esc(location.origin + "/t/" + table.code)}" id="share-link"><button id="copy">${t("copy_link")}</button></div>
+          ${LOOPBACK.has(location.hostname) ? `<p class="muted small loopback" id="loopback-hint">${esc(t("loopback_hint", { port: location.port || "80", code: table.code }))}</p>` : ""}
         </div>
+        ${this.resultPanelHTML()}
         <div class="panel log-panel">
           <div class="panel-head"><h3>${t("log")}</h3>
             <div class="head-buttons">
@@ -213,20 +334,196 @@ export class TablePage {
               <button class="ghost" id="open-rules">${t("rules")}</button>
             </div>
           </div>
-          <ol class="log" id="log">${this.log.slice(-80).map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
+          <ol class="log" id="log">${this.log.slice(-200).map((l) => `<li class="${l.cls || ""} ${l.auto ? "auto" : ""}">${esc(lineText(l))}</li>`).join("")}</ol>
+        </div>
+        <div class="panel chat-panel">
+          <h3>${t("chat")}</h3>
+          <ol class="chat" id="chat"></ol>
+          <form id="chat-form" class="chat-form" autocomplete="off"><input id="chat-input" maxlength="200" placeholder="${t("chat_placeholder")}"><button type="submit">${t("send")}</button></form>
         </div>
         <div class="side-foot">
-          <span id="conn" class="conn"></span>
+          <span id="conn" class="conn ${this.online ? "" : "down"}"></span>
           <span class="muted small">${me == null ? t("spectating") : ""}</span>
+          <button class="ghost" id="mute" aria-pressed="${sound.muted(me != null)}">${sound.muted(me != null) ? t("sound_off") : t("sound_on")}</button>
           ${me != null ? `<button class="ghost danger" id="leave">${t("leave")}</button>` : ""}
         </div>
       </aside>
     </section>`;
+    this.restoreInputs(kept);
+    this.fitFelt();
+    this.renderChat();
     const log = $("#log");
     if (log) log.scrollTop = log.scrollHeight;
+    // The showdown overlay never covers the felt while it is this player's turn: the result
+    // stays beside the log ("Last hand") instead.
+    if (myTurn && this.showdown) {
+      this.dismissedHand = this.showdown.hand;
+      this.showdown = null;
+    }
     if (this.showdown && this.dismissedHand !== this.showdown.hand && showObs) this.showShowdown(this.showdown, showObs);
     this.animateReveal = false;
     this.bind();
+    this.maybeHowTo(table.variant);
+  }
+
+  /** Size the felt so that it and the dock (your cards and actions) fit the viewport
+   * together: on your turn every control is on screen without scrolling. */
+  fitFelt() {
+    const felt = $(".felt");
+    const wrap = $(".felt-wrap");
+    if (!felt || !wrap) return;
+    const phone = window.matchMedia("(max-width: 700px)").matches;
+    const dock = $("#dock");
+    const style = getComputedStyle(wrap);
+    const top = wrap.getBoundingClientRect().top + window.scrollY + parseFloat(style.paddingTop);
+    const docked = dock && getComputedStyle(dock).position !== "static";
+    document.documentElement.style.setProperty("--dock-h", `${docked ? dock.offsetHeight : 0}px`);
+    const below = parseFloat(style.paddingBottom) + (docked ? dock.offsetHeight + (phone ? 4 : 16) : 0);
+    const avail = Math.max(phone ? 300 : 260, window.innerHeight - top - below);
+    if (phone) {
+      // a phone's felt keeps the full width and takes the height left (an ellipse, not a circle)
+      felt.style.aspectRatio = "auto";
+      felt.style.height = `${Math.floor(Math.min(avail, wrap.clientWidth * 1.22))}px`;
+    } else {
+      felt.style.width = `min(100%, ${Math.floor(avail * (2 / 1.05))}px)`;
+    }
+    this.fitCenter();
+  }
+
+  /** Shrink the centre (title, piles, pots) until no seat, chip or last move touches it. */
+  fitCenter() {
+    const center = $(".felt .center");
+    if (!center) return;
+    const parts = $$(".center-title, .center-sub, .piles, .sun-row, .pots, .extras", center);
+    const others = $$(".felt .seat .seat-box, .felt .seat .seat-cards .card, .felt .bet-chip, .felt .last-action");
+    const boxes = others.map((e) => e.getBoundingClientRect());
+    const hit = () =>
+      parts.some((p) => {
+        const a = p.getBoundingClientRect();
+        return boxes.some((b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1);
+      });
+    let scale = 1;
+    center.style.transform = "";
+    while (hit() && scale > 0.55) {
+      scale -= 0.05;
+      center.style.transform = `translate(-50%, -50%) scale(${scale.toFixed(2)})`;
+    }
+  }
+
+  /** Why the last hand ended as it did (the server's explanation), beside the log. */
+  explainLines() {
+    const lines = this.explain?.lines;
+    if (lines) return lines[getLang()] || lines.en || [];
+    return (this.resultLines || []).map((l) => lineText(l));
+  }
+
+  resultPanelHTML() {
+    const lines = this.explainLines();
+    if (!lines.length) return "";
+    const hand = this.explain?.hand;
+    return `<div class="panel result-panel" id="result-panel"><h3>${hand ? t("hand_over", { n: hand }) : t("last_hand")}</h3><ul class="result-lines">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul></div>`;
+  }
+
+  /** The values, focus and caret of the page's inputs, to put back after a redraw. */
+  keepInputs() {
+    const kept = { values: {}, focus: null };
+    for (const input of $$("input[id]", app)) {
+      if (input.readOnly || input.type === "range") continue;
+      if (input.dataset.dirty) kept.values[input.id] = input.value;
+    }
+    const active = document.activeElement;
+    if (active && active.id && app.contains(active) && active.tagName === "INPUT") {
+      kept.focus = { id: active.id, start: active.selectionStart, end: active.selectionEnd };
+    }
+    return kept;
+  }
+
+  restoreInputs(kept) {
+    for (const [id, value] of Object.entries(kept.values)) {
+      const input = document.getElementById(id);
+      if (input) {
+        input.value = value;
+        input.dataset.dirty = "1";
+      }
+    }
+    for (const input of $$("input[id]", app)) input.addEventListener("input", () => (input.dataset.dirty = "1"));
+    if (kept.focus) {
+      const input = document.getElementById(kept.focus.id);
+      if (input) {
+        input.focus({ preventScroll: true });
+        try {
+          input.setSelectionRange(kept.focus.start, kept.focus.end);
+        } catch {
+          /* number inputs have no selection */
+        }
+      }
+    }
+  }
+
+  bannersHTML(table, you) {
+    const out = [];
+    if (table.problem) out.push(`<div class="banner-line problem" role="alert" id="problem">${esc(table.problem)}</div>`);
+    if (!this.online && this.everOnline) {
+      const queued = this.queued ? ` ${esc(t("conn_queued", { action: actionText(this.queued.action) }))}` : "";
+      out.push(`<div class="banner-line conn-lost" role="alert" id="conn-lost">${t("conn_lost")}${queued}</div>`);
+    }
+    if (you.away && you.seat != null && table.status === "playing") {
+      out.push(`<div class="banner-line away" role="alert" id="away-banner">${t("away_banner")} <button class="primary" id="im-back">${t("im_back")}</button></div>`);
+    }
+    return out.join("");
+  }
+
+  renderChat() {
+    const box = $("#chat");
+    if (!box) return;
+    const names = this.msg?.table?.seats || [];
+    box.innerHTML = this.chat
+      .map((c) => {
+        const who = c.name || (c.seat != null ? names[c.seat]?.name : null) || t("spectator");
+        return `<li><b>${esc(who)}</b> ${esc(c.text)}</li>`;
+      })
+      .join("");
+    box.scrollTop = box.scrollHeight;
+  }
+
+  /** The how-to-win screen, once per variant on this browser (Rules opens it again). */
+  maybeHowTo(variant) {
+    const key = `sabacc:howto:${variant}`;
+    if (store.get(key) || this.howToShown) return;
+    this.howToShown = true;
+    store.set(key, "1");
+    openRules(variant);
+  }
+
+  /** Chips fly from a seat to the pot when it pays, and from the pot to whoever wins it. */
+  flyChips(events) {
+    if (reducedMotion()) return;
+    const moves = [];
+    for (const ev of events) {
+      if (ev.type === "paid" && ev.amount > 0) moves.push({ from: `.seat[data-seat="${ev.seat}"] .seat-box`, to: ".pots .pot.main" });
+      if (ev.type === "pot_awarded") for (const w of ev.seats || []) moves.push({ from: ".pots .pot.main", to: `.seat[data-seat="${w}"] .seat-box` });
+    }
+    if (!moves.length) return;
+    requestAnimationFrame(() => {
+      moves.slice(-8).forEach((m, i) => {
+        const a = $(m.from)?.getBoundingClientRect();
+        const b = $(m.to)?.getBoundingClientRect();
+        if (!a || !b) return;
+        const chip = document.createElement("div");
+        chip.className = "flying-chip";
+        chip.style.left = `${a.left + a.width / 2 - 8}px`;
+        chip.style.top = `${a.top + a.height / 2 - 8}px`;
+        document.body.appendChild(chip);
+        const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+        const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+        chip.animate([{ transform: "translate(0,0)", opacity: 1 }, { transform: `translate(${dx}px,${dy}px)`, opacity: 0.2 }], {
+          duration: 650,
+          delay: i * 90,
+          easing: "cubic-bezier(.3,.7,.4,1)",
+          fill: "forwards",
+        }).onfinish = () => chip.remove();
+      });
+    });
   }
 
   statusBarHTML(table, me, myTurn, whoTurn) {
@@ -272,11 +569,16 @@ export class TablePage {
       }
       const w = a.split(" ");
       if (side && w[0] === side.action && w.length >= 2) {
+        // one control per item; an item played on a chosen player gets one small button per
+        // target under its name (not a full button per player: the bar stays on screen)
         const item = w[1];
-        const name = side.names?.[lang]?.[item] ?? side.names?.en?.[item] ?? item;
-        const help = side.help?.[lang]?.[item] ?? side.help?.en?.[item] ?? "";
-        const target = w.length > 2 ? obs.seats[Number(w[2])]?.name : null;
-        sideButtons.push(`<button class="act token-btn" data-action="${esc(a)}" title="${esc(help)}" aria-label="${esc(name)}: ${esc(help)}" ${this.pending ? "disabled" : ""}><b>${esc(name)}</b>${target ? ` → ${esc(target)}` : ""}<small class="token-help">${esc(help)}</small></button>`);
+        let entry = sideButtons.find((e) => e.item === item);
+        if (!entry) {
+          entry = { item, name: side.names?.[lang]?.[item] ?? side.names?.en?.[item] ?? item, help: side.help?.[lang]?.[item] ?? side.help?.en?.[item] ?? "", action: null, targets: [] };
+          sideButtons.push(entry);
+        }
+        if (w.length > 2) entry.targets.push({ action: a, name: obs.seats[Number(w[2])]?.name ?? w[2] });
+        else entry.action = a;
         continue;
       }
       if (own(a)) {
@@ -302,16 +604,46 @@ export class TablePage {
     const buttons = simple.map(
       (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${esc(own(a) || "") || actionLabel(a, obs.variant)}</button>`,
     );
+    // What each swap gives and takes: the card is yours, the pile's top is what you take
+    // (face-up piles show it; face-down ones give an unseen card). Piles come from the variant.
+    const piles = variantInfo(obs.variant)?.piles || [];
+    const pileTop = (source) => {
+      const pile = piles.find((p) => p.name === source);
+      if (!pile || !pile.face_up) return null;
+      const value = obs[pile.key];
+      if (Array.isArray(value)) return value.length ? value[value.length - 1] : null;
+      return value || null;
+    };
+    const caption = (kind, value) => {
+      const card = displayCode(cardFor(value), this.style);
+      const [verb, source] = kind.split(" ");
+      if (verb === "swap" && source) {
+        const top = pileTop(source);
+        return top ? t("give_take", { give: card, take: displayCode(top, this.style) }) : t("give_take_hidden", { give: card });
+      }
+      if (verb === "gain") return t("take_card", { take: card });
+      return actionText(`${kind} ${value}`);
+    };
     if (sideButtons.length) {
       const title = side.title?.[lang] ?? side.title?.en ?? side.action;
-      groups.set("\u0000side", sideButtons);
+      const off = this.pending ? "disabled" : "";
+      const item = (e) =>
+        e.action && !e.targets.length
+          ? `<button class="act token-btn" data-action="${esc(e.action)}" title="${esc(e.help)}" aria-label="${esc(e.name)}: ${esc(e.help)}" ${off}><b>${esc(e.name)}</b><small class="token-help">${esc(e.help)}</small></button>`
+          : `<div class="token-item" title="${esc(e.help)}"><b>${esc(e.name)}</b><small class="token-help">${esc(e.help)}</small><span class="token-targets">${[
+              ...(e.action ? [{ action: e.action, name: "" }] : []),
+              ...e.targets,
+            ]
+              .map((tg) => `<button class="act token-target" data-action="${esc(tg.action)}" title="${esc(e.help)}" aria-label="${esc(e.name)} → ${esc(tg.name)}: ${esc(e.help)}" ${off}>→ ${esc(tg.name)}</button>`)
+              .join("")}</span></div>`;
+      groups.set("\u0000side", sideButtons.map(item));
       this.sideTitle = title;
     }
     const groupHTML = [...groups.entries()].map(([kind, items]) =>
       kind === "\u0000side"
         ? `<div class="act-group tokens"><span class="group-label">${esc(this.sideTitle)}</span>${items.join("")}</div>`
         : `<div class="act-group"><span class="group-label">${actionLabel(kind === "gain" ? "gain sun" : kind, obs.variant)}</span>
-        ${items.map((it) => `<button class="act card-btn" data-action="${esc(it.action)}" title="${esc(actionText(it.action))}" ${this.pending ? "disabled" : ""}>${cardHTML(cardFor(it.value), this.style, "sm")}</button>`).join("")}
+        ${items.map((it) => `<button class="act card-btn" data-action="${esc(it.action)}" title="${esc(caption(kind, it.value))}" ${this.pending ? "disabled" : ""}>${cardHTML(cardFor(it.value), this.style, "sm")}<small class="give-take">${esc(caption(kind, it.value))}</small></button>`).join("")}
       </div>`,
     );
     let sizing = "";
@@ -338,15 +670,21 @@ export class TablePage {
     if (keeps.length) {
       const sets = keeps.map((a) => a.slice(5).split(" "));
       const locked = new Set(sets.reduce((acc, s) => acc.filter((c) => s.includes(c))));
-      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}">
+      // the cards chosen so far survive a redraw (a spectator arriving, a chat line)
+      const key = `${this.msg?.game_no}:${this.msg?.version}`;
+      const picked = new Set(this.keepChoice?.key === key ? this.keepChoice.codes : []);
+      const on = (c) => locked.has(c) || picked.has(c);
+      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}" data-key="${esc(key)}">
         <span class="group-label">${actionLabel("keep", obs.variant)}</span>
-        ${mine.map((c, i) => `<button class="act card-btn toggle ${locked.has(c) ? "on locked" : ""}" data-pos="${i}" data-code="${esc(c)}" aria-pressed="${locked.has(c)}" ${this.pending || locked.has(c) ? "disabled" : ""}>${cardHTML(c, this.style, "sm")}</button>`).join("")}
+        <p class="keep-hint muted small">${t(locked.size ? "keep_hint_more" : "keep_hint")}</p>
+        ${mine.map((c, i) => `<button class="act card-btn toggle ${on(c) ? "on" : ""} ${locked.has(c) ? "locked" : ""}" data-pos="${i}" data-code="${esc(c)}" aria-pressed="${on(c)}" title="${esc(displayCode(c, this.style))}" ${this.pending || locked.has(c) ? "disabled" : ""}>${cardHTML(c, this.style, "sm")}</button>`).join("")}
         <button class="act primary" id="keep-go" disabled>${actionLabel("keep", obs.variant)}</button>
       </div>`;
     }
     const toCall = obs.betting?.to_call ? `<span class="chip">${t("to_call", { n: obs.betting.to_call })}</span>` : "";
     return `<div class="actions panel" id="actions">
-      <div class="actions-head"><b>${t("your_turn")}</b>${toCall}<span class="clock" id="turn-clock"></span></div>
+      <div class="actions-head"><b>${t("your_turn")}</b>${toCall}<button class="ghost small" id="odds">${t("odds")}</button><span class="clock" id="turn-clock"></span></div>
+      <div class="odds-line muted small" id="odds-line" hidden></div>
       <div class="buttons">${buttons.join("")}</div>
       ${groupHTML.join("")}
       ${subset}
@@ -378,8 +716,10 @@ export class TablePage {
     const animate = this.poppedHand !== result.hand;
     this.poppedHand = result.hand;
     const names = obs.seats.map((s) => s.name);
+    const explained = this.explain?.hand === result.hand;
     slot.innerHTML = `<div class="showdown ${animate ? "pop" : ""}" id="showdown">
-      ${resultHTML(result, names, this.style, animate)}
+      ${resultHTML(result, names, this.style, animate, explained)}
+      ${explained ? `<ul class="explain">${this.explainLines().map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}
       <button class="primary" id="dismiss-showdown">${t("continue")}</button>
     </div>`;
     $("#dismiss-showdown").addEventListener("click", () => {
@@ -390,6 +730,25 @@ export class TablePage {
   }
 
   bind() {
+    $("#im-back")?.addEventListener("click", () => {
+      this.backSent = performance.now();
+      this.send({ type: "back" });
+    });
+    $("#mute")?.addEventListener("click", () => {
+      sound.toggle(this.msg?.you?.seat != null);
+      this.render();
+    });
+    $("#chat-form")?.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = $("#chat-input");
+      const text = input.value.trim();
+      if (!text) return;
+      if (this.send({ type: "chat", text })) {
+        input.value = "";
+        delete input.dataset.dirty;
+      } else toast(t("conn_lost"), "error");
+    });
+    $("#odds")?.addEventListener("click", () => this.showOdds());
     $$("[data-action]").forEach((b) =>
       b.addEventListener("click", () => this.act(b.dataset.action)),
     );
@@ -419,9 +778,11 @@ export class TablePage {
         b.addEventListener("click", () => {
           b.classList.toggle("on");
           b.setAttribute("aria-pressed", String(b.classList.contains("on")));
+          this.keepChoice = { key: picker.dataset.key, codes: $$(".subset .toggle.on:not(.locked)").map((x) => x.dataset.code) };
           $("#keep-go").disabled = !match() || this.pending;
         }),
       );
+      $("#keep-go").disabled = !match() || this.pending;
       $("#keep-go").addEventListener("click", () => {
         const action = match();
         if (action) this.act(action);
@@ -450,11 +811,41 @@ export class TablePage {
 
   act(action) {
     if (this.pending) return;
+    if (!this.online) {
+      // Kept, and sent when the connection is back if the table is still at this decision.
+      this.queued = { action, version: this.msg.version };
+      this.render();
+      return;
+    }
     this.pending = true;
     $$("#actions button").forEach((b) => {
       b.disabled = true;
     });
-    this.send({ type: "action", action, version: this.msg.version });
+    if (!this.send({ type: "action", action, version: this.msg.version })) {
+      this.pending = false;
+      this.queued = { action, version: this.msg.version };
+      this.render();
+    }
+  }
+
+  async showOdds() {
+    const line = $("#odds-line");
+    if (!line) return;
+    line.hidden = false;
+    line.textContent = "…";
+    try {
+      const res = await api(`/api/tables/${this.code}/odds`, { headers: { "X-Seat-Token": this.token || "" } });
+      const pct = (p) => (p.probability > 0 && p.probability < 0.005 ? "<1%" : `${Math.round(p.probability * 100)}%`);
+      const parts = [];
+      const ranked = (res.options || []).filter((o) => o.action !== "stand").sort((a, b) => b.sabacc.probability - a.sabacc.probability || b.better.probability - a.better.probability);
+      for (const o of ranked.slice(0, 4)) parts.push(`${actionText(o.action)} ↑${pct(o.better)}${o.sabacc.probability ? ` S ${pct(o.sabacc)}` : ""}`);
+      if (!parts.length && res.hand) parts.push(t("odds_beats", { p: pct(res.hand.win) }));
+      const box = $("#odds-line");
+      if (box) box.textContent = `${t("odds_title")}: ${parts.join(" · ") || "—"}`;
+    } catch (err) {
+      const box = $("#odds-line");
+      if (box) box.textContent = err.message;
+    }
   }
 
   async sit(seat) {
@@ -488,7 +879,22 @@ export class TablePage {
 }
 
 
+/** How to win (the variant's summary and rules) and its named hands, from the catalogue. */
 function openRules(variant) {
   const info = variantInfo(variant);
-  modal(`<h2>${esc(info?.title || variant)}</h2><pre class="rules">${esc(info?.rules || "")}</pre>`);
+  const lang = getLang();
+  const glossary = info?.text?.glossary?.[lang] || info?.text?.glossary?.en || [];
+  const rows = glossary
+    .map((g) => `<tr><th>${esc(g.name)}</th><td>${esc(g.definition)}</td><td class="ex">${esc(g.example)}</td></tr>`)
+    .join("");
+  const rules = (lang === "ja" && info?.rules_ja) || info?.rules || "";
+  const { wrap, close } = modal(
+    `<h2>${esc(info?.title || variant)} · ${t("how_to_win")}</h2>
+    <p class="howto-summary">${esc(info?.howto?.[lang] || info?.howto?.en || (lang === "ja" && info?.summary_ja) || info?.summary || "")}</p>
+    ${rows ? `<h3>${t("glossary")}</h3><table class="glossary">${rows}</table>` : ""}
+    <details><summary>${t("rules")}</summary><pre class="rules">${esc(rules)}</pre></details>
+    <button class="primary" id="howto-ok">${t("got_it")}</button>`,
+    "howto",
+  );
+  $("#howto-ok", wrap)?.addEventListener("click", close);
 }

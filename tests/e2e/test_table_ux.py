@@ -1,0 +1,384 @@
+"""The web table as a product, in headless Chromium against the real server, at 1280x800 and
+on a 390x844 phone: every legal action's control is on screen on your turn without scrolling,
+nothing covers the pots or your cards, every payment of a classic called hand is in the log,
+away clears on input, the host keeps her seat across New game, a typed name survives state
+updates, and the log does not repeat the hand after a spectator sits down."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sabacc
+from sabacc.services.render import events_json
+from tests.apps.server.helpers import UNLIMITED, ServerProcess
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.e2e.test_browser import ARGS, ARTIFACTS, CHROMIUM, _errors
+
+SIZES: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+}
+PASSIVE = ("check", "stand", "call")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path_factory.mktemp("ux") / "ux.db", extra=list(UNLIMITED))
+    server.start()
+    yield server
+    server.stop()
+
+
+def _open_seated(ctx: BrowserContext, srv: ServerProcess, created: dict[str, Any]) -> Page:
+    """A page holding the created table's first seat (the how-to-win screen already seen)."""
+    page = ctx.new_page()
+    page.goto(srv.base + "/")
+    page.evaluate(
+        """([code, token, host, variants]) => {
+            localStorage.setItem(`sabacc:token:${code}`, token);
+            localStorage.setItem(`sabacc:host:${code}`, host);
+            for (const v of variants) localStorage.setItem(`sabacc:howto:${v}`, "1");
+        }""",
+        [created["code"], created["token"], created["host_token"], sabacc.variant_names()],
+    )
+    page.goto(f"{srv.base}/t/{created['code']}")
+    return page
+
+
+BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const all = (sel) =>
+    [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
+  return {
+    scroll: [window.scrollX, window.scrollY], size: [window.innerWidth, window.innerHeight],
+    controls: all("#actions button, #actions input"),
+    protect: all(
+      ".center .pots .pot, .center .center-title, .center .piles .card, .my-hand .card"),
+    covers: all(".seat .seat-box, .seat .seat-cards .card, .bet-chip, #dock .actions,"
+      + " .last-action, .showdown"),
+  };
+}"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def _check_layout(page: Page, where: str) -> None:
+    try:
+        _layout_ok(page, where)
+    except AssertionError:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"layout-{where.replace(' ', '-')}.png"))
+        raise
+
+
+def _layout_ok(page: Page, where: str) -> None:
+    got = page.evaluate(BOXES)
+    width, height = got["size"]
+    assert got["scroll"] == [0, 0], f"{where}: the page scrolled"
+    assert got["controls"], f"{where}: no controls"
+    for c in got["controls"]:
+        inside = c[0] >= 0 and c[1] >= 0 and c[2] <= width + 0.5 and c[3] <= height + 0.5
+        assert inside, f"{where}: a control at {c} is outside the {width}x{height} viewport"
+    for p in got["protect"]:
+        for c in got["covers"]:
+            assert not _overlap(p, c), f"{where}: {c} covers {p}"
+
+
+def _play_passively(page: Page) -> None:
+    """Take the turn with a passive action: check, stand, call; a keep picker keeps its first
+    free card; else the first action offered."""
+    for action in (*PASSIVE, "gain"):
+        button = page.query_selector(f'#actions button[data-action="{action}"]')
+        if button is not None and button.is_enabled():
+            button.click()
+            return
+    toggle = page.query_selector("#actions .subset .toggle:not(.locked):not([disabled])")
+    if toggle is not None or page.query_selector("#keep-go:not([disabled])"):
+        if toggle is not None and not page.query_selector("#keep-go:not([disabled])"):
+            toggle.click()
+        page.click("#keep-go")
+        return
+    page.click("#actions button[data-action]")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+def test_actions_on_screen_and_nothing_covers_pots_or_cards(
+    browser: Browser, srv: ServerProcess, size: str, variant: str
+) -> None:
+    info = sabacc.variant(variant).info
+    seats = ["human"] + ["bot:easy"] * (min(4, info.max_players) - 1)
+    created = srv.create(variant=variant, seats=seats, player_name="Leia", turn_timer=0)
+    ctx = browser.new_context(**SIZES[size])
+    page = _open_seated(ctx, srv, created)
+    errors = _errors(page)
+    try:
+        turns = 0
+        deadline = time.monotonic() + 60
+        while turns < 6 and time.monotonic() < deadline:
+            try:
+                page.wait_for_selector("#actions button:not([disabled])", timeout=15_000)
+            except Exception:
+                break  # the game ended
+            page.wait_for_timeout(150)  # let the layout settle (fitFelt, fonts)
+            _check_layout(page, f"{variant} {size} turn {turns + 1}")
+            turns += 1
+            _play_passively(page)
+            page.wait_for_timeout(100)
+        assert turns >= 2, f"only {turns} turns seen"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_every_payment_of_a_classic_called_hand_is_in_the_log(
+    browser: Browser, srv: ServerProcess
+) -> None:
+    """A called hand the caller does not win costs the hand pot as a penalty: that payment (and
+    every other payment of the hand) is in the log. Tables are dealt at random, so hands are
+    played until one such call happens (Leia calls whenever she may)."""
+    for _attempt in range(8):
+        created = srv.create(
+            variant="classic",
+            seats=["human", "bot:easy", "bot:easy"],
+            player_name="Leia",
+            turn_timer=0,
+            options={"game_end": "hands:1", "min_turns_before_call": "1"},
+        )
+        code = created["code"]
+        ctx = browser.new_context(**SIZES["desktop"])
+        page = _open_seated(ctx, srv, created)
+        try:
+            deadline = time.monotonic() + 90
+            while srv.get(f"/api/tables/{code}").json()["status"] != "finished":
+                assert time.monotonic() < deadline, "hand 1 did not end"
+                button = page.query_selector("#actions button[data-action]:not([disabled])")
+                if button is not None:
+                    acts = page.eval_on_selector_all(
+                        "#actions button[data-action]", "(bs) => bs.map((b) => b.dataset.action)"
+                    )
+                    pick = next((a for a in ("call hand", *PASSIVE) if a in acts), acts[0])
+                    with contextlib.suppress(PlaywrightError):  # redrawn under the click
+                        page.click(f'#actions button[data-action="{pick}"]', timeout=2_000)
+                page.wait_for_timeout(80)
+            doc = srv.get(f"/api/tables/{code}/games/1/history").json()
+            game = sabacc.replay(doc)
+            hand1 = []
+            for e in events_json(game.events, game.names, viewer=0, variant=game.info):
+                if e["type"] == "hand_started" and e["hand"] == 2:
+                    break
+                hand1.append(e)
+            if not any(e["type"] == "paid" and e["reason"] == "caller did not win" for e in hand1):
+                continue  # the caller won (or nobody called): deal another table
+            paid = [e["text"]["en"] for e in hand1 if e["type"] == "paid" and e["text"]["en"]]
+            assert paid
+            page.wait_for_function(
+                "(lines) => lines.every((l) => document.querySelector('#log').innerText"
+                ".includes(l))",
+                arg=paid,
+                timeout=5_000,
+            )
+            return
+        finally:
+            ctx.close()
+    pytest.fail("no called hand lost by its caller in 8 tables")
+
+
+def test_away_clears_on_input_and_on_im_back(browser: Browser, srv: ServerProcess) -> None:
+    created = srv.create(
+        seats=["human", "human"],
+        player_name="Leia",
+        turn_timer=0.6,
+        options={"game_end": "hands:40"},
+    )
+    code = created["code"]
+    guest = srv.join(code, "Han")
+    ctx = browser.new_context(**SIZES["desktop"])
+    host = _open_seated(ctx, srv, created)
+    gctx = browser.new_context(**SIZES["phone"])
+    gpage = _open_seated(gctx, srv, {**created, "token": guest["token"], "host_token": "-"})
+    errors = _errors(host)
+    try:
+        # Nobody clicks: two timer moves in a row and the seat is away.
+        host.wait_for_selector("#away-banner", timeout=20_000)
+        assert "(timer)" in host.inner_text("#log")
+        # Any input clears it (a key press here), no reload.
+        host.keyboard.press("Shift")
+        host.wait_for_selector("#away-banner", state="detached", timeout=5_000)
+        # and the server clears it too (looked at until it has: the "back" message is stored
+        # first, and with a 0.6 s timer she may be away again a second later)
+        deadline = time.monotonic() + 5
+        while srv.get(f"/api/tables/{code}").json()["seats"][0]["away"]:
+            assert time.monotonic() < deadline, "the server kept her away"
+            time.sleep(0.05)
+        # Left alone again, she is away again; "I'm back" clears it too.
+        # (the page redraws with every automatic move: press the button as it stands)
+        host.wait_for_function(
+            "() => { const b = document.querySelector('#im-back'); b?.click(); return !!b; }",
+            timeout=20_000,
+        )
+        host.wait_for_selector("#away-banner", state="detached", timeout=5_000)
+        assert not errors, errors
+    finally:
+        ctx.close()
+        gctx.close()
+        del gpage
+
+
+def test_host_keeps_her_seat_across_new_game(browser: Browser, srv: ServerProcess) -> None:
+    created = srv.create(
+        seats=["human", "human"], player_name="Leia", turn_timer=0.3,
+        options={"game_end": "hands:1"},
+    )  # fmt: skip
+    code = created["code"]
+    guest = srv.join(code, "Han")
+    ctx = browser.new_context(**SIZES["desktop"])
+    host = _open_seated(ctx, srv, created)
+    gctx = browser.new_context(**SIZES["phone"])
+    gpage = _open_seated(gctx, srv, {**created, "token": guest["token"], "host_token": "-"})
+    errors = _errors(host)
+    try:
+        # The game ends while both sit idle (away); the host starts another one.
+        host.wait_for_selector("#new-game", timeout=60_000)
+        host.click("#new-game")
+        host.wait_for_function(
+            "() => document.querySelector('.seat.me') && !document.querySelector('#new-game')",
+            timeout=10_000,
+        )
+        table = srv.get(f"/api/tables/{code}").json()
+        assert table["seats"][0]["name"] == "Leia" and table["host_seat"] == 0
+        assert table["seats"][1]["name"] == "Han"
+        assert "spectating" not in host.inner_text(".side-foot").lower()
+        assert not errors, errors
+    finally:
+        ctx.close()
+        gctx.close()
+        del gpage
+
+
+def test_typed_name_survives_updates_and_the_log_does_not_repeat(
+    browser: Browser, srv: ServerProcess
+) -> None:
+    created = srv.create(
+        seats=["human", "human", "human"], player_name="Leia", turn_timer=0,
+        options={"game_end": "hands:2"},
+    )  # fmt: skip
+    code = created["code"]
+    ctx = browser.new_context(**SIZES["phone"])
+    page = ctx.new_page()
+    try:
+        page.goto(f"{srv.base}/t/{code}")
+        page.wait_for_selector(".howto #howto-ok")  # the how-to-win screen on a first visit
+        page.click("#howto-ok")
+        page.wait_for_selector("#sit-name")
+        page.fill("#sit-name", "")
+        page.type("#sit-name", "Chew")
+        srv.join(code, "Lando")  # a state update while the name is being typed
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.seat-name')]"
+            ".some((e) => e.innerText.includes('Lando'))"
+        )
+        assert page.input_value("#sit-name") == "Chew"
+        page.type("#sit-name", "ie")
+        page.click("button[data-sit]")
+        page.wait_for_selector(".my-hand .card")
+        page.wait_for_timeout(500)
+        log = page.inner_text("#log")
+        assert log.count("Hand 1") == 1, log
+        assert "Chewie" in page.inner_text(".seat.me")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+def test_two_friends_and_a_spectator_in_every_variant(
+    browser: Browser, srv: ServerProcess, variant: str
+) -> None:
+    """Two friends at one table (desktop and phone) and a spectator on a phone: the friends see
+    the variant's how-to-win screen once, play a few turns; the spectator's felt has nothing
+    covering the pots; switching to Japanese re-renders the lines already in the log."""
+    created = srv.create(
+        variant=variant, seats=["human", "human"], player_name="Leia", turn_timer=0
+    )
+    code = created["code"]
+    friend = srv.join(code, "Han")
+    info = srv.get("/api/variants").json()
+    howto = next(v for v in info["variants"] if v["name"] == variant)["howto"]
+    ctxs = [browser.new_context(**SIZES[s]) for s in ("desktop", "phone", "phone")]
+    try:
+        pages = []
+        for ctx, token in zip(ctxs, (created["token"], friend["token"], None), strict=True):
+            page = ctx.new_page()
+            errors = _errors(page)
+            page.goto(srv.base + "/")
+            if token:
+                page.evaluate(
+                    "([c, t]) => localStorage.setItem(`sabacc:token:${c}`, t)", [code, token]
+                )
+            page.goto(f"{srv.base}/t/{code}")
+            # a first visit (players and spectators): the variant's how-to-win, then the table
+            page.wait_for_selector(".howto #howto-ok")
+            assert howto["en"][:40] in page.inner_text(".howto")
+            page.click("#howto-ok")
+            pages.append((page, errors))
+        leia, han, watcher = (p for p, _ in pages)
+        watcher.wait_for_selector(".felt .center .pots")
+        turns = 0
+        deadline = time.monotonic() + 60
+        while turns < 4 and time.monotonic() < deadline:
+            for page in (leia, han):
+                if page.query_selector("#actions button:not([disabled])"):
+                    page.wait_for_timeout(150)
+                    _check_layout(page, f"{variant} friend turn {turns + 1}")
+                    _play_passively(page)
+                    turns += 1
+                    page.wait_for_timeout(150)
+            time.sleep(0.1)
+        assert turns >= 2, f"only {turns} turns"
+        got = watcher.evaluate(BOXES)
+        assert not got["controls"], "a spectator is offered controls"
+        for p in got["protect"]:
+            for c in got["covers"]:
+                assert not _overlap(p, c), f"{variant} spectator: {c} covers {p}"
+        before = watcher.inner_text("#log")
+        assert "Leia" in before
+        watcher.click("#lang")
+        watcher.wait_for_function(
+            "() => /[\\u3040-\\u30ff]/.test(document.querySelector('#log').innerText)"
+        )
+        after = watcher.inner_text("#log")
+        assert after != before and "Leia" in after  # the same lines, now in Japanese
+        assert not any(errors for _, errors in pages), [e for _, e in pages]
+    finally:
+        for ctx in ctxs:
+            ctx.close()
