@@ -209,10 +209,10 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            help="Comma-separated bot names for the other seats (cycled): ismcts, heuristic, "
-            "random; ismcts:N sets its playouts per decision."
+            help="A difficulty level (easy, normal, hard) or comma-separated bot names for the "
+            "other seats (cycled): ismcts, heuristic, random; ismcts:N sets its playouts."
         ),
-    ] = "ismcts",
+    ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     option: OptionOpt = None,
     save: Annotated[
@@ -238,12 +238,12 @@ def play(
     or with --plain.
     """
     from sabacc.apps.play import PlainTable
-    from sabacc.services.bots import make_bot
+    from sabacc.services.bots import bots_for, make_bot
 
     v = get_variant(variant, option)
     _check_lang(lang)
-    bot_names = [b.strip() for b in bots.split(",") if b.strip()] or ["ismcts"]
     try:
+        bot_names = bots_for(bots)
         game = v.new_game([name, *[f"Bot {i}" for i in range(1, players)]], seed)
         seats = {
             s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s)
@@ -255,7 +255,7 @@ def play(
         from sabacc.apps.tui import SabaccApp, TableConfig
 
         config = TableConfig(
-            v.name, players, tuple(bot_names), name, seed, parse_options(option), bot_delay
+            v.name, players, bot_names, name, seed, parse_options(option), bot_delay
         )
         tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
         tui.run()

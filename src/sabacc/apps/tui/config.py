@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import sabacc
 from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
-from sabacc.services.bots import Bot, make_bot
+from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, Bot, bots_for, make_bot
 
 #: Seconds a bot waits before acting, so a human can follow the play.
 DEFAULT_BOT_DELAY = 0.6
@@ -20,7 +20,7 @@ class TableConfig:
 
     variant: str = "corellian_spike"
     players: int = 4
-    bots: tuple[str, ...] = ("heuristic",)
+    bots: tuple[str, ...] = (LEVELS[DEFAULT_LEVEL].bot,)
     name: str = "You"
     seed: int | None = None
     options: Mapping[str, str] = field(default_factory=dict)
@@ -45,8 +45,9 @@ class TableConfig:
 
 
 def parse_bots(text: str) -> tuple[str, ...]:
-    """``"heuristic, random"`` → ``("heuristic", "random")``; checks each name exists."""
-    names = tuple(b.strip() for b in text.split(",") if b.strip()) or ("heuristic",)
+    """``"heuristic, random"`` → ``("heuristic", "random")``, levels resolved (``"normal"`` →
+    ``("ismcts:32",)``); checks each name exists."""
+    names = bots_for(",".join(b for b in text.split(",") if b.strip()))
     for name in names:
         make_bot(name, 0)  # raises OptionError naming the known bots
     return names
