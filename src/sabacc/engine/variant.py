@@ -177,6 +177,11 @@ class VariantInfo:
     card_art: str = ""
     #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.
     text: VariantText = field(default_factory=VariantText, repr=False)
+    #: What decides between two hands at each position of their :class:`HandValue` key, best
+    #: first: ``"rank"`` then the tie-breaks (``"lower_pair"``, ``"closer_to_zero"``...), each a
+    #: message key ``tiebreak.<name>`` the showdown explanation (:mod:`sabacc.services.explain`)
+    #: says when that position decided.
+    tiebreaks: tuple[str, ...] = ("rank",)
     #: The RL feature spec (:mod:`sabacc.engine.features`): None, no RL observation layout.
     rl_spec: FeatureSpec | None = field(default=None, repr=False)
 
