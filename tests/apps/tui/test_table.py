@@ -147,7 +147,16 @@ async def test_bet_sizing_with_keys_never_leaves_the_legal_range() -> None:
         assert not sizer.valid
         await pilot.press("enter")
         assert app.table.mode == "size" and game.current_player == 0
-        await pilot.press("backspace", "backspace", "1", "2")
+        assert "out of range" in screen_text(app)
+        await pilot.press("backspace", "backspace")
+        for digit in str(hi + 21):  # past the maximum's digits: still the typed number
+            await pilot.press(digit)
+        assert sizer.value == hi + 21 and not sizer.valid
+        await pilot.press("enter")
+        assert app.table.mode == "size" and game.current_player == 0
+        for _ in str(hi + 21):
+            await pilot.press("backspace")
+        await pilot.press("1", "2")
         assert sizer.value == 12 and sizer.valid
         assert "Bet 12" in screen_text(app)
         await pilot.press("escape")

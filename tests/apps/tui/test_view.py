@@ -108,9 +108,16 @@ def test_sizer_stays_in_range() -> None:
     assert s.value == 50 and not s.valid and s.action() is None
     s.backspace()
     assert s.value == 5 and s.action() == Raise(5)
-    s.type_digit("1")
-    s.type_digit("2")  # a third digit starts over (the maximum has two)
-    assert s.value == 2
+    s.backspace()
+    for digit in "120":  # past the maximum's digits: shown out of range, never restarted
+        assert s.type_digit(digit)
+    assert s.value == 120 and not s.valid and s.action() is None
+    s.backspace()
+    assert s.value == 12 and s.action() == Raise(12)
+    for digit in "3456789":
+        s.type_digit(digit)
+    assert not s.type_digit("1")  # beyond nine digits a digit is refused, nothing changes
+    assert s.value == 123456789 and s.action() is None
 
 
 def test_observation_parts_for_each_variant() -> None:

@@ -93,7 +93,8 @@ class KeyInput(TableState):
         elif key in presets:
             sizer.preset(presets[key])
         elif character is not None and character.isdigit() and len(key) == 1:
-            sizer.type_digit(character)
+            if not sizer.type_digit(character):
+                self.app.bell()
         elif key == "backspace":
             sizer.backspace()
         elif key == "enter":

@@ -278,6 +278,8 @@ class TableLayout(TableState):
             s = self.sizer
             prompt = Text(f"{s.kind.capitalize()} ", style="bold")
             prompt.append(str(s.value), style="bold reverse" if s.valid else "bold red")
+            if not s.valid:
+                prompt.append(" out of range", style="bold red")
             prompt.append(f" ({s.low}–{s.high})  ←/→ ±{s.unit}  ↓/↑ ±{5 * s.unit}  or type")
             bar.show(
                 prompt,
@@ -288,7 +290,7 @@ class TableLayout(TableState):
                     ("h", "h", "½pot"),
                     ("p", "p", "pot"),
                     ("a", "a", "all-in"),
-                    ("enter", "⏎", f"{s.kind} {s.value}"),
+                    ("enter", "⏎", f"{s.kind} {s.value}" if s.valid else "—"),
                     ("escape", "esc", "back"),
                 ],
             )
