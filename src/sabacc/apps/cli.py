@@ -187,17 +187,21 @@ def replay(
         fail(f"cannot read {file}: {exc.strerror}")
     except json.JSONDecodeError as exc:
         fail(f"{file} is not JSON: {exc}")
-    try:
-        game = sabacc.replay(history)
-    except SabaccError as exc:
-        fail(str(exc))
-    console.print(
-        f"[bold]{game.info.title}[/bold], seed {game.seed}, players: {', '.join(game.names)}"
-    )
-    shown = game.events if seat is None else [e.visible_to(seat) for e in game.events]
-    for line in render_log(shown, game.names, viewer=seat, lang=lang, variant=game.info):
-        if line:
-            console.print(line, highlight=False)
+    histories = history if isinstance(history, list) else [history]  # a session's games
+    for number, one in enumerate(histories, 1):
+        try:
+            game = sabacc.replay(one)
+        except SabaccError as exc:
+            fail(str(exc))
+        if len(histories) > 1:
+            console.print(f"\n[bold]Game {number} of {len(histories)}[/bold]")
+        console.print(
+            f"[bold]{game.info.title}[/bold], seed {game.seed}, players: {', '.join(game.names)}"
+        )
+        shown = game.events if seat is None else [e.visible_to(seat) for e in game.events]
+        for line in render_log(shown, game.names, viewer=seat, lang=lang, variant=game.info):
+            if line:
+                console.print(line, highlight=False)
 
 
 # ---------------------------------------------------------------------- play
@@ -259,16 +263,20 @@ def play(
         )
         tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
         tui.run()
-        game = tui.game or game
+        games = tui.games or [game]
     else:
         table = PlainTable(game, human=0, bots=seats, console=console, hints=hints, lang=lang)
         try:
             table.run()
         except (KeyboardInterrupt, EOFError):
             console.print("\n[dim]Game abandoned.[/dim]")
+        games = [game]
     if save is not None:
-        save.write_text(json.dumps(game.history(), indent=1))
-        console.print(f"Hand history saved to {save}")
+        # One game: its history; several (the full-screen table's "play again"): a list of them.
+        saved: Any = games[0].history() if len(games) == 1 else [g.history() for g in games]
+        save.write_text(json.dumps(saved, indent=1))
+        what = "Hand history" if len(games) == 1 else f"Hand histories of {len(games)} games"
+        console.print(f"{what} saved to {save}")
 
 
 def _full_screen_possible() -> bool:

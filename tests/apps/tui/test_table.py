@@ -12,7 +12,12 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select
 
 from sabacc.apps.tui import SabaccApp, TableConfig, hints
-from sabacc.apps.tui.screens import GameOverScreen, RulesScreen, SettingsScreen
+from sabacc.apps.tui.screens import (
+    ConfirmQuitScreen,
+    GameOverScreen,
+    RulesScreen,
+    SettingsScreen,
+)
 from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
 from sabacc.core.actions import Action
 from tests.apps.tui.helpers import keys_now, make_app, play_until, screen_text, settle
@@ -301,9 +306,29 @@ async def test_game_over_shows_standings_and_plays_again() -> None:
         for place, seat in enumerate(game.outcome.standings, 1):
             who = "You" if seat == 0 else game.names[seat]
             assert f"{place}. {who}" in text
+        assert "Game over after 1 hand:" in text  # not "1 hands"
         await pilot.press("enter")
         assert await settle(pilot) == "human"
         assert app.game is not game and app.game is not None and app.game.hand_no == 1
+        assert app.games == [game, app.game]  # the session keeps every game (for --save)
+
+
+async def test_quit_asks_before_leaving_a_game_in_progress() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitScreen)
+        assert "Quit the game in progress" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is app.table and app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
 
 
 class SlowBot:

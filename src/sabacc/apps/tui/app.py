@@ -106,11 +106,17 @@ class SabaccApp(App[None]):
         self.table = TableScreen()
         self.table.show_hints = hints and odds_hints.available()
         self.table.lang = lang
+        #: Every game started in this session, in order (``sabacc play --save`` keeps them all).
+        self.games: list[Game] = []
 
     @property
     def game(self) -> Game | None:
         """The game at the table (the last one started)."""
         return self.table.game
+
+    def _seat(self, game: Game, bots: Mapping[int, Bot], config: TableConfig) -> None:
+        self.games.append(game)
+        self.table.start(game, bots, config)
 
     async def on_mount(self) -> None:
         await self.push_screen(self.table)
@@ -118,7 +124,7 @@ class SabaccApp(App[None]):
         if self.setup:
             self.open_settings(can_cancel=False)
         elif game is not None:
-            self.table.start(game, bots, self.config)
+            self._seat(game, bots, self.config)
         else:
             self.new_game(self.config)
 
@@ -131,7 +137,7 @@ class SabaccApp(App[None]):
             self.open_settings(can_cancel=self.table.game is not None)
             return
         self.config = config
-        self.table.start(game, bots, config)
+        self._seat(game, bots, config)
 
     def open_settings(self, *, can_cancel: bool = True) -> None:
         def chosen(config: TableConfig | None) -> None:

@@ -192,6 +192,7 @@ def build_choices(obs: Mapping[str, Any], lang: str = "en") -> list[Choice]:
 #: The most digits the bet sizer takes (more than any stack; further digits are refused).
 MAX_TYPED_DIGITS = 9
 
+
 @dataclass
 class Sizer:
     """The bet sizer: an amount kept inside ``[low, high]`` (typed digits may leave it there).

@@ -6,7 +6,7 @@ from textual import events, on
 
 from sabacc.apps.tui import hints as odds_hints
 from sabacc.apps.tui.controls import Choice, sizer_for
-from sabacc.apps.tui.screens import RulesScreen
+from sabacc.apps.tui.screens import ConfirmQuitScreen, RulesScreen
 from sabacc.apps.tui.state import TableHost, TableState
 from sabacc.apps.tui.widgets import ActionBar, CardsView
 from sabacc.core.errors import SabaccError
@@ -140,4 +140,17 @@ class KeyInput(TableState):
             app.open_settings(can_cancel=self.game is not None)
 
     def action_quit(self) -> None:
-        self.app.exit()
+        """Quit; a game in progress asks first (its history is kept for ``--save`` either way)."""
+        game = self.game
+        if game is None or game.is_over:
+            self.app.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(
+            ConfirmQuitScreen(f"Quit the game in progress (hand {game.hand_no})?  y / n"),
+            callback=answered,
+        )
