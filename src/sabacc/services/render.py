@@ -349,8 +349,10 @@ class _Writer:
         if isinstance(e, ev.Reshuffled):
             return self.v.text("reshuffled", n=e.cards)
         if isinstance(e, ev.Revealed):
+            # A hand named by its total (classic's "19") is not said twice ("19 (+19)").
+            key = "revealed.total" if e.name == str(e.total) else "revealed"
             return self.say(
-                "revealed", e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
+                key, e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
                 total=_signed(e.total),
             )  # fmt: skip
         if isinstance(e, ev.BlindDraw):

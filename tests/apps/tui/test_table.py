@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Select
+from textual.widgets import Input, RichLog, Select, Static
 
 from sabacc.apps.tui import SabaccApp, TableConfig, hints
 from sabacc.apps.tui.screens import (
@@ -18,6 +18,7 @@ from sabacc.apps.tui.screens import (
     RulesScreen,
     SettingsScreen,
 )
+from sabacc.apps.tui.view import colour_cards
 from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
 from sabacc.core.actions import Action
 from tests.apps.tui.helpers import keys_now, make_app, play_until, screen_text, settle
@@ -54,7 +55,9 @@ async def test_start_shows_the_table() -> None:
             assert f" {key}  " in labels
         assert "Your turn" in text
         # the log tells the hand so far, our own cards included
-        assert "You are dealt: " + " ".join(cards) in log_text(app)
+        # the log writes cards as the cards show them (one notation): +4t is +4▲
+        shown = colour_cards(game.variant, " ".join(cards)).plain
+        assert "You are dealt: " + shown in log_text(app)
         # keys that are not offered do nothing
         n = len(game.actions)
         await pilot.press("r", "b", "c", "j", "x", "m", "1", "enter", "escape")
@@ -74,13 +77,14 @@ async def test_a_hand_played_by_keys_reaches_the_showdown_summary() -> None:
         result = game.hand_results[0]
         assert result.reason == "showdown"
         text = screen_text(app)
-        assert "Hand 1 · over (showdown)" in text
+        assert "Hand 1 over (showdown)" in text
         main = result.pots[0]
         winner = "You" if main.winners[0] == 0 else game.names[main.winners[0]]
         hand_name = result.hands[main.winners[0]][1]
         assert hand_name is not None
-        assert f"{winner} win" in text and f"the main pot {main.amount}" in text
-        assert f"with {hand_name.name}" in text
+        centre = centre_text(app)
+        assert f"{winner} win" in centre and f"the main pot ({main.amount})" in centre
+        assert f"with {hand_name.name}" in centre and "Net this hand: " in centre
         # every hand at the showdown is revealed on its seat
         for seat, (cards, _value) in result.hands.items():
             if seat == 0:
@@ -233,7 +237,34 @@ async def test_classic_hand_by_keys() -> None:
         assert await play_until(pilot, "review", prefer="cs") == "review"
         game = app.game
         assert game is not None
-        assert "Hand 1 · over" in screen_text(app)
+        assert "Hand 1 over" in screen_text(app)
+
+
+async def test_classic_summary_shows_the_callers_penalty() -> None:
+    """Calling the hand and not winning costs a penalty: the summary says so, with its reason."""
+    import sabacc
+    from sabacc.core import events as ev
+    from sabacc.engine.game import Game
+    from sabacc.services.bots import decide, make_bot
+
+    game = sabacc.new_game("classic", players=3, seed=19, game_end="hands:3")
+    assert isinstance(game, Game)
+    bots = {s: make_bot("heuristic", s) for s in range(3)}
+    while game.hand_no == 1:  # heuristic bots in every seat play hand 1 (its caller loses)
+        seat = game.current_player
+        assert seat is not None
+        game.apply(decide(bots[seat], game), seat=seat)
+    paid = [e for e in game.events if isinstance(e, ev.Paid) and e.reason == "caller did not win"]
+    assert paid, "seed 19 no longer has a lost call in hand 1"
+    config = TableConfig(variant="classic", players=3, seed=19, bot_delay=0)
+    app = SabaccApp(config, game=game, bots={1: bots[1], 2: bots[2]})
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "review"
+        who = "You pay" if paid[0].seat == 0 else f"{game.names[paid[0].seat]} pays"
+        line = f"{who} {paid[0].amount} to the sabacc pot"
+        assert line in centre_text(app)
+        log = app.table.query_one("#log", RichLog)
+        assert any(line in strip.text for strip in log.lines)  # and in the log
 
 
 async def _open_settings(pilot: Pilot[None], app: SabaccApp, options: str) -> SettingsScreen:
@@ -329,6 +360,24 @@ async def test_quit_asks_before_leaving_a_game_in_progress() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+def centre_text(app: SabaccApp) -> str:
+    """The centre of the table (the hand summary) as plain text, unwrapped."""
+    return str(app.table.query_one("#centre-text", Static).render())
+
+
+def _hand_events(events: Sequence[Any], hand: int) -> list[Any]:
+    from sabacc.core import events as ev
+
+    out: list[Any] = []
+    inside = False
+    for e in events:
+        if isinstance(e, ev.HandStarted):
+            inside = e.hand == hand
+        if inside:
+            out.append(e)
+    return out
 
 
 class SlowBot:

@@ -25,7 +25,8 @@ from sabacc.apps.tui.view import (
 )
 from sabacc.core.actions import Bet, Raise, Swap
 from sabacc.core.errors import OptionError
-from sabacc.services.render import render_log
+from sabacc.services.explain import explain_hand
+from sabacc.services.render import render_log, vocabulary
 
 
 def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
@@ -43,7 +44,9 @@ def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
 def test_log_lines() -> None:
     text = colour_cards("corellian_spike", "Bot 1 takes -7t and +3; rolls 3 3")
     coloured = {text.plain[s.start : s.end] for s in text.spans}
-    assert coloured == {"-7t", "+3"}
+    assert coloured == {"-7▲", "+3"}  # written with the stave symbol, as the cards show it
+    assert text.plain == "Bot 1 takes -7▲ and +3; rolls 3 3"
+    assert colour_cards("classic", "You show 11f 0: total 11").plain == "You show 11♥ 0: total 11"
 
 
 @pytest.mark.parametrize("variant", ["corellian_spike", "surabat_cycle", "classic"])
@@ -149,13 +152,26 @@ def test_results_and_standings() -> None:
     game = sabacc.new_game("spike", players=2, seed=1)
     while game.hand_no == 1:
         game.apply(game.legal_actions()[0])
-    result = game.hand_results[0].to_dict()
-    lines = [t.plain for t in result_lines(result, game.names, 0)]
+    result = game.hand_results[0]
+    explained = explain_hand(game.info, result, game.names, game.events_for(0), viewer=0)
+    vocab = vocabulary(game.info)
+    lines = [t.plain for t in result_lines(result.to_dict(), explained, game.variant, vocab)]
     assert lines[0].startswith("Hand 1 over")
-    assert any("pot" in line for line in lines[1:])
+    assert lines[1:] == explained and any("pot" in line for line in lines[1:])
     outcome = {"stacks": [120, 80], "payoffs": [20, -20], "standings": [0, 1], "winners": [0]}
     plain = [t.plain for t in standings_lines(outcome, ["You", "Bot 1"], 0)]
     assert plain[0].startswith("1. You") and "winner" in plain[0] and "-20" in plain[1]
+
+
+def test_tied_stacks_share_a_place() -> None:
+    outcome = {
+        "stacks": [90, 120, 90, 100],
+        "payoffs": [-10, 20, -10, 0],
+        "standings": [1, 3, 0, 2],
+        "winners": [1],
+    }
+    plain = [t.plain for t in standings_lines(outcome, ["You", "A", "B", "C"], 0)]
+    assert [line.split(".")[0] for line in plain] == ["1", "2", "3", "3"]
 
 
 def test_events_without_a_seat_are_described() -> None:

@@ -89,7 +89,10 @@ class TableLayout(TableState):
             title = sabacc.variant(game.variant).title
         except SabaccError:  # pragma: no cover - the game's own variant is registered
             title = game.variant
-        top = status_line(obs, title) if review is None else review_status_line(review, title)
+        vocab = vocabulary(game.variant, self.lang)
+        top = (
+            status_line(obs, title) if review is None else review_status_line(review, title, vocab)
+        )
         self.query_one("#top", Static).update(top)
         self.query_one("#top-right", Static).update(Text(f"seed {game.seed} ", style="dim"))
         self._draw_seats(obs, review)
@@ -141,8 +144,9 @@ class TableLayout(TableState):
         assert game is not None
         lines: list[Text] = []
         shown: list[Pile] = []
+        vocab = vocabulary(game.variant, self.lang)
         if review is not None:
-            lines.extend(result_lines(review, game.names, self.human))
+            lines.extend(result_lines(review, self.review_lines, game.variant, vocab))
         else:
             lines.extend(pot_lines(obs))
             dice = dice_line(obs)
@@ -154,7 +158,7 @@ class TableLayout(TableState):
                 lines.append(Text(" · ", style="dim").join(facts))
                 lines[-1].stylize("dim")
             if dice is not None and dice[1]:
-                lines.append(shift_banner(obs))
+                lines.append(shift_banner(vocab))
             shown = piles(obs)[:PILE_SLOTS]
         self.query_one("#centre-text", Static).update(Text("\n").join(lines))
         picking_sun = self.mode == "pick" and self.pick is not None

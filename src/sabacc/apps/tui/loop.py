@@ -23,6 +23,7 @@ from sabacc.core.actions import JUNK, Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
+from sabacc.services.explain import explain_hand
 from sabacc.services.render import render_log
 
 
@@ -163,6 +164,10 @@ class TurnLoop(TableState):
         if result is None:  # pragma: no cover - every ended hand has a result
             return
         self.review = result.to_dict()
+        self.review_lines = explain_hand(
+            game.info, result, game.names, game.events_for(self.human),
+            viewer=self.human, lang=self.lang,
+        )  # fmt: skip
         # Stacks as they were when the hand ended: undo what later events already moved.
         adjust: dict[int, int] = {}
         for later in self.queue:

@@ -49,6 +49,7 @@ class TableState(Screen[None]):
         self.queue_lines: deque[str | None] = deque()  # the log line of each queued event
         self.review: dict[str, Any] | None = None
         self.review_adjust: dict[int, int] = {}
+        self.review_lines: list[str] = []  # the hand's explanation (services.explain)
         self.hand_status: dict[int, str] = {}
         self.last_you_cards: list[str] = []
         self.mode = "play"  # "play" | "pick" | "size"

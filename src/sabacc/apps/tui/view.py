@@ -18,6 +18,7 @@ from rich.text import Text
 import sabacc
 from sabacc.core.cards import Deck
 from sabacc.core.errors import SabaccError
+from sabacc.services.render import Vocabulary
 
 #: Short names for the middle of a drawn card (five cells at most).
 SHORT_NAMES = {
@@ -187,10 +188,19 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
 
 
 def colour_cards(variant: str, line: str) -> Text:
-    """A log line with every card code in it coloured."""
-    text = Text(line)
+    """A log line with every card code in it coloured and written as the cards on the table
+    show it: the suit letter becomes the deck's symbol (``+4c`` → ``+4●``, ``11f`` → ``11♥``),
+    so the log and the cards use one notation."""
+    text = Text()
+    at = 0
     for m in _TOKEN.finditer(line):
-        text.stylize(card_style(m.group(1)), m.start(1), m.end(1))
+        text.append(line[at : m.start(1)])
+        code = m.group(1)
+        suit = card_suit(code)
+        shown = code[: -len(suit)] + card_symbol(variant, code) if suit else code
+        text.append(shown, style=card_style(code))
+        at = m.end(1)
+    text.append(line[at:])
     return text
 
 
@@ -277,11 +287,11 @@ def status_line(obs: Mapping[str, Any], title: str) -> Text:
     return text
 
 
-def review_status_line(result: Mapping[str, Any], title: str) -> Text:
+def review_status_line(result: Mapping[str, Any], title: str, vocab: Vocabulary) -> Text:
     """The top bar while a finished hand is summarised."""
-    reason = str(result.get("reason", ""))
     text = Text(f" {title} ", style="bold black on gold3")
-    text.append(f"  Hand {result.get('hand')} · over ({REASONS.get(reason, reason)})", style="bold")
+    head = vocab.text("ended.title", hand=result.get("hand"))
+    text.append(f"  {head} ({review_reason(result, vocab)})", style="bold")
     return text
 
 
@@ -370,11 +380,9 @@ def dice_line(obs: Mapping[str, Any]) -> tuple[Text, bool] | None:
     return text, shift
 
 
-def shift_banner(obs: Mapping[str, Any]) -> Text:
-    """What a shift did, in the variant's words."""
-    if obs.get("dice"):
-        return Text(" SABACC SHIFT! Every hand was replaced ", style="bold black on yellow")
-    return Text(" SHIFT! Everyone swapped a random card ", style="bold black on yellow")
+def shift_banner(vocab: Vocabulary) -> Text:
+    """What a shift did, in the variant's words (``banner.shift``)."""
+    return Text(f" {vocab.text('banner.shift')} ", style="bold black on yellow")
 
 
 def info_parts(obs: Mapping[str, Any]) -> list[str]:
@@ -481,53 +489,23 @@ def _who(names: Sequence[str], seats: Sequence[int], human: int | None) -> str:
     return " and ".join(out)
 
 
-REASONS = {
-    "showdown": "showdown",
-    "all_junked": "everyone else junked",
-    "called": "the hand was called",
-    "forced_call": "forced call (orbit limit)",
-}
-
-
-def result_lines(result: Mapping[str, Any], names: Sequence[str], human: int | None) -> list[Text]:
-    """The summary of a finished hand: who won which pot with what, carries, net changes."""
-    out: list[Text] = []
+def review_reason(result: Mapping[str, Any], vocab: Vocabulary) -> str:
+    """How a hand ended, in the variant's words ("everyone else folded" in classic)."""
     reason = str(result.get("reason", ""))
-    head = Text(f"Hand {result.get('hand')} over: ", style="bold")
-    head.append(REASONS.get(reason, reason.replace("_", " ")), style="bold")
-    out.append(head)
-    hands = result.get("hands") or {}
-    for pot in result.get("pots") or []:
-        winners = list(pot.get("winners") or [])
-        shares = list(pot.get("shares") or [])
-        verb = "wins" if len(winners) == 1 and winners[0] != human else "win"
-        line = Text()
-        line.append(_who(names, winners, human), style="bold green")
-        line.append(f" {verb} the {pot.get('pot')} pot ")
-        line.append(str(pot.get("amount")), style="bold")
-        if len(winners) > 1:
-            line.append(f" (split {', '.join(str(x) for x in shares)})")
-        detail = hands.get(str(winners[0])) if winners else None
-        if detail and detail.get("name"):
-            line.append(" with ")
-            line.append(hand_label(str(detail["name"])), style="bold")
-        elif pot.get("reason"):
-            line.append(f": {pot['reason']}", style="dim")
-        out.append(line)
-    for pot, amount in (result.get("carried") or {}).items():
-        out.append(Text(f"The {pot} pot ({amount}) carries over", style="dim"))
-    net = list(result.get("net") or [])
-    if net:
-        line = Text()
-        for s, delta in enumerate(net):
-            if s:
-                line.append(" · ")
-            line.append("You" if s == human else names[s] if s < len(names) else str(s))
-            line.append(" ")
-            line.append(
-                signed_amount(delta), style="green" if delta > 0 else "red" if delta else ""
-            )
-        out.append(line)
+    key = f"ended.{reason}"
+    return vocab.text(key) if vocab.has(key) else reason.replace("_", " ")
+
+
+def result_lines(
+    result: Mapping[str, Any], explanation: Sequence[str], variant: str, vocab: Vocabulary
+) -> list[Text]:
+    """The summary of a finished hand: how it ended, then the explanation
+    (:func:`sabacc.services.explain.explain_hand`: who won which pot and why, penalties,
+    carries or the final settlement, everyone's net)."""
+    head = Text(vocab.text("ended.title", hand=result.get("hand")) + ": ", style="bold")
+    head.append(review_reason(result, vocab), style="bold")
+    out = [head]
+    out.extend(colour_cards(variant, line) for line in explanation)
     return out
 
 
@@ -539,7 +517,12 @@ def standings_lines(
     stacks = list(outcome.get("stacks") or [])
     payoffs = list(outcome.get("payoffs") or [])
     winners = set(outcome.get("winners") or [])
-    for place, s in enumerate(outcome.get("standings") or [], 1):
+    place = 0
+    previous: int | None = None
+    for i, s in enumerate(outcome.get("standings") or []):
+        if previous is None or stacks[s] != previous:
+            place = i + 1  # tied stacks share a place: 1, 2, 2, 4
+        previous = stacks[s]
         who = "You" if s == human else names[s]
         line = Text(f"{place}. ", style="bold")
         line.append(f"{who:<14}", style="bold green" if s in winners else "")

@@ -189,4 +189,14 @@ MESSAGES: dict[str, str] = {
     "tiebreak.higher_positive_sum": "the higher sum of positive cards wins",
     "tiebreak.higher_positive_card": "the higher positive card wins",
     "tiebreak.higher_total": "the higher total wins",
+    # the terminal table's hand summary and banners
+    "ended.title": "Hand {hand} over",
+    "ended.showdown": "showdown",
+    "ended.all_junked": "everyone else junked",
+    "ended.called": "the hand was called",
+    "ended.forced_call": "called by the orbit limit",
+    "banner.shift": "SABACC SHIFT! Every hand was replaced",
+    "banner.final_hand": "Final hand of the game",
+    "revealed.total": "{who} shows {cards}: total {hand}",
+    "revealed.total.you": "You show {cards}: total {hand}",
 }

@@ -135,4 +135,13 @@ MESSAGES: dict[str, str] = {
     "tiebreak.higher_positive_sum": "プラスの札の合計が大きいほうが勝ち",
     "tiebreak.higher_positive_card": "最も大きいプラスの札が大きいほうが勝ち",
     "tiebreak.higher_total": "合計の大きいほうが勝ち",
+    # 端末テーブルのハンド結果とバナー
+    "ended.title": "第 {hand} ハンド終了",
+    "ended.showdown": "ショーダウン",
+    "ended.all_junked": "ほかの全員がジャンク",
+    "ended.called": "ハンドがコールされた",
+    "ended.forced_call": "周回の上限でコール",
+    "banner.shift": "サバック・シフト！全員の手札が入れ替わった",
+    "banner.final_hand": "このゲームの最終ハンド",
+    "revealed.total": "{who}の手札 {cards}：合計 {hand}",
 }
