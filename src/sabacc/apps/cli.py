@@ -235,16 +235,29 @@ def play(
         bool, typer.Option("--hints", help="Show the exact odds of your options (key h).")
     ] = False,
     lang: LangOpt = "en",
+    orbits: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Game length: times the dealer button goes round (hands = orbits x players); "
+            "0 plays until one player stands. -o game_end=... overrides it.",
+        ),
+    ] = 3,
 ) -> None:
     """Play a game against bots in the terminal (you are seat 1).
 
     Full-screen (Textual) when stdin and stdout are a terminal; the plain prompt otherwise,
     or with --plain.
     """
-    from sabacc.apps.play import PlainTable
+    from sabacc.apps.play import PlainTable, game_length
     from sabacc.services.bots import bots_for, make_bot
 
-    v = get_variant(variant, option)
+    get_variant(variant, option)  # bad options fail here with one line
+    options = game_length(parse_options(option), players, orbits)
+    try:
+        v = sabacc.variant(variant, **options)
+    except SabaccError as exc:
+        fail(str(exc))
     _check_lang(lang)
     try:
         bot_names = bots_for(bots)
@@ -258,9 +271,7 @@ def play(
     if not plain and _full_screen_possible():
         from sabacc.apps.tui import SabaccApp, TableConfig
 
-        config = TableConfig(
-            v.name, players, bot_names, name, seed, parse_options(option), bot_delay
-        )
+        config = TableConfig(v.name, players, bot_names, name, seed, options, bot_delay)
         tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
         tui.run()
         games = tui.games or [game]

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sabacc.apps import cli
-from sabacc.apps.tui import SabaccApp
+from sabacc.apps.tui import SabaccApp, TableConfig
 
 
 @pytest.fixture
@@ -91,3 +91,10 @@ def test_save_keeps_every_game_of_a_session(monkeypatch: pytest.MonkeyPatch, tmp
     told = CliRunner().invoke(cli.app, ["replay", str(save)])
     assert told.exit_code == 0, told.output
     assert "Game 1 of 2" in told.output and "Game 2 of 2" in told.output
+
+
+def test_the_default_game_is_three_orbits() -> None:
+    game, _ = TableConfig(players=4, seed=1).build()
+    assert game.options.hand_limit == 12
+    game, _ = TableConfig(players=3, seed=1, options={"game_end": "orbit"}).build()
+    assert game.options.game_end == "orbit"

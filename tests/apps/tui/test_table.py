@@ -441,3 +441,78 @@ async def test_the_log_and_the_action_bar_speak_the_chosen_language() -> None:
         assert "あなたに札が配られる：" in log_text(app)
         labels = " ".join(app.table.query_one(ActionBar).labels())
         assert "フォールド" in labels
+
+
+def assert_nothing_clipped(app: SabaccApp) -> None:
+    """Every shown widget of the table lies inside the terminal, the centre needs no scrollbar
+    and each pile's cards lie inside the centre."""
+    width, height = app.size
+    table = app.table
+    for widget in table.walk_children():
+        if not widget.display or not widget.region.area:
+            continue
+        r = widget.region
+        assert r.right <= width and r.bottom <= height, f"{widget!r} outside the screen: {r}"
+    centre = table.query_one("#centre")
+    assert centre.max_scroll_y == 0 and centre.max_scroll_x == 0, "the centre overflows"
+    for view in table.query("#piles CardsView"):
+        if view.display and view.region.area:
+            assert centre.region.contains_region(view.region), f"pile clipped: {view.region}"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("variant", ["corellian_spike", "surabat_cycle", "classic"])
+async def test_nothing_is_clipped_through_a_hand(variant: str, size: tuple[int, int]) -> None:
+    """Through the card phase, after the dice and at the summary, at both documented sizes."""
+    app = make_app(variant=variant, seed=4)
+    async with app.run_test(size=size) as pilot:
+        state = await settle(pilot)
+        rolled = False
+        for _ in range(60):
+            assert_nothing_clipped(app)
+            game = app.game
+            assert game is not None
+            obs = game.observation(0)
+            rolled = rolled or bool(obs.get("dice") or obs.get("roll"))
+            if state == "review":
+                break
+            keys = keys_now(app)
+            await pilot.press(next((k for k in "gcs" if k in keys), keys[0]))
+            if app.table.mode == "pick" and app.table.pick is not None:
+                await pilot.press(app.table.pick.options[0].key)
+            state = await settle(pilot)
+        assert rolled and state == "review"
+        assert_nothing_clipped(app)
+
+
+async def test_a_terminal_below_the_minimum_says_so_and_the_log_rewraps() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        log = app.table.query_one("#log", RichLog)
+        wide = len(log.lines)
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Terminal too small: 70×20" in text and "at least 80×24" in text
+        assert "Your turn" not in text
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Terminal too small" not in text and "Your turn" in text
+        assert len(log.lines) > wide  # the same lines, re-wrapped to the narrower log
+        assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
+
+
+async def test_the_final_hand_is_announced() -> None:
+    app = make_app(players=2, seed=5, options={"game_end": "hands:2"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        assert "FINAL HAND" not in screen_text(app)
+        assert await play_until(pilot, "review") == "review"
+        await pilot.press("enter")
+        assert await settle(pilot) == "human"
+        game = app.game
+        assert game is not None and game.hand_no == 2
+        assert "FINAL HAND" in screen_text(app)

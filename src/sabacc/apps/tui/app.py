@@ -40,6 +40,12 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
+    #too-small {
+        display: none; height: 1fr; width: 1fr; content-align: center middle;
+        color: $warning; text-style: bold;
+    }
+    TableScreen.too-small > * { display: none; }
+    TableScreen.too-small > #too-small { display: block; }
     #topbar { height: 1; background: $panel; }
     #top { width: 1fr; }
     #top-right { width: auto; color: $text-muted; }

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import sabacc
+from sabacc.apps.play import game_length
 from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
 from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, Bot, bots_for, make_bot
@@ -29,7 +30,7 @@ class TableConfig:
     def build(self) -> tuple[Game, dict[int, Bot]]:
         """A new game and its bots; raises :class:`~sabacc.core.errors.SabaccError` on bad
         settings."""
-        v = sabacc.variant(self.variant, **dict(self.options))
+        v = sabacc.variant(self.variant, **game_length(self.options, self.players))
         names = [self.name or "You", *[f"Bot {i}" for i in range(1, self.players)]]
         game = v.new_game(names, self.seed)
         bot_names = list(self.bots) or ["heuristic"]

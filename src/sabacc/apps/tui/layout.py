@@ -7,13 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Footer, RichLog, Static
 
 from sabacc.apps.tui import hints as odds_hints
 from sabacc.apps.tui.controls import build_choices
-from sabacc.apps.tui.state import MAX_OPPONENTS, PILE_SLOTS, TableState
+from sabacc.apps.tui.state import (
+    MAX_OPPONENTS,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    PILE_SLOTS,
+    TableState,
+)
 from sabacc.apps.tui.view import (
     Pile,
     chip,
@@ -42,6 +49,7 @@ class TableLayout(TableState):
     """The widgets of the table and how each is drawn from the human's observation."""
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         with Horizontal(id="topbar"):
             yield Static(id="top")
             yield Static(id="top-right")
@@ -66,6 +74,29 @@ class TableLayout(TableState):
             yield log
         yield ActionBar(id="actions")
         yield Footer(compact=True, show_command_palette=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below the minimum size, a notice instead of a clipped table; the log re-wraps."""
+        width, height = event.size.width, event.size.height
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "too-small")
+        notice = self.query_one("#too-small", Static)
+        if small:
+            notice.update(
+                Text(
+                    f"Terminal too small: {width}×{height}.\n"
+                    f"The table needs at least {MIN_WIDTH}×{MIN_HEIGHT}: "
+                    "enlarge the window (q quits).",
+                    justify="center",
+                )
+            )
+        self.call_after_refresh(self._rewrap_log)
+
+    def _rewrap_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in self.log_lines:
+            log.write(line)
 
     def _layout_seats(self) -> None:
         assert self.game is not None
@@ -93,6 +124,14 @@ class TableLayout(TableState):
         top = (
             status_line(obs, title) if review is None else review_status_line(review, title, vocab)
         )
+        if review is None:
+            dice = dice_line(obs)
+            if dice is not None and dice[1]:  # in the top bar: the centre has no line to spare
+                top.append("  ")
+                top.append_text(shift_banner(vocab))
+            if self.final_hand(game):
+                top.append("  ")
+                top.append(f" {vocab.text('banner.final_hand')} ", style="bold black on cyan")
         self.query_one("#top", Static).update(top)
         self.query_one("#top-right", Static).update(Text(f"seed {game.seed} ", style="dim"))
         self._draw_seats(obs, review)
@@ -157,8 +196,6 @@ class TableLayout(TableState):
             if facts:
                 lines.append(Text(" · ", style="dim").join(facts))
                 lines[-1].stylize("dim")
-            if dice is not None and dice[1]:
-                lines.append(shift_banner(vocab))
             shown = piles(obs)[:PILE_SLOTS]
         self.query_one("#centre-text", Static).update(Text("\n").join(lines))
         picking_sun = self.mode == "pick" and self.pick is not None

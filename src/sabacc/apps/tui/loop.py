@@ -59,6 +59,7 @@ class TurnLoop(TableState):
         self.over_shown = False
         self._reset_mode()
         self.query_one("#log", RichLog).clear()
+        self.log_lines = []
         self._layout_seats()
         self.advance()
 
@@ -148,6 +149,7 @@ class TurnLoop(TableState):
         log = self.query_one("#log", RichLog)
         if isinstance(event, ev.HandStarted):
             log.clear()
+            self.log_lines = []
             log.border_title = f"Hand {event.hand}"
             self.hand_status = {s: "in" for s in event.seats}
         elif isinstance(event, ev.Acted) and event.public == str(JUNK):
@@ -155,7 +157,9 @@ class TurnLoop(TableState):
         elif isinstance(event, ev.Eliminated):
             self.hand_status[event.seat] = "out"
         if line:
-            log.write(colour_cards(game.variant, line))
+            text = colour_cards(game.variant, line)
+            self.log_lines.append(text)
+            log.write(text)
 
     def _begin_review(self, hand: int) -> None:
         game = self.game

@@ -195,8 +195,8 @@ MESSAGES: dict[str, str] = {
     "ended.all_junked": "everyone else junked",
     "ended.called": "the hand was called",
     "ended.forced_call": "called by the orbit limit",
-    "banner.shift": "SABACC SHIFT! Every hand was replaced",
-    "banner.final_hand": "Final hand of the game",
+    "banner.shift": "SABACC SHIFT! New hands",
+    "banner.final_hand": "FINAL HAND",
     "revealed.total": "{who} shows {cards}: total {hand}",
     "revealed.total.you": "You show {cards}: total {hand}",
 }

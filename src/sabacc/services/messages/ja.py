@@ -141,7 +141,7 @@ MESSAGES: dict[str, str] = {
     "ended.all_junked": "ほかの全員がジャンク",
     "ended.called": "ハンドがコールされた",
     "ended.forced_call": "周回の上限でコール",
-    "banner.shift": "サバック・シフト！全員の手札が入れ替わった",
-    "banner.final_hand": "このゲームの最終ハンド",
+    "banner.shift": "サバック・シフト！",
+    "banner.final_hand": "最終ハンド",
     "revealed.total": "{who}の手札 {cards}：合計 {hand}",
 }
