@@ -235,6 +235,9 @@ def play(
         bool, typer.Option("--hints", help="Show the exact odds of your options (key h).")
     ] = False,
     lang: LangOpt = "en",
+    no_intro: Annotated[
+        bool, typer.Option("--no-intro", help="Skip the one-screen 'how to win' at the start.")
+    ] = False,
     orbits: Annotated[
         int,
         typer.Option(
@@ -272,7 +275,9 @@ def play(
         from sabacc.apps.tui import SabaccApp, TableConfig
 
         config = TableConfig(v.name, players, bot_names, name, seed, options, bot_delay)
-        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
+        tui = SabaccApp(
+            config, game=game, bots=seats, setup=setup, hints=hints, lang=lang, intro=not no_intro
+        )
         tui.run()
         games = tui.games or [game]
     else:

@@ -516,3 +516,22 @@ async def test_the_final_hand_is_announced() -> None:
         game = app.game
         assert game is not None and game.hand_no == 2
         assert "FINAL HAND" in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_how_to_win_on_start_dismissable_and_again_from_question_mark(lang: str) -> None:
+    config = TableConfig(variant="classic", players=3, seed=3, bot_delay=0)
+    app = SabaccApp(config, intro=True, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen) and app.screen.heading == "how to win"
+        intro = app.screen.rules
+        assert ("How to win" if lang == "en" else "勝ち方") in intro
+        assert ("Idiot's Array:" if lang == "en" else "イディオッツ・アレイ") in intro  # glossary
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.table
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen) and app.screen.rules.startswith(intro)

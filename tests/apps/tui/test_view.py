@@ -203,3 +203,14 @@ def test_action_labels_in_the_variants_words_and_language() -> None:
     ja = {c.label for c in build_choices(obs, "ja")}
     assert "fold" in en and "junk" not in en
     assert "フォールド" in ja
+
+
+def test_every_variant_says_how_to_win_and_names_its_hands() -> None:
+    import sabacc
+    from sabacc.services.render import glossary_lines, vocabulary
+
+    for name in sabacc.variant_names():
+        for lang in ("en", "ja"):
+            vocab = vocabulary(name, lang)
+            assert vocab.has_own("howto"), (name, lang)
+            assert len(glossary_lines(name, lang)) > 1, (name, lang)

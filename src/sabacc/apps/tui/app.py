@@ -104,9 +104,11 @@ class SabaccApp(App[None]):
         setup: bool = False,
         hints: bool = False,
         lang: str = "en",
+        intro: bool = False,
     ) -> None:
         super().__init__()
         self.config = config or TableConfig()
+        self.intro = intro  # show the variant's "how to win" over the first game
         self._initial = (game, dict(bots or {}))
         self.setup = setup
         self.table = TableScreen()
@@ -133,6 +135,8 @@ class SabaccApp(App[None]):
             self._seat(game, bots, self.config)
         else:
             self.new_game(self.config)
+        if self.intro and not self.setup:
+            self.table.show_intro()
 
     def new_game(self, config: TableConfig) -> None:
         """Start a game from ``config`` (settings are validated before this is called)."""

@@ -10,7 +10,7 @@ from sabacc.apps.tui.screens import ConfirmQuitScreen, RulesScreen
 from sabacc.apps.tui.state import TableHost, TableState
 from sabacc.apps.tui.widgets import ActionBar, CardsView
 from sabacc.core.errors import SabaccError
-from sabacc.services.render import glossary_lines
+from sabacc.services.render import glossary_lines, vocabulary
 
 
 class KeyInput(TableState):
@@ -116,7 +116,9 @@ class KeyInput(TableState):
             return odds_hints.available()
         return True
 
-    def action_rules(self) -> None:
+    def rules_pages(self) -> tuple[str, str, str] | None:
+        """The variant's title, its one-screen "how to win" with the hand glossary, and its
+        full rules, in the table's language."""
         game = self.game
         variant = game.variant if game is not None else self.config.variant
         import sabacc
@@ -124,10 +126,28 @@ class KeyInput(TableState):
         try:
             v = sabacc.variant(variant)
         except SabaccError:
+            return None
+        vocab = vocabulary(v.info, self.lang)
+        howto = vocab.text("howto") if vocab.has("howto") else ""
+        glossary = "\n".join(glossary_lines(v.name, self.lang))
+        intro = "\n\n".join(part for part in (howto, glossary) if part)
+        return v.title, intro, v.rules_text.rstrip()
+
+    def action_rules(self) -> None:
+        pages = self.rules_pages()
+        if pages is None:
             return
-        glossary = "\n".join(glossary_lines(v.name))
-        rules = f"{v.rules_text.rstrip()}\n\n{glossary}" if glossary else v.rules_text
-        self.app.push_screen(RulesScreen(v.title, rules))
+        title, intro, rules = pages
+        self.app.push_screen(RulesScreen(title, f"{intro}\n\n{rules}" if intro else rules))
+
+    def show_intro(self) -> None:
+        """The one-screen "how to win" (shown when ``sabacc play`` starts; ``?`` shows it again
+        with the full rules)."""
+        pages = self.rules_pages()
+        if pages is None or not pages[1]:
+            return
+        title, intro, _ = pages
+        self.app.push_screen(RulesScreen(title, intro, heading="how to win"))
 
     def action_hints(self) -> None:
         if odds_hints.available():

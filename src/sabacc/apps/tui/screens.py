@@ -70,18 +70,21 @@ class RulesScreen(ModalScreen[None]):
         Binding("enter", "close", "Close", show=False),
     ]
 
-    def __init__(self, title: str, rules: str) -> None:
+    def __init__(self, title: str, rules: str, *, heading: str = "rules") -> None:
         super().__init__()
         self.rules_title = title
         self.rules = rules
+        self.heading = heading
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.rules_title}: rules", id="rules-title")
+            yield Static(f"{self.rules_title}: {self.heading}", id="rules-title")
             with VerticalScroll(id="rules-scroll"):
                 yield Static(Text(reflow(self.rules)), id="rules-text")
                 yield Static(Text("\n" + KEY_HELP, style="cyan"), id="rules-keys")
-            yield Static("↑/↓ scroll · esc or ? close", id="rules-close")
+            yield Static(
+                "↑/↓ scroll · esc or enter close · ? at the table: rules", id="rules-close"
+            )
 
     def action_close(self) -> None:
         self.dismiss(None)
