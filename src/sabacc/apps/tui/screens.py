@@ -42,7 +42,7 @@ def reflow(text: str) -> str:
         if not line:
             out.append("")
             continue
-        starts_item = line.startswith(("- ", "* ", "• "))
+        starts_item = line.startswith(("- ", "* ", "• ")) or raw.startswith("  ")
         if out and out[-1] and not starts_item and not out[-1].endswith((".", ":")):
             out[-1] = f"{out[-1]} {line}"
         else:
@@ -82,9 +82,7 @@ class RulesScreen(ModalScreen[None]):
             with VerticalScroll(id="rules-scroll"):
                 yield Static(Text(reflow(self.rules)), id="rules-text")
                 yield Static(Text("\n" + KEY_HELP, style="cyan"), id="rules-keys")
-            yield Static(
-                "↑/↓ scroll · esc or enter close · ? at the table: rules", id="rules-close"
-            )
+            yield Static("↑/↓ scroll · esc or enter closes · ? shows the rules", id="rules-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
