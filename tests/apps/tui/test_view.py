@@ -125,17 +125,19 @@ def test_sizer_stays_in_range() -> None:
 
 def test_observation_parts_for_each_variant() -> None:
     spike = sabacc.new_game("spike", players=2, seed=1).observation(0)
-    assert [p.name for p in piles(spike)] == ["discard"]
+    assert [p.name for p in piles(spike, sabacc.variant("spike").info)] == ["discard"]
     counts = pile_counts(spike)
     assert counts is not None and counts.plain.startswith(f"Draw {spike['draw_pile']}")
     surabat = sabacc.new_game("surabat", players=3, seed=2).observation(0)
-    assert [(p.name, len(p.codes), p.backs) for p in piles(surabat)] == [
+    assert [
+        (p.name, len(p.codes), p.backs) for p in piles(surabat, sabacc.variant("surabat").info)
+    ] == [
         ("sun", 3, 0),
         ("moon", 0, 1),
     ]
     assert "Bot" not in " ".join(info_parts(surabat))  # names come from the seats
     classic = sabacc.new_game("classic", players=3, seed=3).observation(0)
-    assert piles(classic) == []
+    assert piles(classic, sabacc.variant("classic").info) == []
     assert "no calls yet" in info_parts(classic)
     assert dice_line(classic) is None
     rolled = dict(spike, dice=[3, 3])

@@ -196,7 +196,7 @@ class TableLayout(TableState):
             if facts:
                 lines.append(Text(" · ", style="dim").join(facts))
                 lines[-1].stylize("dim")
-            shown = piles(obs)[:PILE_SLOTS]
+            shown = piles(obs, game.info)[:PILE_SLOTS]
         self.query_one("#centre-text", Static).update(Text("\n").join(lines))
         picking_sun = self.mode == "pick" and self.pick is not None
         sun_picks = (

@@ -18,6 +18,7 @@ from rich.text import Text
 import sabacc
 from sabacc.core.cards import Deck
 from sabacc.core.errors import SabaccError
+from sabacc.engine.variant import VariantInfo
 from sabacc.services.render import Vocabulary
 
 #: Short names for the middle of a drawn card (five cells at most).
@@ -327,24 +328,29 @@ class Pile:
     backs: int = 0
 
 
-def piles(obs: Mapping[str, Any]) -> list[Pile]:
-    """The piles drawn as cards: face-up piles and the Moon (whatever keys the observation has).
+def piles(obs: Mapping[str, Any], info: VariantInfo) -> list[Pile]:
+    """The piles drawn as cards, as the variant declares them (:attr:`VariantInfo.piles`).
 
-    Face-down piles nobody picks from by card (draw pile, deck, discard stack) are counted in
-    :func:`pile_counts` instead.
+    A spread face-up pile (Surabat's Sun) shows every card; another face-up pile its top card,
+    when it has one; a face-down pile whose cards this seat may know (the Moon) one card, face
+    up when the seat knows its top. Other face-down piles (draw pile, deck) are only counted,
+    in :func:`pile_counts`.
     """
     out: list[Pile] = []
-    if "sun" in obs:
-        sun = tuple(str(c) for c in obs.get("sun") or [])
-        out.append(Pile("sun", f"Sun ({len(sun)})", sun))
-    if "moon_count" in obs:
-        count = int(obs.get("moon_count") or 0)
-        known = obs.get("moon_known") or []
-        top = str(known[-1]) if known and known[-1] else None
-        label = f"Moon ({count})" + (": top is yours" if top else "")
-        out.append(Pile("moon", label, (top,) if top else (), 0 if top else min(count, 1)))
-    if obs.get("discard_top"):
-        out.append(Pile("discard", "Discard", (str(obs["discard_top"]),)))
+    for pile in info.piles:
+        title = pile.name.replace("_", " ").capitalize()
+        if pile.face_up:
+            codes = tuple(str(c) for c in obs.get(pile.key) or [])
+            if pile.spread:
+                out.append(Pile(pile.name, f"{title} ({len(codes)})", codes))
+            elif codes:
+                out.append(Pile(pile.name, title, codes[-1:]))
+        elif pile.known_key is not None:
+            count = int(obs.get(pile.key) or 0)
+            known = obs.get(pile.known_key) or []
+            top = str(known[-1]) if known and known[-1] else None
+            label = f"{title} ({count})" + (": top is yours" if top else "")
+            out.append(Pile(pile.name, label, (top,) if top else (), 0 if top else min(count, 1)))
     return out
 
 
