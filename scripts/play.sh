@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install sabacc and start a game of Corellian Spike against three bots in this terminal.
+# Install sabacc into the project's virtual environment .venv (made on first run; reinstalled
+# only when pyproject.toml, setup.py or the Cython source change) and start a game of
+# Corellian Spike against three bots in this terminal. Arguments go to `sabacc play`.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-PY="${PYTHON:-python3}"
-"$PY" -m pip install --disable-pip-version-check -q -e ".[tui]"
-exec "$PY" -m sabacc play "$@"
+source "$(dirname "$0")/_venv.sh"
+sabacc_venv tui
+exec "$VENV_PY" -m sabacc play "$@"

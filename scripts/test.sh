@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Install sabacc with everything its tests need, then run the whole suite: ruff, mypy, pytest.
-# Works on a fresh machine with Python 3.11+ and pip. Exits non-zero on any failure,
-# including pytest collecting no tests.
+# Install sabacc with everything its tests need into the project's virtual environment .venv
+# (made on first run; reinstalled only when pyproject.toml, setup.py or the Cython source
+# change), then run the whole suite: ruff, mypy (src and tests), pytest (with the doctests, the
+# documentation site build and the packaging test). Works on a fresh machine with only
+# Python 3.11+, including a system Python that refuses pip installs (PEP 668). Exits non-zero on
+# any failure, including pytest collecting no tests. Arguments go to pytest.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-PY="${PYTHON:-python3}"
-
-echo "== installing sabacc[test]"
-"$PY" -m pip install --disable-pip-version-check -q -e ".[test]"
+source "$(dirname "$0")/_venv.sh"
+cd "$SABACC_ROOT"
+sabacc_venv test
+PY="$VENV_PY"
 
 # The web tests need Debian's Chromium (browser tests, with a Japanese font for the screenshots)
 # and PostgreSQL with psycopg (store tests on both databases). Installed only when missing; as
@@ -24,10 +26,10 @@ if [ "${#apt_pkgs[@]}" -gt 0 ]; then
 fi
 
 echo "== ruff"
-"$PY" -m ruff check src tests benchmarks
-"$PY" -m ruff format --check src tests benchmarks
+"$PY" -m ruff check src tests benchmarks scripts setup.py
+"$PY" -m ruff format --check src tests benchmarks scripts setup.py
 
-echo "== mypy"
+echo "== mypy (src and tests)"
 "$PY" -m mypy
 
 echo "== pytest"

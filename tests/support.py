@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sabacc
@@ -22,7 +22,7 @@ def check_cards(game: Game) -> None:
     """Every card of the deck is somewhere, exactly once (during a hand)."""
     if game.is_over:
         return
-    cards = game.card_locations()  # type: ignore[attr-defined]
+    cards = game.card_locations()
     deck = type(game).info.deck
     assert len(cards) == len(deck), (len(cards), len(deck))
     assert len({c.id for c in cards}) == len(deck)
@@ -111,7 +111,7 @@ def _candidates(game: Game, token: str) -> list[Any]:
 
 def arrange(
     game: Game,
-    hands: dict[int, str | list[str]] | None = None,
+    hands: Mapping[int, str | list[str]] | None = None,
     draw: str | list[str] | None = None,
     discard: str | list[str] | None = None,
     *,
@@ -293,7 +293,7 @@ def check_private(game: Game, since: int | None = None) -> None:
     # Cards a seat saw go to another seat (Surabat's Moon pile): ``seen[viewer]`` card ids.
     seen: list[set[int]] | None = getattr(game, "seen", None)
     for viewer in viewers:
-        obs = game.observation(viewer)
+        obs: dict[str, Any] = dict(game.observation(viewer))
         obs.pop("last_hand", None)
         text = json.dumps(obs)
         known = seen[viewer] if seen is not None and viewer is not None else set()
@@ -305,8 +305,8 @@ def check_private(game: Game, since: int | None = None) -> None:
                     continue
                 assert f'"{c.code}"' not in text, (viewer, owner, c.code)
         for e in game.events_for(viewer, since):
-            owner = getattr(e, "seat", None)
-            if owner == viewer or getattr(e, "shown", False):
+            actor = getattr(e, "seat", None)
+            if actor == viewer or getattr(e, "shown", False):
                 continue
             for name in type(e).private:
                 assert getattr(e, name) is None, (viewer, e)

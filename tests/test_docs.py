@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _gen_docs():  # type: ignore[no-untyped-def]
+def _gen_docs() -> ModuleType:
     spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,7 @@ def _option_strategies(defaults: Any) -> dict[str, st.SearchStrategy[Any]]:
 
 
 @st.composite
-def configs(draw: st.DrawFn, variants: list[str] = VARIANTS) -> Config:
+def configs(draw: st.DrawFn, variants: Sequence[str] = VARIANTS) -> Config:
     name = draw(st.sampled_from(variants))
     v = sabacc.variant(name)
     info = v.info

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 import sabacc
 from sabacc.apps.cli import app
@@ -21,11 +21,11 @@ from tests.support import choose_small
 runner = CliRunner()
 
 
-def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+def run(*args: str, input: str | None = None) -> Result:
     return runner.invoke(app, list(args), input=input)
 
 
-def assert_bad_input(result, *words: str) -> None:  # type: ignore[no-untyped-def]
+def assert_bad_input(result: Result, *words: str) -> None:
     """Exit status 2, exactly one line on stderr naming the problem, nothing on stdout."""
     assert result.exit_code == 2, (result.stdout, result.stderr)
     lines = result.stderr.strip("\n").split("\n")

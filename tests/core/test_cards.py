@@ -1,4 +1,4 @@
-"""Cards, decks and the card notation of RULES.md ("Card notation", "Reference figures")."""
+"""Cards, decks and the card notation of docs/rules.md ("Card notation", "Reference figures")."""
 
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ class TestClassicDeck:
 
 
 class TestReferenceFigures:
-    """RULES.md "Reference figures", counted exactly over the deck."""
+    """docs/rules.md "Reference figures", counted exactly over the deck."""
 
     def test_spike_first_two_cards(self) -> None:
         v = sabacc.variant("spike")

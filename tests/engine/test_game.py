@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ import pytest
 import sabacc
 from sabacc.core import events as ev
 from sabacc.engine.game import Game
+from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
 from tests.support import (
     arrange,
     check_cards,
@@ -31,8 +33,10 @@ from tests.support import (
 )
 
 
-def spike(players: int = 3, seed: int = 11, **options: object) -> Game:
-    return sabacc.new_game("spike", players=players, seed=seed, **options)
+def spike(players: int = 3, seed: int = 11, **options: Any) -> SpikeGame:
+    game = sabacc.new_game("spike", players=players, seed=seed, **options)
+    assert isinstance(game, SpikeGame)
+    return game
 
 
 # ---------------------------------------------------------------------------- API
@@ -51,11 +55,11 @@ class TestApi:
         assert g.variant == "corellian_spike" and g.num_players == 4
 
     def test_options_as_keywords(self) -> None:
-        g = sabacc.new_game("spike", players=4, seed=7, rounds=2, gain_fee=1, betting="fixed")
+        g = spike(players=4, seed=7, rounds=2, gain_fee=1, betting="fixed")
         assert (g.options.rounds, g.options.gain_fee, g.options.betting) == (2, 1, "fixed")
 
     def test_text_option_values_are_converted(self) -> None:
-        g = sabacc.new_game("spike", players=2, seed=1, rounds="2", min_bet="none")
+        g = spike(players=2, seed=1, rounds="2", min_bet="none")
         assert g.options.rounds == 2 and g.options.min_bet is None
 
     def test_same_seed_same_game(self) -> None:
@@ -74,6 +78,7 @@ class TestApi:
         v = sabacc.variant("spike")
         assert v.name == "corellian_spike" and v.title == "Corellian Spike"
         assert len(v.deck) == 62
+        assert isinstance(v.options, SpikeOptions)
         assert v.options.rounds == 3 and v.options.true_tie == "blind_draw"
         assert [c.code for c in v.parse_cards("+4 -4 0")] == ["+4c", "-4c", "0"]
         assert v.evaluate("+4 -4 0").name == "Yee-Haa"
@@ -82,7 +87,7 @@ class TestApi:
         assert v.evaluate("+4 -4 0") > v.evaluate("+2 -2")
         assert "Spike" in v.rules_text or "spike" in v.rules_text.lower()
         g = sabacc.variant("spike", rounds=1).new_game(players=2, seed=3)
-        assert g.options.rounds == 1
+        assert isinstance(g.options, SpikeOptions) and g.options.rounds == 1
 
     def test_variant_evaluate_needs_cards(self) -> None:
         with pytest.raises(sabacc.CardParseError):
@@ -132,7 +137,7 @@ class TestApi:
             {"ante": 0, "sabacc_ante": 0, "game_end": "last_standing"},
         ],
     )
-    def test_bad_option_values(self, options: dict[str, object]) -> None:
+    def test_bad_option_values(self, options: dict[str, Any]) -> None:
         with pytest.raises(sabacc.OptionError):
             sabacc.new_game("spike", players=2, seed=1, **options)
         assert issubclass(sabacc.OptionError, ValueError)
@@ -361,7 +366,8 @@ class TestObservation:
         for bad in (-1, 3, 99, True, "0", 1.0):
             with pytest.raises(IndexError):
                 g.observation(bad)  # type: ignore[arg-type]
-        assert g.observation(np.int64(2))["you"] == g.observation(2)["you"]
+        seat: Any = np.int64(2)  # NumPy integers are accepted as seats
+        assert g.observation(seat)["you"] == g.observation(2)["you"]
 
     def test_legal_shown_only_to_the_player_to_act(self) -> None:
         g = spike()
@@ -620,7 +626,12 @@ class TestGameEnd:
 def test_invariants_over_many_games() -> None:
     for seed in range(6):
         g = spike(players=2 + seed, seed=seed, gain_fee=1, swap_fee=2)
-        playout(g, random.Random(seed), check=lambda x: (check_credits(x), check_cards(x)))
+
+        def check(x: Game) -> None:
+            check_credits(x)
+            check_cards(x)
+
+        playout(g, random.Random(seed), check=check)
         assert sum(g.payoffs) == 0
 
 

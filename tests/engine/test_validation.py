@@ -91,14 +91,14 @@ class TestAmounts:
     ) -> None:
         game = new(variant, engine, players=2)
         to_betting(game, can_bet)
-        game.apply(Bet(game.legal().bet[0]))  # type: ignore[index]
+        game.apply(Bet(game.legal().bet[0]))
         to_betting(game, can_raise)
         refused(game, Raise(amount), "whole number of credits")
 
     def test_numpy_integers_are_converted(self, variant: str, engine: str) -> None:
         game = new(variant, engine)
         to_betting(game, can_bet)
-        low = game.legal().bet[0]  # type: ignore[index]
+        low = game.legal().bet[0]
         twin = new(variant, engine)
         to_betting(twin, can_bet)
         assert game.is_legal(Bet(np.int64(low)))  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ class TestAmounts:
     def test_whole_number_text_still_parses(self, variant: str, engine: str) -> None:
         game = new(variant, engine)
         to_betting(game, can_bet)
-        low = game.legal().bet[0]  # type: ignore[index]
+        low = game.legal().bet[0]
         assert game.is_legal(f"bet {low}")
         refused(game, f"bet {low}.5", "not a whole number")
 

@@ -1,4 +1,4 @@
-"""Exact odds: RULES.md reference figures, brute force on small cases, option odds, CLI."""
+"""Exact odds: docs/rules.md reference figures, brute force on small cases, option odds, CLI."""
 
 from __future__ import annotations
 

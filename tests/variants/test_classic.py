@@ -1,4 +1,4 @@
-"""Classic sabacc (RULES.md §1): rules, options and scripted hands.
+"""Classic sabacc (docs/rules.md §1): rules, options and scripted hands.
 
 Scripted hands use :func:`rig` to stack the deck: it moves named cards into the seats' hands
 and onto the top of the deck (cards are moved, never created, so the 76 cards stay conserved).
@@ -784,7 +784,7 @@ def test_idiots_array_beats_pure_sabacc_and_takes_both_pots() -> None:
     sabacc_pot = game.sabacc_pot
     play(game, "1: check", "2: check", "0: check", "2: stand", "0: call hand")
     result = last_result(game)
-    assert pot(result, "main")["winners"] == [1]  # type: ignore[index]
+    assert pot(result, "main")["winners"] == [1]
     sab = pot(result, "sabacc")
     assert sab is not None and sab["winners"] == [1]
     # the losing caller's penalty went into the sabacc pot before it was won
@@ -798,7 +798,7 @@ def test_pure_sabacc_takes_the_sabacc_pot() -> None:
     rig(game, {0: "5f 6f", 1: "15f 8f", 2: "4f 4c"})
     play(game, "1: check", "2: check", "0: check", "2: stand", "0: call hand")
     result = last_result(game)
-    assert pot(result, "sabacc")["winners"] == [1]  # type: ignore[index]
+    assert pot(result, "sabacc")["winners"] == [1]
 
 
 def test_negative_pure_sabacc_only_with_absolute_scoring() -> None:
@@ -807,7 +807,7 @@ def test_negative_pure_sabacc_only_with_absolute_scoring() -> None:
         rig(game, {0: "5f 6f", 1: "-15 -8", 2: "4f 4c"})
         play(game, "1: check", "2: check", "0: check", "2: stand", "0: call hand")
         result = last_result(game)
-        winners = pot(result, "main")["winners"]  # type: ignore[index]
+        winners = pot(result, "main")["winners"]
         assert winners == ([1] if wins_sabacc else [0])
         assert (pot(result, "sabacc") is not None) == wins_sabacc
 
@@ -828,7 +828,7 @@ def test_nobody_valid_carries_the_hand_pot() -> None:
     # and the next winner takes it
     rig(game, {0: "5f 6f", 1: "10f 11f", 2: "4f 4c"})
     play(game, "2: check", "0: check", "1: check", "0: stand", "1: call hand")
-    assert pot(last_result(game), "main")["amount"] == 9  # type: ignore[index]
+    assert pot(last_result(game), "main")["amount"] == 9
 
 
 def test_sudden_demise_breaks_a_tie() -> None:
@@ -880,7 +880,7 @@ def test_tied_caller_who_shares_the_pot_does_not_pay() -> None:
     rig(game, {0: "10f 10c", 1: "10s 10t", 2: "4f 4c"}, top="1c 1s")
     events = play(game, "1: check", "2: check", "0: check", "2: stand", "0: call hand")
     assert [e for e in of_type(events, "paid") if e.pot == "sabacc"] == []
-    assert set(pot(last_result(game), "main")["winners"]) == {0, 1}  # type: ignore[index]
+    assert set(pot(last_result(game), "main")["winners"]) == {0, 1}
 
 
 def test_tie_on_a_special_hand_plays_sudden_demise_for_both_pots() -> None:
@@ -888,8 +888,8 @@ def test_tie_on_a_special_hand_plays_sudden_demise_for_both_pots() -> None:
     rig(game, {0: "5f 6f", 1: "12f 11f", 2: "12c 11c"}, top="-2 1c")
     play(game, "1: check", "2: check", "0: check", "2: stand", "0: call hand")
     result = last_result(game)
-    assert pot(result, "main")["winners"] == [1]  # type: ignore[index]
-    assert pot(result, "sabacc")["winners"] == [1]  # type: ignore[index]
+    assert pot(result, "main")["winners"] == [1]
+    assert pot(result, "sabacc")["winners"] == [1]
 
 
 def test_sudden_demise_card_does_not_make_a_special_hand() -> None:
@@ -899,7 +899,7 @@ def test_sudden_demise_card_does_not_make_a_special_hand() -> None:
     rig(game, {0: "5f 6f", 1: "12f 10f", 2: "12c 10c"}, top="1c -2")
     play(game, "1: check", "2: check", "0: check", "2: stand", "0: call hand")
     result = last_result(game)
-    assert pot(result, "main")["winners"] == [1]  # type: ignore[index]
+    assert pot(result, "main")["winners"] == [1]
     assert pot(result, "sabacc") is None
 
 
@@ -911,7 +911,7 @@ def test_forced_call_after_max_orbits_has_no_caller_penalty() -> None:
     events = play(game, "0: stand")
     result = last_result(game)
     assert result["reason"] == "forced_call"
-    assert pot(result, "main")["winners"] == [1]  # type: ignore[index]
+    assert pot(result, "main")["winners"] == [1]
     assert [e for e in of_type(events, "paid") if e.pot == "sabacc"] == []
 
 
@@ -940,8 +940,8 @@ def test_side_pot_for_a_short_stack() -> None:
     # the all-in seat is not asked again but may still call the hand
     play(game, "2: call hand")
     result = last_result(game)
-    assert pot(result, "main")["winners"] == [2]  # type: ignore[index]
-    assert pot(result, "side 1")["winners"] == [1]  # type: ignore[index]
+    assert pot(result, "main")["winners"] == [2]
+    assert pot(result, "side 1")["winners"] == [1]
 
 
 def test_all_in_player_is_not_asked_to_bet_or_fold() -> None:

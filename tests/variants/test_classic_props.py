@@ -1,4 +1,4 @@
-"""Classic sabacc: exact reference figures and Hypothesis playout invariants (RULES.md §1)."""
+"""Classic sabacc: exact reference figures and Hypothesis playout invariants (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tests.support import check_cards, check_credits, check_no_leak, choose, pla
 from tests.variants.test_classic import check_no_leak_hand
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md reference figures, by exact enumeration of the 76-card deck
+# docs/rules.md reference figures, by exact enumeration of the 76-card deck
 # ---------------------------------------------------------------------------------------------
 
 VALUES = [c.value for c in CLASSIC_DECK.cards]
@@ -131,7 +131,7 @@ def check_state(game: sabacc.Game) -> None:
     else:
         assert game.phase == "betting"
         if game.legal().bet is not None:
-            assert seat == game.turn and game.legal().bet[1] <= opts.bet_limit  # type: ignore[index]
+            assert seat == game.turn and game.legal().bet[1] <= opts.bet_limit
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

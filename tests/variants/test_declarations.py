@@ -57,11 +57,12 @@ def test_declared_piles_are_in_every_observation(variant: str) -> None:
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_declared_rounds_and_bet_unit_match_the_game(variant: str, players: int) -> None:
     info = lookup(variant)
-    for options in (
+    choices: list[dict[str, Any]] = [
         {},
         {"ante": 3},
         {"ante": 2, "min_bet": 4} if "min_bet" in info.options_type.names() else {},
-    ):
+    ]
+    for options in choices:
         game = sabacc.new_game(variant, players=players, seed=1, **options)
         obs = game.observation(0)
         assert info.rounds(game.options, players) == obs.get("rounds")

@@ -1,4 +1,4 @@
-"""Corellian Spike hand evaluation (RULES.md, "Hand ranking"; seed 002 examples)."""
+"""Corellian Spike hand evaluation (docs/rules.md, "Hand ranking"; seed 002 examples)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def patterns(value: HandValue) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# An independent reference, written straight from RULES.md with Counter and sorting. It returns
+# An independent reference, written straight from docs/rules.md with Counter and sorting. It returns
 # a sort key where SMALLER is better, so it cannot share a sign or layout bug with the module.
 # ---------------------------------------------------------------------------------------------
 
@@ -130,7 +130,7 @@ big_deck_hands = st.lists(
 
 
 # ---------------------------------------------------------------------------------------------
-# Every row, with the examples of RULES.md and the seed guide.
+# Every row, with the examples of docs/rules.md and the seed guide.
 # ---------------------------------------------------------------------------------------------
 
 ROW_EXAMPLES: list[tuple[str, str, int, tuple[int, int]]] = [

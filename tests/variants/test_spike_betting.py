@@ -1,17 +1,18 @@
-"""Corellian Spike betting phase (RULES.md §2): actions, structures, all-ins and side pots.
+"""Corellian Spike betting phase (docs/rules.md §2): actions, structures, all-ins and side pots.
 
 Three players unless said otherwise: seat 0 deals, so the betting order is 1, 2, 0.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
 import sabacc
 from sabacc.core import events as ev
 from sabacc.engine.game import Game
+from sabacc.variants.corellian_spike import SpikeGame
 from tests.support import (
     arrange,
     check_cards,
@@ -24,8 +25,9 @@ from tests.support import (
 )
 
 
-def at_betting(players: int = 3, seed: int = 5, **options: object) -> Game:
+def at_betting(players: int = 3, seed: int = 5, **options: Any) -> SpikeGame:
     g = sabacc.new_game("spike", players=players, seed=seed, **options)
+    assert isinstance(g, SpikeGame)
     to_phase(g, "betting")
     return g
 
@@ -211,7 +213,7 @@ class TestStructures:
             ({"gain_fee": -1}, "gain_fee"),
         ],
     )
-    def test_bad_betting_options(self, options: dict[str, object], match: str) -> None:
+    def test_bad_betting_options(self, options: dict[str, Any], match: str) -> None:
         with pytest.raises(sabacc.OptionError, match=match):
             sabacc.new_game("spike", players=3, seed=1, **options)
 
@@ -351,7 +353,9 @@ class TestSidePots:
         # Seat 1's uncalled 20 went back to seat 1 when the betting closed.
         assert g.stacks == [0, 20, 0]
         assert g.committed == [9, 19, 19]
-        assert any(e.type == "bet_returned" and e.seat == 1 and e.amount == 20 for e in g.events)
+        assert any(
+            isinstance(e, ev.BetReturned) and e.seat == 1 and e.amount == 20 for e in g.events
+        )
         assert pots(g) == [(27, (0, 1, 2)), (20, (1, 2))]
         obs = g.observation(0)
         assert obs["pots"]["main"] == 47

@@ -97,7 +97,7 @@ def assert_same_state(ref: SpikeGame, core: SpikeCore, where: str = "") -> None:
 
 
 def sign(x: Any, y: Any) -> int:
-    return (x > y) - (x < y)
+    return int((x > y) - (x < y))
 
 
 def assert_same_strengths(ref: SpikeGame, core: SpikeCore) -> None:
@@ -634,7 +634,8 @@ def illegal_candidates(ref: SpikeGame) -> list[tuple[Any, int | None]]:
     for s in [*range(ref.n), -1, ref.n, 99]:
         if s != seat:
             out.append((some_legal, s))
-    out += [(some_legal, True), (some_legal, "0"), (some_legal, 0.0), ("dance", ref.n + 1)]
+    bogus: list[tuple[Any, Any]] = [(some_legal, True), (some_legal, "0"), (some_legal, 0.0)]
+    out += [*bogus, ("dance", ref.n + 1)]
     return out
 
 
@@ -733,11 +734,13 @@ class TestIllegalInput:
             core.apply("stand")
         huge = [f"bet {10**20}", f"bet {2**63}", Bet(2**64), f"raise {10**20}"]
         for action in huge:
+            assert isinstance(action, str | Bet)
             assert core.is_legal(action) is False
             assert_same_refusal(ref, core, action, None)
         ref.apply("bet 1")
         core.apply("bet 1")
         for action in [f"raise {10**20}", Raise(2**63), f"bet {10**20}"]:
+            assert isinstance(action, str | Raise)
             assert core.is_legal(action) is False
             assert_same_refusal(ref, core, action, None)
         lockstep(ref, core, random.Random(1), Style())
@@ -800,6 +803,7 @@ class TestClone:
         twin = core.clone()
         assert core_fingerprint(twin) == core_fingerprint(core)
         ref_twin = ref.clone()
+        assert isinstance(ref_twin, SpikeGame)
         # The original and its clone both follow the reference with the same future actions.
         lockstep(ref_twin, twin, random.Random(steps), setup.style, strengths=False)
         lockstep(ref, core, random.Random(steps), setup.style, strengths=False)
@@ -836,7 +840,9 @@ class TestClone:
         assert core_fingerprint(fresh) == core_fingerprint(core)
         assert fresh.history() == core.history()
         # Same future as the reference engine's clone reseeded the same way.
-        lockstep(ref.clone(reseed=reseed), fresh, random.Random(4), Style(), replayable=False)
+        ref_fresh = ref.clone(reseed=reseed)
+        assert isinstance(ref_fresh, SpikeGame)
+        lockstep(ref_fresh, fresh, random.Random(4), Style(), replayable=False)
 
     def test_reseed_changes_future_random_events(self) -> None:
         _, core = make_pair(Setup(4, 123, {"game_end": "hands:4", "buy_in": 40}))
@@ -867,9 +873,9 @@ class TestApi:
     @pytest.mark.parametrize("name", ["spike", "classic"])
     def test_unknown_engine(self, name: str) -> None:
         with pytest.raises(OptionError, match="engine='turbo'"):
-            sabacc.new_game(name, players=3, seed=1, engine="turbo")
+            sabacc.new_game(name, players=3, seed=1, engine="turbo")  # type: ignore[call-overload]
         with pytest.raises(OptionError, match="engine='turbo'"):
-            sabacc.variant(name).new_game(3, 1, engine="turbo")
+            sabacc.variant(name).new_game(3, 1, engine="turbo")  # type: ignore[call-overload]
 
     def test_core_refuses_other_options(self) -> None:
         with pytest.raises(OptionError):
@@ -1001,6 +1007,7 @@ class TestPickle:
 
     def test_a_pickle_of_another_build_is_refused(self) -> None:
         game = sabacc.new_game("spike", players=2, seed=1, engine="compiled")
-        restore, args = game.__reduce__()
+        reduced: Any = game.__reduce__()
+        restore, args = reduced
         with pytest.raises(ValueError, match="another build"):
             restore(args[0][:-1], *args[1:])

@@ -1,4 +1,4 @@
-"""Corellian Spike: every rule of RULES.md §2 except betting and side pots (test_spike_betting).
+"""Corellian Spike: every rule of docs/rules.md §2 but betting and side pots (test_spike_betting).
 
 Hands are scripted with :func:`tests.support.arrange` (cards) and
 :func:`tests.support.force_dice` (shift or not); seat 0 deals the first hand, so with three
@@ -7,11 +7,14 @@ players the order "from the dealer's left" is 1, 2, 0.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import sabacc
 from sabacc.core import events as ev
 from sabacc.engine.game import Game
+from sabacc.variants.corellian_spike import SpikeGame
 from tests.support import (
     arrange,
     check_cards,
@@ -23,8 +26,10 @@ from tests.support import (
 )
 
 
-def spike(players: int = 3, seed: int = 11, **options: object) -> Game:
-    return sabacc.new_game("corellian_spike", players=players, seed=seed, **options)
+def spike(players: int = 3, seed: int = 11, **options: Any) -> SpikeGame:
+    game = sabacc.new_game("corellian_spike", players=players, seed=seed, **options)
+    assert isinstance(game, SpikeGame)
+    return game
 
 
 def codes(cards: list[sabacc.Card]) -> list[str]:
@@ -85,7 +90,7 @@ class TestHandSetup:
         assert [e.seat for e in dealt] == [1, 2, 3, 0]
         assert all(e.count == 2 and e.reason == "deal" for e in dealt)
         for e in dealt:
-            assert list(e.cards) == codes(g.hands[e.seat])
+            assert e.cards is not None and list(e.cards) == codes(g.hands[e.seat])
 
     def test_discard_pile_started_from_the_draw_pile(self) -> None:
         g = spike(players=4)

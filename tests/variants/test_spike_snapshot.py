@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -104,7 +104,7 @@ class TestRoundTrips:
         assert back.events
 
     def test_from_game_is_the_snapshot_import(self) -> None:
-        ref = sabacc.new_game("spike", players=5, seed=44, gain_fee=1)
+        ref = cast(SpikeGame, sabacc.new_game("spike", players=5, seed=44, gain_fee=1))
         rng = random.Random(2)
         for _ in range(25):
             ref.apply(choose(rng, ref.legal(), Style()))
@@ -123,7 +123,7 @@ class TestRoundTrips:
 
 class TestRefusals:
     def base(self) -> SpikeSnapshot:
-        return sabacc.new_game("spike", players=3, seed=1).snapshot()  # type: ignore[attr-defined,no-any-return]
+        return cast(SpikeGame, sabacc.new_game("spike", players=3, seed=1)).snapshot()
 
     @pytest.mark.parametrize(
         "change",

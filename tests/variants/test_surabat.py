@@ -1,4 +1,4 @@
-"""Surabat Cycle rules (RULES.md §3, seed 001): scripted hands on a stacked deck.
+"""Surabat Cycle rules (docs/rules.md §3, seed 001): scripted hands on a stacked deck.
 
 The helpers here stack the deck by setting the game's piles directly (``arrange``) and fix the
 spike dice (``fix_dice``); they are reused by ``test_surabat_props.py``.
@@ -133,7 +133,7 @@ def finish_betting(game: SurabatGame) -> None:
 
 
 def obs_json(game: SurabatGame, viewer: int | None) -> str:
-    obs = game.observation(viewer)
+    obs: dict[str, Any] = dict(game.observation(viewer))
     obs.pop("last_hand", None)
     return json.dumps(obs)
 
@@ -399,7 +399,8 @@ def test_moon_swap_and_what_each_seat_observes() -> None:
     for v in (0, 1, None):
         assert game.observation(v)["moon_known"] == [None, None, None]
     cycle = [e for e in game.events if isinstance(e, MoonPlaced) and e.reason == "cycle"]
-    assert len(cycle) == 1 and all(cycle[0].visible_to(v).card is None for v in (0, 1, 2, None))
+    views = [cycle[0].visible_to(v) for v in (0, 1, 2, None)]
+    assert len(cycle) == 1 and all(isinstance(e, MoonPlaced) and e.card is None for e in views)
     assert known(game, 1, 2) == ["+4c"]  # knowledge survives the round end
 
     # Round 2 starts with seat 2 (B): B puts another card on the Moon, so A loses track of +4c.

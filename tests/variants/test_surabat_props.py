@@ -12,7 +12,7 @@ import json
 import random
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -172,7 +172,7 @@ class Oracle:
                 assert got == +self.known[v][s], (v, s, got, self.known[v][s])
             want_moon = [code if p is not None and p == v else None for code, p in self.moon]
             assert obs["moon_known"] == want_moon, (v, obs["moon_known"], want_moon)
-            obs.pop("last_hand")  # the previous hand's showdown, public
+            cast(dict[str, Any], obs).pop("last_hand")  # the previous hand's showdown, public
             text = json.dumps(obs) + json.dumps([e.visible_to(v).to_dict() for e in fresh])
             leaked = set(CODE.findall(text)) - self.shown[v]
             assert not leaked, (v, leaked)

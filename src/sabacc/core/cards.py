@@ -1,4 +1,4 @@
-"""Cards, decks and the card notation of RULES.md.
+"""Cards, decks and the card notation of docs/rules.md.
 
 A deck is an immutable tuple of :class:`Card` objects with unique ``id`` values (0..n-1), so
 identical-looking cards stay distinct and card conservation can be checked. Cards are shared,

@@ -1,4 +1,4 @@
-"""Classic 76-card sabacc (RULES.md §1; M. Brent Sleeper's rules, seed 000).
+"""Classic 76-card sabacc (docs/rules.md §1; M. Brent Sleeper's rules, seed 000).
 
 A hand: antes (hand pot, and the sabacc pot when it is empty), two cards each, then turns from
 the dealer's left. Each turn has four phases:
@@ -17,7 +17,7 @@ The hand is force-called after ``max_orbits`` orbits. Showdown: the best valid h
 hand pot (side pots as in poker); Idiot's Array or Pure Sabacc also takes the sabacc pot; every
 bomb out, and a losing caller, pays the hand pot to the sabacc pot. Ties play sudden demise.
 
-Project decisions where RULES.md is silent are listed in docs/variants/classic.md.
+Project decisions where docs/rules.md is silent are listed in docs/variants/classic.md.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ _IDIOTS_ARRAY_VALUES = [0, 2, 3]
 
 
 def evaluate_classic(values: Iterable[int], scoring: str = "signed") -> HandValue:
-    """The value of a classic hand (RULES.md §1, "Scoring"), cards in any order.
+    """The value of a classic hand (docs/rules.md §1, "Scoring"), cards in any order.
 
     ``values`` are card values of the 76-card deck (1..15, and the faces 0, -2, -8, -11, -13,
     -14, -15, -17); at least one card. ``scoring`` is ``"signed"`` (highest total <= 23 wins,
@@ -217,9 +217,9 @@ class ClassicObservation(Observation, ClassicPart):
 
 @dataclass(frozen=True)
 class ClassicOptions(Options):
-    """Classic sabacc options (RULES.md §1).
+    """Classic sabacc options (docs/rules.md §1).
 
-    ``sabacc_ante`` is a *mode* here (RULES.md names it so); the amount is
+    ``sabacc_ante`` is a *mode* here (docs/rules.md names it so); the amount is
     ``sabacc_ante_amount``.
     """
 
@@ -247,7 +247,7 @@ class ClassicOptions(Options):
         "max_orbits": (1, None),
     }
 
-    # The base class types this as an int amount; classic sabacc makes it a mode (RULES.md §1).
+    # The base class types this as an int amount; classic sabacc makes it a mode (docs/rules.md §1).
     sabacc_ante: Literal["if_empty", "always"] = "if_empty"  # type: ignore[assignment]
     sabacc_ante_amount: int = 1
     bet_limit: int = 3

@@ -1,10 +1,10 @@
-"""Corellian Spike (RULES.md §2; the Sabacc For Charity rules).
+"""Corellian Spike (docs/rules.md §2; the Sabacc For Charity rules).
 
 A hand: antes to the main and sabacc pots, two cards each, a discard pile started from the draw
 pile, then ``rounds`` rounds of Card phase → Betting phase → Spike phase, then the showdown.
 Surabat Cycle (:mod:`sabacc.variants.surabat_cycle`) reuses this class with another array.
 
-Project decisions where RULES.md is silent (documented in docs/rules-decisions.md):
+Project decisions where docs/rules.md is silent (documented in docs/rules-decisions.md):
 
 * A junked hand is mucked: its cards go face down under the discard pile (they are not shown
   and do not change the discard top) and come back at the next reshuffle.
@@ -79,7 +79,7 @@ def swap_action(source: str, value: int) -> Swap:
 
 @dataclass(frozen=True)
 class SpikeOptions(Options):
-    """Corellian Spike options (RULES.md §2)."""
+    """Corellian Spike options (docs/rules.md §2)."""
 
     help: ClassVar[dict[str, str]] = {
         **Options.help,

@@ -251,7 +251,7 @@ def evaluate_spike_key(key: int) -> HandValue:
 
 
 def evaluate_spike(values: Sequence[int]) -> HandValue:
-    """The value of a Corellian Spike hand (RULES.md, "Hand ranking"), cards in any order.
+    """The value of a Corellian Spike hand (docs/rules.md, "Hand ranking"), cards in any order.
 
     ``values`` are card values in -10..10, ``0`` being a Sylop; at least one card. Hands of
     1..5 cards the deck allows are a table lookup (the table is built on first use); other hands

@@ -1,4 +1,4 @@
-"""Surabat Cycle (RULES.md §3, seed 001): Corellian Spike with a Sun/Moon array.
+"""Surabat Cycle (docs/rules.md §3, seed 001): Corellian Spike with a Sun/Moon array.
 
 A hand: antes (5 and 5 by default), the array is set (three face-up cards on the **Sun pile**, two
 face-down cards on the **Moon pile**), two cards are dealt to each player, then ``rounds`` rounds
@@ -113,7 +113,7 @@ class MoonPlaced(Event):
 
 @dataclass(frozen=True)
 class SurabatOptions(SpikeOptions):
-    """Surabat Cycle options (RULES.md §3): Spike's, with Surabat defaults."""
+    """Surabat Cycle options (docs/rules.md §3): Spike's, with Surabat defaults."""
 
     help: ClassVar[dict[str, str]] = {
         **SpikeOptions.help,

@@ -65,8 +65,9 @@ def test_masks_equal_legality(variant: str, engine: str, players: int) -> None:
         if core.over:
             core.reset(rng.getrandbits(32))
         game = core.game
-        seat = core.current_seat()
-        assert seat is not None
+        current = core.current_seat()
+        assert current is not None
+        seat = current
         mask = core.mask(seat)
         legal, pot, to_call = core.situation()
         assert mask.dtype == np.int8 and mask.shape == (table.n,)
@@ -109,8 +110,9 @@ def test_mask_from_observation_equals_env_mask(variant: str) -> None:
         for seat in range(3):
             obs = game.observation(seat)
             np.testing.assert_array_equal(core.table.mask_from_observation(obs), core.mask(seat))
-        seat = core.current_seat()
-        assert seat is not None
+        current = core.current_seat()
+        assert current is not None
+        seat = current
         legal_idx = np.flatnonzero(core.mask(seat))
         core.apply_index(int(legal_idx[rng.randrange(len(legal_idx))]))
 

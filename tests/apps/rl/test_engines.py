@@ -20,9 +20,10 @@ import pytest
 import sabacc
 import sabacc.apps.rl
 from sabacc.apps.rl import TableCore
-from sabacc.apps.rl.core import resolve_engine
 from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
+from sabacc.variants.compiled import resolve_engine
+from sabacc.variants.corellian_spike import SpikeGame
 from tests.apps.rl.conftest import needs_compiled
 
 pytestmark = needs_compiled
@@ -95,7 +96,7 @@ def test_aec_episodes_are_identical(
     )
     assert ref.unwrapped.core.engine == "python"
     assert fast.unwrapped.core.engine == "compiled"
-    n_actions = ref.action_space("player_0").n
+    n_actions = int(ref.action_space("player_0").n)
     rng = random.Random(f"aec-{players}-{episode}-{max_cycles}")
     steps = 0
     for seed in range(12 if episode == "game" else 25):
@@ -153,7 +154,7 @@ def test_parallel_episodes_are_identical(
         )
         for engine in ENGINES
     )
-    n_actions = ref.action_space("player_0").n
+    n_actions = int(ref.action_space("player_0").n)
     rng = random.Random(f"parallel-{players}-{episode}")
     for seed in range(8):
         robs, rinfos = ref.reset(seed=seed)
@@ -253,6 +254,7 @@ def test_seat_view_matches_the_reference_state() -> None:
     for seed, players in [(s, p) for s in range(3) for p in (2, 5)]:
         # Short stacks: all-in and knocked-out seats too.
         ref = sabacc.new_game("spike", players=players, seed=seed, log=False, buy_in=15)
+        assert isinstance(ref, SpikeGame)
         fast = sabacc.new_game("spike", players=players, seed=seed, engine="compiled", buy_in=15)
         for _ in range(400):
             if ref.over:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _example():  # type: ignore[no-untyped-def]
+def _example() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "train_reinforce", ROOT / "examples" / "train_reinforce.py"
     )

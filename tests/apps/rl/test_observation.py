@@ -42,8 +42,9 @@ def _random_play(core: TableCore, rng: random.Random, steps: int) -> list[tuple[
     for _ in range(steps):
         if core.over:
             core.reset(rng.getrandbits(32))
-        seat = core.current_seat()
-        assert seat is not None
+        current = core.current_seat()
+        assert current is not None
+        seat = current
         visited.append((core.game.hand_no, seat))
         legal = np.flatnonzero(core.mask(seat))
         core.apply_index(int(legal[rng.randrange(len(legal))]))
@@ -71,8 +72,9 @@ def test_fast_path_equals_json_path(variant: str, engine: str, players: int, epi
             assert fast.dtype == np.float32 and fast.shape == (enc.size,)
             np.testing.assert_array_equal(fast, ref)
             assert np.all(fast >= space_low) and np.all(fast <= space_high)
-        seat = core.current_seat()
-        assert seat is not None
+        current = core.current_seat()
+        assert current is not None
+        seat = current
         legal = np.flatnonzero(core.mask(seat))
         core.apply_index(int(legal[rng.randrange(len(legal))]))
 
@@ -113,8 +115,9 @@ def test_no_hidden_card_leak(variant: str, engine: str) -> None:
                     core.encoder.encode(imagined, other, core.unit),
                 ):
                     changed_other += 1
-        seat = core.current_seat()
-        assert seat is not None
+        current = core.current_seat()
+        assert current is not None
+        seat = current
         legal = np.flatnonzero(core.mask(seat))
         core.apply_index(int(legal[rng.randrange(len(legal))]))
     assert changed_other > 0  # the determinizations did move hidden cards around

@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -17,7 +18,7 @@ from tests.apps.server.helpers import ServerProcess
 from tests.support import choose_small
 
 ACTIONS = 12_000
-OPTIONS = {"game_end": "hands:100000", "buy_in": 1_000_000}  # nobody goes broke
+OPTIONS: dict[str, Any] = {"game_end": "hands:100000", "buy_in": 1_000_000}  # nobody goes broke
 
 
 def _long_game(db: Path) -> tuple[str, int]:

@@ -25,7 +25,7 @@ def test_refusals_change_nothing(server: ServerProcess) -> None:
         actor = next(cl for cl in (a, b, c) if cl.my_turn)
         others = [cl for cl in (a, b, c) if cl is not actor]
         before = _snapshot(actor)
-        legal = actor.state["game"]["legal"]["actions"]  # type: ignore[index]
+        legal = actor.state["game"]["legal"]["actions"]
 
         # Out of turn: a seated player who is not to act.
         err = await others[0].error_reply({"type": "action", "action": legal[0]})

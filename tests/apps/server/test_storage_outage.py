@@ -51,7 +51,7 @@ def test_postgresql_stops_mid_game_and_comes_back(tmp_path: Path, cluster: PgClu
         code = created["code"]
         tokens = [created["token"], srv.join(code, "Ben")["token"]]
 
-        async def main() -> tuple[int, list[dict[str, Any]]]:
+        async def main() -> tuple[int, list[int]]:
             clients = [Client(srv, code, t) for t in tokens]
             for c in clients:
                 await c.open()

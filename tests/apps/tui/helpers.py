@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
@@ -12,6 +11,7 @@ from textual.pilot import Pilot
 import sabacc
 from sabacc.apps.tui import SabaccApp, TableConfig
 from sabacc.core.actions import Action, parse_action
+from sabacc.engine.observation import Observation
 
 
 def make_app(
@@ -93,7 +93,7 @@ class ScriptedBot:
         self.seat = seat
         self.last = last
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         texts = [str(a) for a in legal]
         if self.seat % 2 == 1:
             for prefix in ("swap discard", "gain +", "gain -", "gain 0"):

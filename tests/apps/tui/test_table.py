@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
-import time
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -21,6 +20,7 @@ from sabacc.apps.tui.screens import (
 from sabacc.apps.tui.view import colour_cards
 from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
 from sabacc.core.actions import Action
+from sabacc.engine.observation import Observation
 from tests.apps.tui.helpers import keys_now, make_app, play_until, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
@@ -381,16 +381,23 @@ def _hand_events(events: Sequence[Any], hand: int) -> list[Any]:
 
 
 class SlowBot:
-    """A bot that thinks for a while, recording the thread it thinks on."""
+    """A bot that thinks until the test lets it answer, recording the thread it thinks on.
+
+    ``started`` is set once it is deciding; it answers when ``release`` is set (or after 30 s,
+    so a failing test cannot hang). No sleeps: the test controls when the decision ends.
+    """
 
     name = "slow"
 
     def __init__(self) -> None:
         self.threads: list[str] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         self.threads.append(threading.current_thread().name)
-        time.sleep(0.8)
+        self.started.set()
+        self.release.wait(timeout=30)
         return legal[0]
 
 
@@ -402,15 +409,25 @@ async def test_bots_think_off_the_ui_thread_after_a_visible_delay() -> None:
     config = TableConfig(players=2, seed=1, bot_delay=0.05)
     app = SabaccApp(config, game=game, bots={1: bot})
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert app.table.state == "bots"
-        assert "Bot 1 is thinking…" in app.table.query_one(ActionBar).prompt
-        assert "thinking…" in str(app.table.query_one("#seat-1", SeatView).render())
-        # the UI answers while the bot thinks
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, RulesScreen)
-        await pilot.press("escape")
+        try:
+            await pilot.pause()
+            # the seat shows as thinking during the delay and while the bot decides
+            assert app.table.state == "bots"
+            assert "Bot 1 is thinking…" in app.table.query_one(ActionBar).prompt
+            assert await asyncio.to_thread(bot.started.wait, 30), "the bot was never asked"
+            await pilot.pause()
+            assert app.table.state == "bots"
+            assert "Bot 1 is thinking…" in app.table.query_one(ActionBar).prompt
+            assert "thinking…" in str(app.table.query_one("#seat-1", SeatView).render())
+            # the UI answers while the bot is still deciding
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, RulesScreen)
+            await pilot.press("escape")
+            assert not bot.release.is_set() and app.table.state == "bots"
+        finally:
+            bot.release.set()
         await settle(pilot)
+        assert app.table.state != "bots"
         assert bot.threads and all(t != threading.main_thread().name for t in bot.threads)
 
 
