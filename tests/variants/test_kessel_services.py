@@ -103,7 +103,7 @@ def test_event_lines_in_both_languages() -> None:
     ja = describe_event(TokenPlayed(0, "free_draw", None), names, lang="ja", variant="kessel")
     assert "フリードロー" in ja
     lost = describe_event(ChipsLost(1, 3, 2), names, viewer=1, variant="kessel")
-    assert lost == "You lose your round pot (3) and pay a penalty of 2"
+    assert lost == "You lose your round pot (3) + penalty 2"
     vocab = vocabulary("kessel", "en")
     assert action_label("draw blood discard", vocab) == "take the Blood discard (1 chip)"
     assert action_label("token target_tariff 2", vocab) == "play Target Tariff 2"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from sabacc.core.actions import Action, Bet, Raise, Stand
 from sabacc.engine.betting import Legal
@@ -75,6 +75,11 @@ class View:
 class BotModel:
     """The heuristic bot's knowledge of one variant. The defaults know nothing of its hands:
     a variant without a model is played by standing, checking and calling."""
+
+    #: Difficulty levels whose generic bot (:mod:`sabacc.services.bots.levels`) decides too
+    #: slowly in this variant, mapped to a bot spec of about the same thinking time per
+    #: decision (``{"hard": "ismcts:200"}``); the other levels keep their generic bot.
+    level_bots: ClassVar[Mapping[str, str]] = {}
 
     def hand_quality(self, view: View) -> float:
         """Estimated chance that the seat's current hand beats one opponent at the showdown."""

@@ -19,6 +19,7 @@ from sabacc.engine.text import VariantText
 
 if TYPE_CHECKING:
     from sabacc.core.cards import Card, Deck
+    from sabacc.core.events import Event
     from sabacc.core.hands import HandValue
     from sabacc.core.options import Options
     from sabacc.engine.features import FeatureSpec
@@ -287,6 +288,14 @@ class VariantInfo:
     card_art: str = ""
     #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.
     text: VariantText = field(default_factory=VariantText, repr=False)
+    #: What decides between two hands at each position of their :class:`HandValue` key, best
+    #: first: ``"rank"`` then the tie-breaks (``"lower_pair"``, ``"closer_to_zero"``...), each a
+    #: message key ``tiebreak.<name>`` the showdown explanation (:mod:`sabacc.services.explain`)
+    #: says when that position decided.
+    tiebreaks: tuple[str, ...] = ("rank",)
+    #: The variant's own event classes that are penalties, which a hand's explanation lists
+    #: besides penalty payments (Kessel's ``ChipsLost``: a loser's pot and penalty).
+    penalty_events: tuple[type[Event], ...] = ()
     #: The RL feature spec (:mod:`sabacc.engine.features`): None, no RL observation layout.
     rl_spec: FeatureSpec | None = field(default=None, repr=False)
     #: How the tables lay out the variant's own things (:class:`TableDisplay`).

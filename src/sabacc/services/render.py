@@ -396,8 +396,10 @@ class _Writer:
         if isinstance(e, ev.Reshuffled):
             return self.v.text("reshuffled", n=e.cards)
         if isinstance(e, ev.Revealed):
+            # A hand named by its total (classic's "19") is not said twice ("19 (+19)").
+            key = "revealed.total" if e.name == str(e.total) else "revealed"
             return self.say(
-                "revealed", e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
+                key, e.seat, cards=" ".join(e.cards), hand=self.v.hand(e.name),
                 total=_signed(e.total),
             )  # fmt: skip
         if isinstance(e, ev.BlindDraw):
@@ -450,6 +452,8 @@ class _Writer:
             key = f"{key}.hidden"
         if fields.get("target") is not None and self.v.has(f"{key}.target"):
             key = f"{key}.target"  # a seat the event acts on
+        if fields.get("count") == 1 and seat != self.viewer and self.v.has_own(f"{key}.one"):
+            key = f"{key}.one"  # "keeps 1 card", not "1 cards"
         params: dict[str, Any] = {k: "" if v is None else v for k, v in fields.items()}
         for name, value in fields.items():
             if isinstance(value, str):  # a variant's word: its name in this language

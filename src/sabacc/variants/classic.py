@@ -149,6 +149,12 @@ def evaluate_classic(values: Iterable[int], scoring: str = "signed") -> HandValu
     return HandValue((1, total, 0), str(total), total, ORDINARY, size)
 
 
+#: What decides at each position of a hand's key (``VariantInfo.tiebreaks``): the kind of hand
+#: (Idiot's Array, Pure Sabacc, a total, a bomb-out), then the higher total (with absolute
+#: scoring: the total closer to 23), then a positive total over a negative one.
+CLASSIC_TIEBREAKS: tuple[str, ...] = ("rank", "higher_total", "positive")
+
+
 def is_special(value: HandValue) -> bool:
     """Idiot's Array or Pure Sabacc: the hands that also win the sabacc pot."""
     return value.rank <= PURE_SABACC
@@ -786,5 +792,6 @@ ClassicGame.info = register(
         bot=ClassicBot(CLASSIC_DECK),
         card_art="classic.js",
         text=CLASSIC_TEXT,
+        tiebreaks=CLASSIC_TIEBREAKS,
     )
 )

@@ -28,6 +28,16 @@ _EN: dict[str, str] = {
     "pile.draw": "the deck",
     "dice.shift": "{roll}: the cards shift!",
     "reason.all_junked": "everyone else folded",
+    "ended.all_junked": "everyone else folded",
+    "howto": (
+        "How to win: hold the highest total up to 23 when the hand is called. On your turn "
+        "you pass, draw a card or exchange one, and bet 1-3 credits, call or fold; after the "
+        "first orbit anyone may call the hand. Pure Sabacc (exactly 23) and the Idiot's Array "
+        "(The Idiot 0 with a 2 and a 3) beat every total and also win the sabacc pot. Over 23, "
+        "under -23 or exactly 0 is a bomb-out: you pay the size of the hand pot. Calling and "
+        "not winning costs a penalty too. The shift die may change a random card of every hand."
+    ),
+    "banner.shift": "SHIFT! A card changed",
     "phase.shifting": "Shifting phase",
     "phase.calling": "Calling phase",
     "phase.drawing": "Drawing phase",
@@ -55,6 +65,16 @@ _JA: dict[str, str] = {
     "pile.draw": "デッキ",
     "dice.shift": "{roll}：札がシフトする！",
     "reason.all_junked": "ほかの全員がフォールド",
+    "ended.all_junked": "ほかの全員がフォールド",
+    "howto": (
+        "勝ち方：ハンドがコールされたとき、23 以下で最も大きい合計を持つ。自分の番ではパス、"
+        "1 枚引く、1 枚交換のどれかをし、1〜3 クレジットのベット、コール、フォールドを選ぶ。"
+        "1 周した後は誰でもハンドをコールできる。ピュア・サバック（ちょうど 23）とイディオッツ・"
+        "アレイ（イディオット 0 と 2 と 3）はどの合計にも勝ち、サバックポットも取る。23 超、"
+        "-23 未満、ちょうど 0 はボムアウト：ハンドポットと同額を払う。コールして勝てなくても"
+        "ペナルティ。シフトのダイスで全員の手札の 1 枚がランダムに替わることがある。"
+    ),
+    "banner.shift": "シフト！",
     "phase.shifting": "シフトフェイズ",
     "phase.calling": "コールフェイズ",
     "phase.drawing": "ドローフェイズ",

@@ -44,7 +44,7 @@ from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.registry import register
 from sabacc.variants.spike_bot import SpikeBot
 from sabacc.variants.spike_deck import SPIKE_DECK as SPIKE_DECK
-from sabacc.variants.spike_hands import evaluate_spike
+from sabacc.variants.spike_hands import SPIKE_TIEBREAKS, evaluate_spike
 from sabacc.variants.spike_odds import SpikeOdds
 from sabacc.variants.spike_snapshot import SpikeSnapshot
 from sabacc.variants.spike_text import SPIKE_TEXT
@@ -634,5 +634,6 @@ SpikeGame.info = register(
         compiled=load_compiled_core,
         card_art="spike.js",
         text=SPIKE_TEXT,
+        tiebreaks=SPIKE_TIEBREAKS,
     )
 )

@@ -160,6 +160,17 @@ def ante_increment(players_left: int) -> int:
     return {2: 5, 3: 3, 4: 2}.get(players_left, 1)
 
 
+#: What decides at each position of a kept set's key (``VariantInfo.tiebreaks``; On Target over
+#: Off Target is the rank): the distance to the target, the cards of the target suit, the
+#: higher total, the higher positive card.
+CORUSCANT_TIEBREAKS: tuple[str, ...] = (
+    "closer_to_target",
+    "more_of_suit",
+    "higher_total",
+    "higher_positive_card",
+)
+
+
 def evaluate_target(cards: Sequence[Card], target: int, suit: str | None) -> HandValue:
     """The value of a kept set against a target: closer to ``target`` first, then more cards
     of ``suit`` (a Sylop counts as it), then the higher total, then the higher single positive
@@ -577,6 +588,7 @@ CoruscantGame.info = register(
         bot=CoruscantBot(SPIKE_DECK),
         card_art="spike.js",
         text=CORUSCANT_TEXT,
+        tiebreaks=CORUSCANT_TIEBREAKS,
         rl_spec=CORUSCANT_FEATURES,
     )
 )

@@ -33,6 +33,25 @@ _EN: dict[str, str] = {
     "set_aside.second.hidden": "{who} discards {count} unselected cards face down",
     "dealt.draw_up": "{who} draws back up to five: {cards}",
     "dealt.draw_up.you": "You draw back up to five: {cards}",
+    "selected.first.one": "{who} keeps 1 card face down",
+    "selected.first.hidden.one": "{who} keeps 1 card face down",
+    "selected.second.one": "{who} keeps 1 card in the final selection",
+    "selected.second.hidden.one": "{who} keeps 1 card in the final selection",
+    "set_aside.shift.one": "{who} discards 1 unselected card face down",
+    "set_aside.shift.hidden.one": "{who} discards 1 unselected card face down",
+    "set_aside.second.one": "{who} discards 1 unselected card face down",
+    "set_aside.second.hidden.one": "{who} discards 1 unselected card face down",
+    "howto": (
+        "How to win: at the reveal, have the kept set whose total is closest to the target. "
+        "Each hand you get five cards and the dealer rolls a gold die (the target number: 0, "
+        "+5, -5, +10 or -10) and a silver die (the target suit). First you keep at least one "
+        "card face down; you bet, call, raise or junk (fold); the rest are discarded and you "
+        "draw back up to five; a second betting round; then you may add cards to your kept set "
+        "(never remove them). Closest to the target wins the pot; then most cards of the target "
+        "suit (Sylops count as it), then the higher total, then the higher positive card."
+    ),
+    "tiebreak.closer_to_target": "the total closer to the target wins",
+    "tiebreak.more_of_suit": "more cards of the target suit win",
 }
 
 _JA: dict[str, str] = {
@@ -65,7 +84,21 @@ _JA: dict[str, str] = {
     "set_aside.second.you": "あなたは {cards} を伏せて捨てる",
     "set_aside.second.hidden": "{who}は選ばなかった {count} 枚を伏せて捨てる",
     "dealt.draw_up": "{who}は 5 枚まで引き直す：{cards}",
+    "howto": (
+        "勝ち方：リビールで、キープした札の合計がターゲットに最も近いこと。各ハンドで 5 枚ずつ"
+        "配られ、ディーラーが金のダイス（ターゲットの数：0、+5、-5、+10、-10）と銀のダイス"
+        "（ターゲットのスート）を振る。まず 1 枚以上を伏せてキープし、ベット、コール、レイズ、"
+        "ジャンク（降りる）。残りは捨てて 5 枚まで引き直し、2 回目のベット。最後にキープに札を"
+        "足してよい（外すことはできない）。ターゲットに最も近い人がポットを取る。同じなら"
+        "ターゲットのスートの枚数（シロップも数える）、次に合計の大きいほう、次に最も大きい"
+        "プラスの札。"
+    ),
+    "tiebreak.closer_to_target": "合計がターゲットに近いほうが勝ち",
+    "tiebreak.more_of_suit": "ターゲットのスートの札が多いほうが勝ち",
 }
+
+# One card kept or discarded: English says "1 card" (Japanese counts the same way).
+_JA.update({f"{k}.one": _JA[k].replace("{count}", "1") for k in _EN if f"{k}.one" in _EN})
 
 CORUSCANT_TEXT = VariantText(
     messages={"en": _EN, "ja": _JA},

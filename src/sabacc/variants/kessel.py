@@ -72,6 +72,7 @@ from sabacc.variants.kessel_bot import KesselBot
 from sabacc.variants.kessel_hands import (
     FAMILIES,
     IMPOSTOR,
+    KESSEL_TIEBREAKS,
     PLAIN_RULES,
     KesselDeck,
     Rules,
@@ -930,6 +931,8 @@ KesselGame.info = register(
         pots=(KESSEL_POTS,),
         bet_unit=lambda options: 1,
         card_art="kessel.js",
+        tiebreaks=KESSEL_TIEBREAKS,
+        penalty_events=(ChipsLost,),
         text=KESSEL_TEXT,
         bot=KesselBot(),
         odds=KesselOdds(),

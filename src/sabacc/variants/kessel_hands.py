@@ -30,6 +30,11 @@ DIE = range(1, 7)
 # Key categories (greater is better).
 _PURE, _PRIME, _SABACC, _PLAIN = 4, 3, 2, 1
 
+#: What decides at each position of a hand's key (``VariantInfo.tiebreaks``): the kind (Pure,
+#: Prime, Sabacc, a difference), then the better pair (lower, or higher under Cook the Books) or
+#: the smaller difference, then, at equal differences, the lower card.
+KESSEL_TIEBREAKS: tuple[str, ...] = ("rank", "pair_or_difference", "lower_card")
+
 
 class KesselDeck(Deck):
     """The Kessel deck, with its notation: ``3s``, ``5b``, ``Is``/``Ib``, ``0s``/``0b``."""

@@ -157,8 +157,8 @@ _EN: dict[str, str] = {
     ),
     "chips_moved.embezzlement": "{who} loses {amount} chip from their round pot (Embezzlement)",
     "chips_moved.embezzlement.you": "You lose {amount} chip from your round pot (Embezzlement)",
-    "chips_lost": "{who} loses their round pot ({pot}) and pays a penalty of {penalty}",
-    "chips_lost.you": "You lose your round pot ({pot}) and pay a penalty of {penalty}",
+    "chips_lost": "{who} loses their round pot ({pot}) + penalty {penalty}",
+    "chips_lost.you": "You lose your round pot ({pot}) + penalty {penalty}",
     "eliminated": "{who} has no chips left and is out",
     "eliminated.you": "You have no chips left and are out",
     **{f"term.{t}": name for t, name in TOKEN_NAMES["en"].items()},
@@ -246,8 +246,8 @@ _JA: dict[str, str] = {
     ),
     "chips_moved.embezzlement": "{who}はラウンドポットから {amount} チップを失う（横領）",
     "chips_moved.embezzlement.you": "あなたはラウンドポットから {amount} チップを失う（横領）",
-    "chips_lost": "{who}はラウンドポット（{pot}）を失い、ペナルティ {penalty} を払う",
-    "chips_lost.you": "あなたはラウンドポット（{pot}）を失い、ペナルティ {penalty} を払う",
+    "chips_lost": "{who}はラウンドポット（{pot}）とペナルティ {penalty} を失う",
+    "chips_lost.you": "あなたはラウンドポット（{pot}）とペナルティ {penalty} を失う",
     "eliminated": "{who}はチップがなくなり脱落",
     "eliminated.you": "あなたはチップがなくなり脱落",
     **{f"term.{t}": name for t, name in TOKEN_NAMES["ja"].items()},
@@ -265,6 +265,62 @@ _JA["hand.Pure Sabacc"] = "ピュア・サバック"
 _JA["hand.Prime Sabacc"] = "プライム・サバック"
 _JA["hand.Sabacc"] = "サバック"
 _JA["hand.difference"] = "差"
+
+# How to win, the showdown explanation's words (services/explain.py) and the reveal line: a
+# Kessel hand's "total" is its difference, already in its name, so it is not said twice.
+_EN.update(
+    {
+        "howto": (
+            "How to win: hold one Sand and one Blood card of equal value (a Sabacc; 1/1 is the "
+            "best pair, two Sylops are Pure Sabacc), or else the smallest difference between "
+            "them. There is no betting: on your turn you may play one shift token, then stand "
+            "or pay 1 chip into your round pot to draw from a Sand or Blood pile and keep or "
+            "discard what you drew. After three turns (or when everyone stands) the best hands "
+            "take their own pot back; every other player loses their pot and pays a penalty: "
+            "1 chip with a Sabacc, else the difference. Impostors take a die value at the "
+            "reveal, a Sylop copies the other card. With no chips left you are out; the last "
+            "player with chips wins."
+        ),
+        "revealed": "{who} shows {cards}: {hand}",
+        "revealed.you": "You show {cards}: {hand}",
+        "explain.hand": "{hand}",
+        # Kessel's hand names say their kind ("Sabacc 3/3"), so "same rank" is not repeated.
+        "explain.by_tiebreak": "{who} wins the {pot} ({amount}) with {hand} over {other} "
+        "{other_hand}: {tiebreak}",
+        "explain.by_tiebreak.you": "You win the {pot} ({amount}) with {hand} over {other} "
+        "{other_hand}: {tiebreak}",
+        "tiebreak.pair_or_difference": "the better pair, or the smaller difference, wins",
+        "tiebreak.pair_or_difference.3": "the better pair wins",
+        "tiebreak.pair_or_difference.4": "the smaller difference wins",
+        "tiebreak.lower_card": "same difference: the lower card wins",
+        "ended.all_stood": "everyone stood",
+        "ended.turns": "the last turn was played",
+    }
+)
+_JA.update(
+    {
+        "howto": (
+            "勝ち方：サンドとブラッドの札を 1 枚ずつ持ち、同じ値（サバック。1/1 が最強のペア、"
+            "シロップ 2 枚はピュア・サバック）にするか、2 枚の差をできるだけ小さくする。ベットは"
+            "ない：自分の番にシフトトークンを 1 枚使ってよく、スタンドするか、チップ 1 枚を"
+            "ラウンドポットに払ってサンドかブラッドの山から引き、引いた札をキープか捨てる。"
+            "3 ターン後（全員がスタンドしたらその時点で）最強の手は自分のポットを取り戻し、"
+            "ほかの全員はポットを失ってペナルティを払う：サバックなら 1 枚、それ以外は差の枚数。"
+            "インポスターはリビールでダイスの値になり、シロップはもう 1 枚の値になる。チップが"
+            "なくなると脱落、最後までチップが残った人の勝ち。"
+        ),
+        "revealed": "{who}の手札 {cards}：{hand}",
+        "explain.hand": "{hand}",
+        "explain.by_tiebreak": "{who}が{hand}で{pot}（{amount}）を獲得：{other}{other_hand}に"
+        "勝つ、{tiebreak}",
+        "tiebreak.pair_or_difference": "よいペア、または差の小さいほうが勝ち",
+        "tiebreak.pair_or_difference.3": "よいペアが勝ち",
+        "tiebreak.pair_or_difference.4": "差の小さいほうが勝ち",
+        "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
+        "ended.all_stood": "全員がスタンド",
+        "ended.turns": "最後のターンが終わった",
+    }
+)
 
 GLOSSARY_EN: tuple[GlossaryEntry, ...] = (
     GlossaryEntry("Pure Sabacc", "both cards Sylops", "0s 0b"),

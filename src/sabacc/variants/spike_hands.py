@@ -18,6 +18,20 @@ from sabacc.core.hands import HandValue
 
 #: Hand names by rank: ``SPIKE_RANK_NAMES[rank - 1]``. Rank 12 (an unranked hand totalling 0) is
 #: also called "Sabacc"; callers tell it from a paired Sabacc (rank 11) by ``rank``.
+#: What decides at each position of a hand's key (``VariantInfo.tiebreaks``): the rank, the
+#: lower pattern values (pair, kind), then for Nulrhek the total closer to zero and positive
+#: over negative, then more cards, the higher sum of positive cards, the higher positive card.
+SPIKE_TIEBREAKS: tuple[str, ...] = (
+    "rank",
+    "lower_pattern",
+    "lower_pattern",
+    "closer_to_zero",
+    "positive",
+    "more_cards",
+    "higher_positive_sum",
+    "higher_positive_card",
+)
+
 SPIKE_RANK_NAMES: tuple[str, ...] = (
     "Pure Sabacc",  # 1
     "Full Sabacc",  # 2

@@ -64,9 +64,29 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
 
 SPIKE_TEXT = VariantText(
     messages={
-        "en": {"phase.spike": "Spike phase"},
+        "en": {
+            "phase.spike": "Spike phase",
+            "howto": (
+                "How to win: end the hand with cards totalling zero (a Sabacc), or as close to "
+                "zero as you can. Each Card phase you stand, gain the draw top, or swap a card "
+                "with the discard or draw top; then you bet, call or junk (fold). After three "
+                "rounds the best hand takes the main pot, and the sabacc pot too if it totals "
+                "zero. Among zero hands, named patterns win (Pure Sabacc 0 0 is best); among "
+                "the rest, the total closest to zero wins and positive beats negative. Beware "
+                "the Spike dice: doubles are a Sabacc Shift and every hand is dealt anew."
+            ),
+        },
         "ja": {
             "phase.spike": "スパイクフェイズ",
+            "howto": (
+                "勝ち方：手札の合計を 0（サバック）か、できるだけ 0 に近づけてハンドを終える。"
+                "カードフェイズではスタンド、山札の上を取る（ゲイン）、捨て札か山札の上と 1 枚"
+                "交換（スワップ）のどれか。続いてベット、コール、ジャンク（降りる）。3 ラウンド後、"
+                "最強の手がメインポットを取り、合計 0 ならサバックポットも取る。合計 0 の手の"
+                "中では役が強い（ピュア・サバック 0 0 が最強）。それ以外は 0 に近いほど強く、"
+                "同じならプラスが勝つ。スパイクのダイスがゾロ目ならサバック・シフト：全員の手札が"
+                "配り直される。"
+            ),
             **{f"hand.{en}": ja for en, ja in HAND_NAMES_JA.items()},
         },
     },

@@ -46,6 +46,7 @@ from sabacc.variants.corellian_spike import (
 )
 from sabacc.variants.registry import register
 from sabacc.variants.spike_bot import SurabatBot
+from sabacc.variants.spike_hands import SPIKE_TIEBREAKS
 from sabacc.variants.spike_odds import SurabatOdds
 from sabacc.variants.surabat_text import SURABAT_TEXT
 
@@ -570,5 +571,6 @@ SurabatGame.info = register(
         bot=SurabatBot(SPIKE_DECK),
         card_art="spike.js",
         text=SURABAT_TEXT,
+        tiebreaks=SPIKE_TIEBREAKS,
     )
 )

@@ -40,6 +40,12 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
+    #too-small {
+        display: none; height: 1fr; width: 1fr; content-align: center middle;
+        color: $warning; text-style: bold;
+    }
+    TableScreen.too-small > * { display: none; }
+    TableScreen.too-small > #too-small { display: block; }
     #topbar { height: 1; background: $panel; }
     #top { width: 1fr; }
     #top-right { width: auto; color: $text-muted; }
@@ -100,19 +106,27 @@ class SabaccApp(App[None]):
         setup: bool = False,
         hints: bool = False,
         lang: str = "en",
+        intro: bool = False,
     ) -> None:
         super().__init__()
         self.config = config or TableConfig()
+        self.intro = intro  # show the variant's "how to win" over the first game
         self._initial = (game, dict(bots or {}))
         self.setup = setup
         self.table = TableScreen()
         self.table.show_hints = hints and odds_hints.available()
         self.table.lang = lang
+        #: Every game started in this session, in order (``sabacc play --save`` keeps them all).
+        self.games: list[Game] = []
 
     @property
     def game(self) -> Game | None:
         """The game at the table (the last one started)."""
         return self.table.game
+
+    def _seat(self, game: Game, bots: Mapping[int, Bot], config: TableConfig) -> None:
+        self.games.append(game)
+        self.table.start(game, bots, config)
 
     async def on_mount(self) -> None:
         await self.push_screen(self.table)
@@ -120,9 +134,11 @@ class SabaccApp(App[None]):
         if self.setup:
             self.open_settings(can_cancel=False)
         elif game is not None:
-            self.table.start(game, bots, self.config)
+            self._seat(game, bots, self.config)
         else:
             self.new_game(self.config)
+        if self.intro and not self.setup:
+            self.table.show_intro()
 
     def new_game(self, config: TableConfig) -> None:
         """Start a game from ``config`` (settings are validated before this is called)."""
@@ -133,7 +149,7 @@ class SabaccApp(App[None]):
             self.open_settings(can_cancel=self.table.game is not None)
             return
         self.config = config
-        self.table.start(game, bots, config)
+        self._seat(game, bots, config)
 
     def open_settings(self, *, can_cancel: bool = True) -> None:
         def chosen(config: TableConfig | None) -> None:

@@ -7,13 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Footer, RichLog, Static
 
 from sabacc.apps.tui import hints as odds_hints
 from sabacc.apps.tui.controls import build_choices, subset_action
-from sabacc.apps.tui.state import MAX_OPPONENTS, PILE_SLOTS, TableState
+from sabacc.apps.tui.state import (
+    MAX_OPPONENTS,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    PILE_SLOTS,
+    TableState,
+)
 from sabacc.apps.tui.view import (
     Pile,
     chip,
@@ -44,6 +51,7 @@ class TableLayout(TableState):
     """The widgets of the table and how each is drawn from the human's observation."""
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         with Horizontal(id="topbar"):
             yield Static(id="top")
             yield Static(id="top-right")
@@ -71,6 +79,29 @@ class TableLayout(TableState):
         yield ActionBar(id="actions")
         yield Footer(compact=True, show_command_palette=False)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below the minimum size, a notice instead of a clipped table; the log re-wraps."""
+        width, height = event.size.width, event.size.height
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "too-small")
+        notice = self.query_one("#too-small", Static)
+        if small:
+            notice.update(
+                Text(
+                    f"Terminal too small: {width}×{height}.\n"
+                    f"The table needs at least {MIN_WIDTH}×{MIN_HEIGHT}: "
+                    "enlarge the window (q quits).",
+                    justify="center",
+                )
+            )
+        self.call_after_refresh(self._rewrap_log)
+
+    def _rewrap_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in self.log_lines:
+            log.write(line)
+
     def _layout_seats(self) -> None:
         assert self.game is not None
         opponents = self.game.n - 1
@@ -93,7 +124,18 @@ class TableLayout(TableState):
             title = sabacc.variant(game.variant).title
         except SabaccError:  # pragma: no cover - the game's own variant is registered
             title = game.variant
-        top = status_line(obs, title) if review is None else review_status_line(review, title)
+        vocab = vocabulary(game.variant, self.lang)
+        top = (
+            status_line(obs, title) if review is None else review_status_line(review, title, vocab)
+        )
+        if review is None:
+            dice = dice_line(obs)
+            if dice is not None and dice[1]:  # in the top bar: the centre has no line to spare
+                top.append("  ")
+                top.append_text(shift_banner(vocab))
+            if self.final_hand(game):
+                top.append("  ")
+                top.append(f" {vocab.text('banner.final_hand')} ", style="bold black on cyan")
         self.query_one("#top", Static).update(top)
         self.query_one("#top-right", Static).update(Text(f"seed {game.seed} ", style="dim"))
         self._draw_seats(obs, review)
@@ -150,8 +192,9 @@ class TableLayout(TableState):
         lines: list[Text] = []
         shown: list[Pile] = []
         menu = self.pick if self.mode == "pick" and self.pick is not None else None
+        vocab = vocabulary(game.variant, self.lang)
         if review is not None:
-            lines.extend(result_lines(review, game.names, self.human))
+            lines.extend(result_lines(review, self.review_lines, game.variant, vocab))
         elif menu is not None and any(o.where == "menu" for o in menu.options):
             lines.append(side_hand_text(obs, self.lang, menu) or Text())  # entries and effects
         else:
@@ -169,9 +212,7 @@ class TableLayout(TableState):
                     lines[0].append_text(fact_line)
                 else:
                     lines.append(fact_line)
-            if dice is not None and dice[1]:
-                lines.append(shift_banner(obs))
-            shown = piles(obs)[:PILE_SLOTS]
+            shown = piles(obs, game.info)[:PILE_SLOTS]
         self.query_one("#centre-text", Static).update(Text("\n").join(lines))
         picking_sun = self.mode == "pick" and self.pick is not None
         sun_picks = (
@@ -312,6 +353,8 @@ class TableLayout(TableState):
             s = self.sizer
             prompt = Text(f"{s.kind.capitalize()} ", style="bold")
             prompt.append(str(s.value), style="bold reverse" if s.valid else "bold red")
+            if not s.valid:
+                prompt.append(" out of range", style="bold red")
             prompt.append(f" ({s.low}–{s.high})  ←/→ ±{s.unit}  ↓/↑ ±{5 * s.unit}  or type")
             bar.show(
                 prompt,
@@ -322,7 +365,7 @@ class TableLayout(TableState):
                     ("h", "h", "½pot"),
                     ("p", "p", "pot"),
                     ("a", "a", "all-in"),
-                    ("enter", "⏎", f"{s.kind} {s.value}"),
+                    ("enter", "⏎", f"{s.kind} {s.value}" if s.valid else "—"),
                     ("escape", "esc", "back"),
                 ],
             )

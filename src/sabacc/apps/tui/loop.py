@@ -23,6 +23,7 @@ from sabacc.core.actions import JUNK, Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
+from sabacc.services.explain import explain_hand
 from sabacc.services.render import render_log
 
 
@@ -58,6 +59,7 @@ class TurnLoop(TableState):
         self.over_shown = False
         self._reset_mode()
         self.query_one("#log", RichLog).clear()
+        self.log_lines = []
         self._layout_seats()
         self.advance()
 
@@ -147,6 +149,7 @@ class TurnLoop(TableState):
         log = self.query_one("#log", RichLog)
         if isinstance(event, ev.HandStarted):
             log.clear()
+            self.log_lines = []
             log.border_title = f"Hand {event.hand}"
             self.hand_status = {s: "in" for s in event.seats}
         elif isinstance(event, ev.Acted) and event.public == str(JUNK):
@@ -154,7 +157,9 @@ class TurnLoop(TableState):
         elif isinstance(event, ev.Eliminated):
             self.hand_status[event.seat] = "out"
         if line:
-            log.write(colour_cards(game.variant, line))
+            text = colour_cards(game.variant, line)
+            self.log_lines.append(text)
+            log.write(text)
 
     def _begin_review(self, hand: int) -> None:
         game = self.game
@@ -163,6 +168,10 @@ class TurnLoop(TableState):
         if result is None:  # pragma: no cover - every ended hand has a result
             return
         self.review = result.to_dict()
+        self.review_lines = explain_hand(
+            game.info, result, game.names, game.events_for(self.human),
+            viewer=self.human, lang=self.lang,
+        )  # fmt: skip
         # Stacks as they were when the hand ended: undo what later events already moved.
         adjust: dict[int, int] = {}
         for later in self.queue:

@@ -42,7 +42,7 @@ def reflow(text: str) -> str:
         if not line:
             out.append("")
             continue
-        starts_item = line.startswith(("- ", "* ", "• "))
+        starts_item = line.startswith(("- ", "* ", "• ")) or raw.startswith("  ")
         if out and out[-1] and not starts_item and not out[-1].endswith((".", ":")):
             out[-1] = f"{out[-1]} {line}"
         else:
@@ -70,18 +70,19 @@ class RulesScreen(ModalScreen[None]):
         Binding("enter", "close", "Close", show=False),
     ]
 
-    def __init__(self, title: str, rules: str) -> None:
+    def __init__(self, title: str, rules: str, *, heading: str = "rules") -> None:
         super().__init__()
         self.rules_title = title
         self.rules = rules
+        self.heading = heading
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.rules_title}: rules", id="rules-title")
+            yield Static(f"{self.rules_title}: {self.heading}", id="rules-title")
             with VerticalScroll(id="rules-scroll"):
                 yield Static(Text(reflow(self.rules)), id="rules-text")
                 yield Static(Text("\n" + KEY_HELP, style="cyan"), id="rules-keys")
-            yield Static("↑/↓ scroll · esc or ? close", id="rules-close")
+            yield Static("↑/↓ scroll · esc or enter closes · ? shows the rules", id="rules-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -268,6 +269,46 @@ def _bot_names() -> list[str]:
     return sorted(base.BOTS)
 
 
+class ConfirmQuitScreen(ModalScreen[bool]):
+    """Asked before quitting a game in progress: ``y``/enter quits, ``n``/esc plays on."""
+
+    DEFAULT_CSS = """
+    ConfirmQuitScreen { align: center middle; }
+    ConfirmQuitScreen > Vertical {
+        width: 52; height: auto; border: thick $warning; background: $surface; padding: 0 1;
+    }
+    ConfirmQuitScreen #quit-buttons { height: 1; margin-top: 1; }
+    ConfirmQuitScreen #quit-buttons Button { margin-right: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Quit"),
+        Binding("q", "answer(True)", "Quit", show=False),
+        Binding("n", "answer(False)", "Play on"),
+        Binding("escape", "answer(False)", "Play on", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="quit-question")
+            with Horizontal(id="quit-buttons"):
+                yield Button("y Quit", variant="warning", compact=True, id="yes")
+                yield Button("n Play on", compact=True, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class GameOverScreen(ModalScreen[str]):
     """Final standings. Returns ``"again"``, ``"setup"`` or ``"quit"``."""
 
@@ -297,9 +338,10 @@ class GameOverScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         lines = standings_lines(self.outcome, self.names, self.human)
         body = Text("\n").join(lines)
-        hands = self.outcome.get("hands_played")
+        hands = int(self.outcome.get("hands_played") or 0)
+        played = f"{hands} hand" if hands == 1 else f"{hands} hands"
         with Vertical():
-            yield Static(f"Game over after {hands} hands: final standings", id="over-title")
+            yield Static(f"Game over after {played}: final standings", id="over-title")
             yield Static(body, id="standings")
             with Horizontal(id="over-buttons"):
                 yield Button("⏎ Play again", variant="primary", compact=True, id="again")

@@ -19,6 +19,7 @@ import sabacc
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import SabaccError
 from sabacc.engine.variant import SideHand, TableDisplay, VariantInfo
+from sabacc.services.render import Vocabulary
 from sabacc.variants.registry import lookup
 
 #: Short names for the middle of a drawn card (five cells at most).
@@ -254,16 +255,21 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
 
 
 def colour_cards(variant: str, line: str) -> Text:
-    """A log line with every card code in it coloured."""
-    text = Text(line)
-    own = _code_pattern(variant)
-    if own is not None:
-        for m in own.finditer(line):
-            style = suit_style(variant, m.group(1))
-            text.stylize(style[0] if style else "bold", m.start(1), m.end(1))
-        return text
-    for m in _TOKEN.finditer(line):
-        text.stylize(card_style(m.group(1)), m.start(1), m.end(1))
+    """A log line with every card code in it coloured and written as the cards on the table
+    show it: the suit letter becomes the deck's symbol (``+4c`` → ``+4●``, ``11f`` → ``11♥``,
+    Kessel's ``3s`` → ``3◆``), so the log and the cards use one notation."""
+    text = Text()
+    at = 0
+    own = _code_pattern(variant)  # a suit-coloured deck: its own codes
+    for m in (own or _TOKEN).finditer(line):
+        text.append(line[at : m.start(1)])
+        code = m.group(1)
+        value, suit = face(variant, code)
+        shown = value + card_symbol(variant, code) if suit else code
+        by_suit = suit_style(variant, code)
+        text.append(shown, style=by_suit[0] if by_suit is not None else card_style(code))
+        at = m.end(1)
+    text.append(line[at:])
     return text
 
 
@@ -352,11 +358,11 @@ def status_line(obs: Mapping[str, Any], title: str) -> Text:
     return text
 
 
-def review_status_line(result: Mapping[str, Any], title: str) -> Text:
+def review_status_line(result: Mapping[str, Any], title: str, vocab: Vocabulary) -> Text:
     """The top bar while a finished hand is summarised."""
-    reason = str(result.get("reason", ""))
     text = Text(f" {title} ", style="bold black on gold3")
-    text.append(f"  Hand {result.get('hand')} · over ({REASONS.get(reason, reason)})", style="bold")
+    head = vocab.text("ended.title", hand=result.get("hand"))
+    text.append(f"  {head} ({review_reason(result, vocab)})", style="bold")
     return text
 
 
@@ -401,15 +407,16 @@ class Pile:
     backs: int = 0
 
 
-def piles(obs: Mapping[str, Any]) -> list[Pile]:
-    """The piles drawn as cards: face-up piles and the Moon (whatever keys the observation has).
+def piles(obs: Mapping[str, Any], info: VariantInfo) -> list[Pile]:
+    """The piles drawn as cards, as the variant declares them (:attr:`VariantInfo.piles`).
 
-    Face-down piles nobody picks from by card (draw pile, deck, discard stack) are counted in
-    :func:`pile_counts` instead.
+    A spread face-up pile (Surabat's Sun) shows every card; another face-up pile its top card,
+    when it has one; a face-down pile whose cards this seat may know (the Moon) one card, face
+    up when the seat knows its top. Other face-down piles (draw pile, deck) are only counted,
+    in :func:`pile_counts`.
     """
     out: list[Pile] = []
-    info = _info(obs)
-    if info is not None and info.display.declared_piles:
+    if info.display.declared_piles:  # every pile labelled with its key, drawn as cards
         keys = info.display.keys
         for pile in info.piles:
             action = info.display.pile_actions.get(pile.key, "")
@@ -417,23 +424,26 @@ def piles(obs: Mapping[str, Any]) -> list[Pile]:
             first, _, rest = pile.name.partition(" ")  # "sand draw": two short lines
             label = f"{hint}{first.capitalize()}\n{rest}"
             if pile.face_up:
-                codes = [str(c) for c in obs.get(pile.key) or []]
-                out.append(Pile(pile.key, f"{label} {len(codes)}", tuple(codes[-1:])))
+                top_codes = [str(c) for c in obs.get(pile.key) or []]
+                out.append(Pile(pile.key, f"{label} {len(top_codes)}", tuple(top_codes[-1:])))
             else:
                 count = int(obs.get(pile.key) or 0)
                 out.append(Pile(pile.key, f"{label} {count}", (), min(count, 1)))
         return out
-    if "sun" in obs:
-        sun = tuple(str(c) for c in obs.get("sun") or [])
-        out.append(Pile("sun", f"Sun ({len(sun)})", sun))
-    if "moon_count" in obs:
-        count = int(obs.get("moon_count") or 0)
-        known = obs.get("moon_known") or []
-        top = str(known[-1]) if known and known[-1] else None
-        label = f"Moon ({count})" + (": top is yours" if top else "")
-        out.append(Pile("moon", label, (top,) if top else (), 0 if top else min(count, 1)))
-    if obs.get("discard_top"):
-        out.append(Pile("discard", "Discard", (str(obs["discard_top"]),)))
+    for pile in info.piles:
+        title = pile.name.replace("_", " ").capitalize()
+        if pile.face_up:
+            codes = tuple(str(c) for c in obs.get(pile.key) or [])
+            if pile.spread:
+                out.append(Pile(pile.name, f"{title} ({len(codes)})", codes))
+            elif codes:
+                out.append(Pile(pile.name, title, codes[-1:]))
+        elif pile.known_key is not None:
+            count = int(obs.get(pile.key) or 0)
+            known = obs.get(pile.known_key) or []
+            top = str(known[-1]) if known and known[-1] else None
+            label = f"{title} ({count})" + (": top is yours" if top else "")
+            out.append(Pile(pile.name, label, (top,) if top else (), 0 if top else min(count, 1)))
     return out
 
 
@@ -477,11 +487,9 @@ def dice_line(obs: Mapping[str, Any]) -> tuple[Text, bool] | None:
     return text, shift
 
 
-def shift_banner(obs: Mapping[str, Any]) -> Text:
-    """What a shift did, in the variant's words."""
-    if obs.get("dice"):
-        return Text(" SABACC SHIFT! Every hand was replaced ", style="bold black on yellow")
-    return Text(" SHIFT! Everyone swapped a random card ", style="bold black on yellow")
+def shift_banner(vocab: Vocabulary) -> Text:
+    """What a shift did, in the variant's words (``banner.shift``)."""
+    return Text(f" {vocab.text('banner.shift')} ", style="bold black on yellow")
 
 
 def info_parts(obs: Mapping[str, Any]) -> list[str]:
@@ -616,61 +624,23 @@ def _who(names: Sequence[str], seats: Sequence[int], human: int | None) -> str:
     return " and ".join(out)
 
 
-REASONS = {
-    "showdown": "showdown",
-    "all_junked": "everyone else junked",
-    "called": "the hand was called",
-    "forced_call": "forced call (orbit limit)",
-    "all_stood": "everyone stood",
-    "turns": "the last turn was played",
-}
-
-
-def result_lines(result: Mapping[str, Any], names: Sequence[str], human: int | None) -> list[Text]:
-    """The summary of a finished hand: who won which pot with what, carries, net changes."""
-    out: list[Text] = []
+def review_reason(result: Mapping[str, Any], vocab: Vocabulary) -> str:
+    """How a hand ended, in the variant's words ("everyone else folded" in classic)."""
     reason = str(result.get("reason", ""))
-    head = Text(f"Hand {result.get('hand')} over: ", style="bold")
-    head.append(REASONS.get(reason, reason.replace("_", " ")), style="bold")
-    out.append(head)
-    hands = result.get("hands") or {}
-    for pot in result.get("pots") or []:
-        winners = list(pot.get("winners") or [])
-        shares = list(pot.get("shares") or [])
-        name = str(pot.get("pot"))
-        if not winners:  # a pot nobody takes (Kessel: a loser's own pot, with the penalty)
-            line = Text(f"{name} ({pot.get('amount')}): ", style="bold")
-            line.append(str(pot.get("reason") or "lost"), style="red")
-            out.append(line)
-            continue
-        verb = "wins" if len(winners) == 1 and winners[0] != human else "win"
-        line = Text()
-        line.append(_who(names, winners, human), style="bold green")
-        line.append(f" {verb} {name} " if name.startswith("pot") else f" {verb} the {name} pot ")
-        line.append(str(pot.get("amount")), style="bold")
-        if len(winners) > 1:
-            line.append(f" (split {', '.join(str(x) for x in shares)})")
-        detail = hands.get(str(winners[0])) if winners else None
-        if detail and detail.get("name"):
-            line.append(" with ")
-            line.append(hand_label(str(detail["name"])), style="bold")
-        elif pot.get("reason"):
-            line.append(f": {pot['reason']}", style="dim")
-        out.append(line)
-    for pot, amount in (result.get("carried") or {}).items():
-        out.append(Text(f"The {pot} pot ({amount}) carries over", style="dim"))
-    net = list(result.get("net") or [])
-    if net:
-        line = Text()
-        for s, delta in enumerate(net):
-            if s:
-                line.append(" · ")
-            line.append("You" if s == human else names[s] if s < len(names) else str(s))
-            line.append(" ")
-            line.append(
-                signed_amount(delta), style="green" if delta > 0 else "red" if delta else ""
-            )
-        out.append(line)
+    key = f"ended.{reason}"
+    return vocab.text(key) if vocab.has(key) else reason.replace("_", " ")
+
+
+def result_lines(
+    result: Mapping[str, Any], explanation: Sequence[str], variant: str, vocab: Vocabulary
+) -> list[Text]:
+    """The summary of a finished hand: how it ended, then the explanation
+    (:func:`sabacc.services.explain.explain_hand`: who won which pot and why, penalties,
+    carries or the final settlement, everyone's net)."""
+    head = Text(vocab.text("ended.title", hand=result.get("hand")) + ": ", style="bold")
+    head.append(review_reason(result, vocab), style="bold")
+    out = [head]
+    out.extend(colour_cards(variant, line) for line in explanation)
     return out
 
 
@@ -682,7 +652,12 @@ def standings_lines(
     stacks = list(outcome.get("stacks") or [])
     payoffs = list(outcome.get("payoffs") or [])
     winners = set(outcome.get("winners") or [])
-    for place, s in enumerate(outcome.get("standings") or [], 1):
+    place = 0
+    previous: int | None = None
+    for i, s in enumerate(outcome.get("standings") or []):
+        if previous is None or stacks[s] != previous:
+            place = i + 1  # tied stacks share a place: 1, 2, 2, 4
+        previous = stacks[s]
         who = "You" if s == human else names[s]
         line = Text(f"{place}. ", style="bold")
         line.append(f"{who:<14}", style="bold green" if s in winners else "")

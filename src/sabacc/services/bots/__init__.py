@@ -1,8 +1,10 @@
 """Bots: players that see only a seat's observation and its legal actions.
 
 ``make_bot("random", seed=1)`` builds a bot by name (``"ismcts:200"`` passes a budget);
-:data:`BOTS` lists the names. Harnesses ask a bot for a move with :func:`decide`, which also
-gives search bots a sampler of states consistent with the seat's information.
+:data:`BOTS` lists the names. Difficulty levels (``easy``, ``normal``, ``hard``) name a bot
+and its budget (:mod:`sabacc.services.bots.levels`); ``make_bot`` accepts them too. Harnesses
+ask a bot for a move with :func:`decide`, which also gives search bots a sampler of states
+consistent with the seat's information.
 """
 
 from sabacc.services.bots.base import (
@@ -17,18 +19,24 @@ from sabacc.services.bots.base import (
     sampler_for,
 )
 from sabacc.services.bots.ismcts import IsmctsBot
+from sabacc.services.bots.levels import DEFAULT_LEVEL, LEVELS, Level, bots_for, level_names
 from sabacc.services.bots.simple import HeuristicBot, RandomBot
 
 __all__ = [
     "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
     "Bot",
     "HeuristicBot",
     "IsmctsBot",
+    "Level",
     "RandomBot",
     "Sampler",
     "SearchBot",
     "bot_names",
+    "bots_for",
     "decide",
+    "level_names",
     "make_bot",
     "register_bot",
     "sampler_for",

@@ -83,10 +83,13 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
     """Build the bot called ``name`` with its own seed.
 
     ``name`` may carry one argument after a colon: ``ismcts:200`` (200 playouts per decision),
-    ``ismcts:0.5s`` (half a second per decision, not deterministic). Keyword ``params`` go to the
-    bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
+    ``ismcts:0.5s`` (half a second per decision, not deterministic), or be a difficulty level
+    (``easy``, ``normal``, ``hard``: :mod:`sabacc.services.bots.levels`). Keyword ``params`` go
+    to the bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
     """
-    base, _, arg = name.strip().lower().partition(":")
+    from sabacc.services.bots.levels import resolve_level
+
+    base, _, arg = resolve_level(name).strip().lower().partition(":")
     try:
         factory = BOTS[base.strip()]
     except KeyError:

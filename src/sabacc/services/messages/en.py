@@ -19,7 +19,7 @@ MESSAGES: dict[str, str] = {
     "pot.main": "main pot",
     "pot.sabacc": "sabacc pot",
     "pot.side": "side pot {n}",
-    "pot.final": "pots left at game end",
+    "pot.final": "pot left at game end",
     "pot.house": "house",
     "all_in": " (all-in)",
     # events
@@ -153,4 +153,50 @@ MESSAGES: dict[str, str] = {
     "phase.betting": "Betting phase",
     "phase.showdown": "Showdown phase",
     "phase.over": "Game over",
+    # the showdown explanation (services/explain.py)
+    "explain.your": "your",
+    "explain.possessive": "{who}'s",
+    "explain.hand": "{hand} ({total})",
+    "explain.by_rank": (
+        "{who} wins the {pot} ({amount}) with {hand}: it outranks {other} {other_hand}"
+    ),
+    "explain.by_rank.you": (
+        "You win the {pot} ({amount}) with {hand}: it outranks {other} {other_hand}"
+    ),
+    "explain.by_tiebreak": (
+        "{who} wins the {pot} ({amount}) with {hand} over {other} {other_hand}: "
+        "same rank, {tiebreak}"
+    ),
+    "explain.by_tiebreak.you": (
+        "You win the {pot} ({amount}) with {hand} over {other} {other_hand}: same rank, {tiebreak}"
+    ),
+    "explain.tie_broken": (
+        "{who} wins the {pot} ({amount}) with {hand}, tied with {other} {other_hand}: {reason}"
+    ),
+    "explain.tie_broken.you": (
+        "You win the {pot} ({amount}) with {hand}, tied with {other} {other_hand}: {reason}"
+    ),
+    "explain.uncontested": "{who} wins the {pot} ({amount}): {reason}",
+    "explain.uncontested.you": "You win the {pot} ({amount}): {reason}",
+    "explain.split": "The {pot} ({amount}) is split: {shares} ({reason})",
+    "explain.final_hand": "That was the final hand: the pots left are settled now",
+    "explain.net": "Net this hand: {net}",
+    "tiebreak.rank": "the better rank wins",
+    "tiebreak.lower_pattern": "the lower pair or kind wins",
+    "tiebreak.closer_to_zero": "the total closer to zero wins",
+    "tiebreak.positive": "a positive total beats a negative one",
+    "tiebreak.more_cards": "more cards win",
+    "tiebreak.higher_positive_sum": "the higher sum of positive cards wins",
+    "tiebreak.higher_positive_card": "the higher positive card wins",
+    "tiebreak.higher_total": "the higher total wins",
+    # the terminal table's hand summary and banners
+    "ended.title": "Hand {hand} over",
+    "ended.showdown": "showdown",
+    "ended.all_junked": "everyone else junked",
+    "ended.called": "the hand was called",
+    "ended.forced_call": "called by the orbit limit",
+    "banner.shift": "SABACC SHIFT! New hands",
+    "banner.final_hand": "FINAL HAND",
+    "revealed.total": "{who} shows {cards}: total {hand}",
+    "revealed.total.you": "You show {cards}: total {hand}",
 }

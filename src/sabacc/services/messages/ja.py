@@ -112,4 +112,36 @@ MESSAGES: dict[str, str] = {
     "phase.betting": "ベッティングフェイズ",
     "phase.showdown": "ショーダウン",
     "phase.over": "ゲーム終了",
+    # 勝敗の説明（services/explain.py）
+    "explain.your": "あなたの",
+    "explain.possessive": "{who}の",
+    "explain.hand": "{hand}（{total}）",
+    "explain.by_rank": "{who}が{hand}で{pot}（{amount}）を獲得：{other}{other_hand}より役が上",
+    "explain.by_tiebreak": (
+        "{who}が{hand}で{pot}（{amount}）を獲得：{other}{other_hand}と同じ役、{tiebreak}"
+    ),
+    "explain.tie_broken": (
+        "{who}が{hand}で{pot}（{amount}）を獲得：{other}{other_hand}と同点、{reason}"
+    ),
+    "explain.uncontested": "{who}が{pot}（{amount}）を獲得：{reason}",
+    "explain.split": "{pot}（{amount}）を分配：{shares}（{reason}）",
+    "explain.final_hand": "これが最終ハンド：残ったポットをここで精算",
+    "explain.net": "このハンドの収支：{net}",
+    "tiebreak.rank": "役の強いほうが勝ち",
+    "tiebreak.lower_pattern": "ペアや組の数字が小さいほうが勝ち",
+    "tiebreak.closer_to_zero": "合計が 0 に近いほうが勝ち",
+    "tiebreak.positive": "合計がプラスのほうがマイナスに勝つ",
+    "tiebreak.more_cards": "札の多いほうが勝ち",
+    "tiebreak.higher_positive_sum": "プラスの札の合計が大きいほうが勝ち",
+    "tiebreak.higher_positive_card": "最も大きいプラスの札が大きいほうが勝ち",
+    "tiebreak.higher_total": "合計の大きいほうが勝ち",
+    # 端末テーブルのハンド結果とバナー
+    "ended.title": "第 {hand} ハンド終了",
+    "ended.showdown": "ショーダウン",
+    "ended.all_junked": "ほかの全員がジャンク",
+    "ended.called": "ハンドがコールされた",
+    "ended.forced_call": "周回の上限でコール",
+    "banner.shift": "サバック・シフト！",
+    "banner.final_hand": "最終ハンド",
+    "revealed.total": "{who}の手札 {cards}：合計 {hand}",
 }

@@ -1,0 +1,103 @@
+"""Bot difficulty levels by name: ``easy``, ``normal``, ``hard``, each a bot and its budget.
+
+A level is what a player picks ("play against easy bots"); the bot behind it is what
+simulations and benchmarks name. :func:`sabacc.services.bots.make_bot` accepts a level name
+wherever it accepts a bot name, so ``sabacc play --bots hard`` and a web table's "play vs bots"
+share one mapping:
+
+========  ==============  ======================================================================
+level     bot             what it means
+========  ==============  ======================================================================
+easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
+normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
+hard      ``ismcts:800``  searches 800 imagined deals per decision (about 0.1 s each)
+========  ==============  ======================================================================
+
+A variant whose search is slower maps a level to a smaller budget through its bot model
+(:attr:`sabacc.engine.bots.BotModel.level_bots`): pass its :class:`VariantInfo` to
+:func:`resolve_level` / :func:`bots_for` (Kessel and Coruscant Shift: ``hard`` is
+``ismcts:200``, which thinks about as long there as ``ismcts:800`` does in Spike).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sabacc.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from sabacc.engine.variant import VariantInfo
+
+
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level: its ``name``, the ``bot`` spec it maps to, and what it means."""
+
+    name: str
+    bot: str
+    about: dict[str, str]
+
+
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level(
+            "easy",
+            "heuristic",
+            {
+                "en": "plays its own hand and the pot odds, no search; decides at once",
+                "ja": "自分の手札とポットオッズだけで判断し、先読みはしない（即決）",
+            },
+        ),
+        Level(
+            "normal",
+            "ismcts:32",
+            {
+                "en": "searches 32 imagined deals per decision",
+                "ja": "1手ごとに32通りの配り方を想定して探索する",
+            },
+        ),
+        Level(
+            "hard",
+            "ismcts:800",
+            {
+                "en": "searches 800 imagined deals per decision (about 0.1 s each)",
+                "ja": "1手ごとに800通りの配り方を想定して探索する（1手約0.1秒）",
+            },
+        ),
+    )
+}
+
+#: The level ``sabacc play`` and the web's "play against bots" use unless told otherwise.
+DEFAULT_LEVEL = "easy"
+
+
+def level_names() -> list[str]:
+    """The level names, easiest first."""
+    return list(LEVELS)
+
+
+def resolve_level(name: str, variant: VariantInfo | None = None) -> str:
+    """The bot spec behind ``name`` if it is a level (``"normal"`` → ``"ismcts:32"``; in
+    ``variant``, its bot model's own spec for that level if it declares one), else ``name``
+    unchanged (a bot name such as ``"random"`` or ``"ismcts:200"``)."""
+    key = name.strip().lower()
+    level = LEVELS.get(key)
+    if level is None:
+        return name
+    if variant is not None:
+        return variant.bot.level_bots.get(key, level.bot)
+    return level.bot
+
+
+def bots_for(text: str, variant: VariantInfo | None = None) -> tuple[str, ...]:
+    """``"easy, random"`` → ``("heuristic", "random")``: levels resolved (for ``variant`` when
+    given), bot names kept; an empty text gives the default level's bot. Raises
+    :class:`OptionError` for an empty name."""
+    names = [part.strip() for part in text.split(",")]
+    if all(not n for n in names):
+        return (resolve_level(DEFAULT_LEVEL, variant),)
+    if any(not n for n in names):
+        raise OptionError(f"empty bot name in {text!r}")
+    return tuple(resolve_level(n, variant) for n in names)

@@ -1,0 +1,50 @@
+"""Difficulty levels: each names a real bot and budget, and make_bot accepts them."""
+
+from __future__ import annotations
+
+import pytest
+
+from sabacc.core.errors import OptionError
+from sabacc.services.bots import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    HeuristicBot,
+    IsmctsBot,
+    bots_for,
+    level_names,
+    make_bot,
+)
+
+
+def test_levels_map_to_bots_and_budgets() -> None:
+    assert level_names() == ["easy", "normal", "hard"]
+    assert DEFAULT_LEVEL == "easy"
+    assert isinstance(make_bot("easy", 1), HeuristicBot)
+    normal, hard = make_bot("normal", 1), make_bot("Hard", 1)
+    assert isinstance(normal, IsmctsBot) and isinstance(hard, IsmctsBot)
+    assert normal.playouts < hard.playouts
+    for level in LEVELS.values():
+        assert set(level.about) == {"en", "ja"}
+
+
+def test_bots_for_resolves_levels_and_keeps_bot_names() -> None:
+    assert bots_for("easy, random") == ("heuristic", "random")
+    assert bots_for("hard") == ("ismcts:800",)
+    assert bots_for("") == ("heuristic",)
+    with pytest.raises(OptionError):
+        bots_for("easy,,hard")
+
+
+def test_a_variant_maps_a_slow_level_to_its_own_budget() -> None:
+    """Kessel's and Coruscant's searches are slower: their bot models give ``hard`` fewer
+    worlds; a variant without a mapping keeps the generic bot."""
+    import sabacc
+    from sabacc.services.bots.levels import resolve_level
+
+    for name in ("kessel", "coruscant_shift"):
+        info = sabacc.variant(name).info
+        assert bots_for("hard, normal, random", info) == ("ismcts:200", "ismcts:32", "random")
+        bot = make_bot(resolve_level("hard", info), 1)
+        assert isinstance(bot, IsmctsBot) and bot.playouts == 200
+    assert bots_for("hard", sabacc.variant("spike").info) == ("ismcts:800",)
+    assert bots_for("", sabacc.variant("kessel").info) == ("heuristic",)
