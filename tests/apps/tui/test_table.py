@@ -563,3 +563,26 @@ async def test_how_to_win_on_start_dismissable_and_again_from_question_mark(lang
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, RulesScreen) and app.screen.rules.startswith(intro)
+
+
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+async def test_a_roomy_terminal_draws_bigger_cards_and_more_log(variant: str) -> None:
+    """120×40 uses its extra room: your cards and the piles are drawn 9×7 instead of 7×5, the
+    log shows more lines, and still nothing is clipped; back at 80×24 the cards are 7×5."""
+    app = make_app(variant=variant, seed=4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await settle(pilot) == "human"
+        await pilot.pause()
+        hand = app.table.query_one("#hand", CardsView)
+        assert hand.region.height == 7
+        text = screen_text(app)
+        assert "╭1──────╮" in text and "╰───────╯" in text  # big cards, numbered
+        log = app.table.query_one("#log", RichLog)
+        assert log.region.height >= 30
+        assert_nothing_clipped(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert hand.region.height == 5 and "╭1────╮" in text and "╭1──────╮" not in text
+        assert_nothing_clipped(app)

@@ -80,6 +80,12 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
     #hand { height: 5; }
     #side-hand { width: auto; max-width: 30; height: 5; padding: 0 0 0 1; display: none; }
     #you-summary { height: auto; }
+    TableScreen.roomy #you-row, TableScreen.roomy #hand, TableScreen.roomy #side-hand {
+        height: 7;
+    }
+    TableScreen.roomy .pile CardsView { height: 7; }
+    TableScreen.roomy.crowded .pile CardsView { height: 1; }
+    TableScreen.roomy #log { max-width: 72; }
     #log {
         width: 40%;
         min-width: 32;

@@ -19,9 +19,12 @@ from sabacc.apps.tui.state import (
     MIN_HEIGHT,
     MIN_WIDTH,
     PILE_SLOTS,
+    ROOMY_HEIGHT,
+    ROOMY_WIDTH,
     TableState,
 )
 from sabacc.apps.tui.view import (
+    CARD_SIZE,
     Pile,
     chip,
     dice_line,
@@ -84,6 +87,7 @@ class TableLayout(TableState):
         width, height = event.size.width, event.size.height
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "too-small")
+        self.set_class(width >= ROOMY_WIDTH and height >= ROOMY_HEIGHT, "roomy")
         notice = self.query_one("#too-small", Static)
         if small:
             notice.update(
@@ -95,6 +99,7 @@ class TableLayout(TableState):
                 )
             )
         self.call_after_refresh(self._rewrap_log)
+        self.call_after_refresh(self.refresh_table)  # pile widths follow the card size
 
     def _rewrap_log(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -222,7 +227,8 @@ class TableLayout(TableState):
         )
         self.pile_names = [p.name for p in shown]
         # Each pile as wide as its cards; the widest shrinks to chips if they do not all fit.
-        widths = [max(7, (len(p.codes) + p.backs) * 8 - 1) for p in shown]
+        card = CARD_SIZE[self.has_class("roomy") and not self.has_class("crowded")][0]
+        widths = [max(card, (len(p.codes) + p.backs) * (card + 1) - 1) for p in shown]
         room = self.query_one("#centre", Vertical).content_size.width or 46
         if widths and sum(w + 2 for w in widths) > room:
             widest = widths.index(max(widths))

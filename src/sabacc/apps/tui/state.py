@@ -20,6 +20,8 @@ PILE_SLOTS = 4
 DIGIT_KEYS = "1234567890"
 #: The smallest terminal the table is drawn in; below it a notice asks for a larger one.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+#: From this size on the table is roomy: big cards (9×7) in your hand and on the piles.
+ROOMY_WIDTH, ROOMY_HEIGHT = 110, 36
 
 
 @runtime_checkable

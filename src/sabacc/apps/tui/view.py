@@ -152,13 +152,16 @@ def card_symbol(variant: str, code: str) -> str:
     return deck.symbols.get(suit, suit) if deck is not None else suit
 
 
-def short_name(name: str) -> str:
-    """A card name cut to five cells: ``The Evil One`` → ``Evil``, ``Commander of X`` → ``Cmdr``."""
+def short_name(name: str, cells: int = 5) -> str:
+    """A card name cut to five cells: ``The Evil One`` → ``Evil``, ``Commander of X`` → ``Cmdr``
+    (``cells=7``: ``Command``, ``Enduran``)."""
     words = [w for w in name.split() if w not in ("The", "the")]
     if not words:
         return ""
     first = words[0]
-    return SHORT_NAMES.get(first, first[:5])
+    if cells <= 5:
+        return SHORT_NAMES.get(first, first[:5])
+    return first[:cells]
 
 
 def chip(variant: str, code: str) -> Text:
@@ -184,16 +187,28 @@ def chips(variant: str, codes: Sequence[str], sep: str = " ") -> Text:
     return out
 
 
-def card_lines(
-    variant: str, code: str, *, index: int | None = None, highlight: bool = False
-) -> list[Text]:
-    """A card drawn in a 7×5 box (the index, when given, sits in the top border)::
+#: A drawn card's width and height: normal, and big (a roomy terminal, 120×40 and up).
+CARD_SIZE = {False: (7, 5), True: (9, 7)}
 
-    ╭1────╮
-    │+7  ●│
-    │  ●  │
-    │   +7│
-    ╰─────╯
+
+def card_lines(
+    variant: str,
+    code: str,
+    *,
+    index: int | None = None,
+    highlight: bool = False,
+    big: bool = False,
+) -> list[Text]:
+    """A card drawn in a 7×5 box (``big``: 9×7, the symbol between blank rows; the index, when
+    given, sits in the top border)::
+
+    ╭1────╮   ╭1──────╮
+    │+7  ●│   │+7    ●│
+    │  ●  │   │       │
+    │   +7│   │   ●   │
+    ╰─────╯   │       │
+              │     +7│
+              ╰───────╯
     """
     value = face(variant, code)[0]
     sym = card_symbol(variant, code)
@@ -205,37 +220,43 @@ def card_lines(
     by_suit = suit_style(variant, code)
     style = by_suit[0] if by_suit is not None else card_style(code)
     edge = "bold yellow" if highlight else "grey62"
+    inner = CARD_SIZE[big][0] - 2
     top = Text("╭", style=edge)
     if index is not None:
         top.append(str(index)[-1], style="bold reverse yellow" if highlight else "bold")
-        top.append("────╮", style=edge)
+        top.append("─" * (inner - 1) + "╮", style=edge)
     else:
-        top.append("─────╮", style=edge)
-    rows = [f"{value:<4}{sym or ' '}", f"{middle:^5}", f"{value:>5}"]
+        top.append("─" * inner + "╮", style=edge)
+    if big:
+        middle = short_name(name, 7) if name else sym or "·"
+        rows = [f"{value:<6}{sym or ' '}", "", f"{middle:^7}", "", f"{value:>7}"]
+    else:
+        rows = [f"{value:<4}{sym or ' '}", f"{middle:^5}", f"{value:>5}"]
     lines = [top]
     for row in rows:
         line = Text("│", style=edge)
-        line.append(row[:5].ljust(5), style=style)
+        line.append(row[:inner].ljust(inner), style=style)
         line.append("│", style=edge)
         lines.append(line)
-    lines.append(Text("╰─────╯", style=edge))
+    lines.append(Text("╰" + "─" * inner + "╯", style=edge))
     return lines
 
 
-def card_back_lines() -> list[Text]:
-    """A face-down card in the same 7×5 box."""
+def card_back_lines(big: bool = False) -> list[Text]:
+    """A face-down card in the same box (7×5, or 9×7 when ``big``)."""
     edge = "grey50"
-    lines = [Text("╭─────╮", style=edge)]
-    for _ in range(3):
+    width, height = CARD_SIZE[big]
+    lines = [Text("╭" + "─" * (width - 2) + "╮", style=edge)]
+    for _ in range(height - 2):
         line = Text("│", style=edge)
-        line.append("░░░░░", style="blue")
+        line.append("░" * (width - 2), style="blue")
         line.append("│", style=edge)
         lines.append(line)
-    lines.append(Text("╰─────╯", style=edge))
+    lines.append(Text("╰" + "─" * (width - 2) + "╯", style=edge))
     return lines
 
 
-def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
+def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1, width: int = 7) -> Text:
     """Lay equal-height blocks of lines side by side into one multi-line Text."""
     if not columns:
         return Text()
@@ -250,7 +271,7 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
             if row < len(col):
                 out.append_text(col[row])
             else:
-                out.append(" " * 7)
+                out.append(" " * width)
     return out
 
 

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from sabacc.apps.tui.view import card_back_lines, card_lines, chip, join_columns
+from sabacc.apps.tui.view import CARD_SIZE, card_back_lines, card_lines, chip, join_columns
 
 CARD_WIDTH = 7
 CARD_GAP = 1
@@ -101,8 +101,12 @@ class CardsView(Widget):
         self._spans = []
         if not n:
             return Text(self.empty_text, style="dim italic")
-        step = CARD_WIDTH + CARD_GAP
-        if n * step - CARD_GAP <= width and self.size.height >= 5:
+        # Big cards when the row is tall enough for them and they all fit, else normal ones.
+        for big in (True, False):
+            card_width, card_height = CARD_SIZE[big]
+            step = card_width + CARD_GAP
+            if n * step - CARD_GAP > width or self.size.height < card_height:
+                continue
             columns = []
             for i, code in enumerate(self.codes):
                 columns.append(
@@ -111,14 +115,15 @@ class CardsView(Widget):
                         code,
                         index=i + 1 if self.numbered else None,
                         highlight=i in self.highlight,
+                        big=big,
                     )
                 )
-                self._spans.append(_Span(i * step, i * step + CARD_WIDTH, i))
+                self._spans.append(_Span(i * step, i * step + card_width, i))
             for j in range(self.backs):  # a face-down card is clickable too (a draw pile)
                 k = len(self.codes) + j
-                self._spans.append(_Span(k * step, k * step + CARD_WIDTH, k))
-            columns.extend(card_back_lines() for _ in range(self.backs))
-            return join_columns(columns, CARD_GAP)
+                self._spans.append(_Span(k * step, k * step + card_width, k))
+            columns.extend(card_back_lines(big) for _ in range(self.backs))
+            return join_columns(columns, CARD_GAP, card_width)
         # Not enough room: one line of numbered chips.
         text = Text()
         for i, code in enumerate(self.codes):
