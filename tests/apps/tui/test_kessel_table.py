@@ -76,7 +76,8 @@ async def test_the_kessel_table_fits_without_clipping(size: tuple[int, int]) -> 
         obs = game.observation(0)
         for label in ("[1] Sand", "[2] Blood", "[3] Sand", "[4] Blood", "draw 17", "discard 1"):
             assert label in text, label
-        assert text.count("╭─────╮") >= 2  # the two draw piles' backs (the rest are faces)
+        back = "╭─────╮" if size == (80, 24) else "╭───────╮"  # 9×7 cards at 120×40
+        assert text.count(back) >= 2  # the two draw piles' backs (the rest are faces)
         assert "Shift tokens [t]" in text
         from sabacc.variants.kessel_table import TOKEN_NAMES_EN
 
