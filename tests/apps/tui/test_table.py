@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -269,7 +270,9 @@ async def test_classic_summary_shows_the_callers_penalty() -> None:
         assert any(line in strip.text for strip in log.lines)  # and in the log
 
 
-async def _open_settings(pilot: Pilot[None], app: SabaccApp, options: str) -> SettingsScreen:
+async def _open_settings(
+    pilot: Pilot[None], app: SabaccApp, options: dict[str, str]
+) -> SettingsScreen:
     await settle(pilot)
     await pilot.press("n")
     await pilot.pause()
@@ -277,31 +280,43 @@ async def _open_settings(pilot: Pilot[None], app: SabaccApp, options: str) -> Se
     screen = app.screen
     screen.query_one("#variant", Select).value = "surabat_cycle"
     await pilot.pause()
+    await pilot.pause()
     screen.query_one("#players", Select).value = 3
     screen.query_one("#seed", Input).value = "7"
-    screen.query_one("#options", Input).value = options
+    for name, value in options.items():
+        control = screen.query_one(f"#opt-{name}")
+        if isinstance(control, Select):
+            control.value = value
+        else:
+            assert isinstance(control, Input)
+            control.value = value
     await pilot.pause()
     assert screen.query_one("#players", Select).value == 3
     return screen
 
 
-async def test_settings_screen_reports_a_bad_option() -> None:
+async def test_settings_screen_refuses_a_number_out_of_its_range() -> None:
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _open_settings(pilot, app, "rounds=nope")
+        screen = await _open_settings(pilot, app, {"rounds": "0"})
         await pilot.click("#start")
         await pilot.pause()
-        assert app.screen is screen  # a bad option is reported, nothing starts
-        assert "rounds" in str(screen.query_one("#settings-error").render())
+        assert app.screen is screen  # a bad house rule is reported, nothing starts
+        error = str(screen.query_one("#settings-error").render())
+        assert "Rounds: 0 is not allowed (1 or more, or none)" in error
         start = screen.query_one("#start")
         assert start.region.bottom <= 24  # still on screen under the error message
+        screen.query_one("#opt-rounds", Input).value = "two"
+        screen.action_start()
+        await pilot.pause()
+        assert "'two' is not a whole number" in str(screen.query_one("#settings-error").render())
         assert app.game is not None and app.game.variant == "corellian_spike"
 
 
 async def test_settings_screen_starts_a_new_game() -> None:
     app = make_app(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _open_settings(pilot, app, "rounds=2")
+        screen = await _open_settings(pilot, app, {"rounds": "2", "betting": "pot_limit"})
         old_game = app.game
         await pilot.click("#start")
         for _ in range(200):  # the settings screen closes and the new table is built
@@ -312,7 +327,55 @@ async def test_settings_screen_starts_a_new_game() -> None:
         game = app.game
         assert game is not None
         assert (game.variant, game.n, game.seed) == ("surabat_cycle", 3, 7)
+        options = dataclasses.asdict(game.options)
+        assert options["rounds"] == 2 and options["betting"] == "pot_limit"
         assert "round 1/2" in screen_text(app)
+
+
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+async def test_every_house_rule_is_a_labelled_control(variant: str) -> None:
+    """Before a game (--setup), each of the variant's house rules has a label in words and a
+    dropdown of its choices or a number box with its range; the help line follows the focus."""
+    from sabacc.core.options import OptionSpec
+
+    config = TableConfig(variant=variant, seed=4, bot_delay=0)
+    app = SabaccApp(config, setup=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        specs: list[OptionSpec] = list(sabacc.variant(variant).info.options_type.specs())
+        assert specs
+        for spec in specs:
+            control = screen.query_one(f"#opt-{spec.name}")
+            label = screen.option_label(spec.name)
+            assert "_" not in label and label[0].isupper(), label
+            if spec.kind == "choice":
+                assert isinstance(control, Select)
+                assert control.value == str(spec.default)
+            elif spec.kind == "bool":
+                assert isinstance(control, Select) and control.value in ("true", "false")
+            else:
+                assert isinstance(control, Input)
+                if spec.kind == "int" and spec.minimum is not None and spec.name != "game_end":
+                    assert str(spec.minimum) in control.placeholder, control.placeholder
+        first = screen.query_one(f"#opt-{specs[0].name}")
+        first.focus()
+        await pilot.pause()
+        help_line = str(screen.query_one("#settings-help").render())
+        assert help_line.startswith(screen.option_label(specs[0].name) + ":")
+        screen.action_start()  # the defaults start a game
+        assert await settle(pilot) in ("human", "review")
+        assert app.game is not None and app.game.variant == variant
+
+
+async def test_settings_speak_japanese() -> None:
+    app = SabaccApp(TableConfig(variant="kessel", seed=4, bot_delay=0), setup=True, lang="ja")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        for words in ("新しいゲーム：設定", "バリアント", "ハウスルール", "チップ", "開始"):
+            assert words in text, words
 
 
 async def test_setup_flag_opens_settings_and_enter_starts_with_defaults() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import sabacc
-from sabacc.apps.tui.config import TableConfig, parse_bots, parse_option_text
+from sabacc.apps.tui.config import TableConfig, parse_bots
 from sabacc.apps.tui.controls import Sizer, build_choices, legal_texts
 from sabacc.apps.tui.screens import reflow
 from sabacc.apps.tui.view import (
@@ -183,9 +183,8 @@ def test_events_without_a_seat_are_described() -> None:
 
 
 def test_config_parsing_and_building() -> None:
-    assert parse_option_text("rounds=4; gain_fee = 1") == {"rounds": "4", "gain_fee": "1"}
-    with pytest.raises(OptionError):
-        parse_option_text("rounds")
+    assert parse_bots("Hard, random") == ("hard", "random")  # levels kept by name
+    assert parse_bots("") == ("easy",)
     with pytest.raises(OptionError):
         parse_bots("heuristic, nobody")
     game, bots = TableConfig(variant="classic", players=3, seed=9, name="Lando").build()

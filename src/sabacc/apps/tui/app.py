@@ -162,7 +162,8 @@ class SabaccApp(App[None]):
             if config is not None:
                 self.new_game(config)
 
-        self.push_screen(SettingsScreen(self.config, can_cancel=can_cancel), callback=chosen)
+        screen = SettingsScreen(self.config, can_cancel=can_cancel, lang=self.table.lang)
+        self.push_screen(screen, callback=chosen)
 
 
 def run(

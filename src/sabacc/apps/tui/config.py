@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import sabacc
 from sabacc.apps.play import game_length
-from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
 from sabacc.services.bots import DEFAULT_LEVEL, Bot, bots_for, level_names, make_bot
 
@@ -55,25 +54,3 @@ def parse_bots(text: str) -> tuple[str, ...]:
     for name in bots_for(",".join(names)):
         make_bot(name, 0)  # raises OptionError naming the known bots
     return tuple(n.lower() if n.lower() in level_names() else n for n in names)
-
-
-def parse_option_text(text: str) -> dict[str, str]:
-    """``"rounds=4, gain_fee=1"`` → ``{"rounds": "4", "gain_fee": "1"}``."""
-    out: dict[str, str] = {}
-    for pair in text.replace(";", ",").split(","):
-        pair = pair.strip()
-        if not pair:
-            continue
-        if "=" not in pair:
-            raise OptionError(f"option {pair!r} must look like name=value")
-        name, value = pair.split("=", 1)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def option_text(options: Mapping[str, str]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items())
-
-
-def bot_text(bots: Sequence[str]) -> str:
-    return ", ".join(bots)

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sabacc.services.messages import en, ja
+from sabacc.services.messages import en, ja, ui_en, ui_ja
 
 #: Language codes the renderer speaks, the default first.
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 
-CATALOGUE: Mapping[str, Mapping[str, str]] = {"en": en.MESSAGES, "ja": ja.MESSAGES}
+#: The log's messages and the terminal table's own words (``ui_*``: bars, buttons, settings).
+CATALOGUE: Mapping[str, Mapping[str, str]] = {
+    "en": {**en.MESSAGES, **ui_en.MESSAGES},
+    "ja": {**ja.MESSAGES, **ui_ja.MESSAGES},
+}
 
 __all__ = ["CATALOGUE", "LANGUAGES"]
