@@ -29,6 +29,8 @@ _EN: dict[str, str] = {
     "dice.shift": "{roll}: the cards shift!",
     "reason.all_junked": "everyone else folded",
     "ended.all_junked": "everyone else folded",
+    "ui.status.junked": "folded",
+    "ui.junked": "folded",
     "howto": (
         "How to win: hold the highest total up to 23 when the hand is called. On your turn "
         "you pass, draw a card or exchange one, and bet 1-3 credits, call or fold; after the "
@@ -66,6 +68,8 @@ _JA: dict[str, str] = {
     "dice.shift": "{roll}：札がシフトする！",
     "reason.all_junked": "ほかの全員がフォールド",
     "ended.all_junked": "ほかの全員がフォールド",
+    "ui.status.junked": "フォールド",
+    "ui.junked": "フォールド",
     "howto": (
         "勝ち方：ハンドがコールされたとき、23 以下で最も大きい合計を持つ。自分の番ではパス、"
         "1 枚引く、1 枚交換のどれかをし、1〜3 クレジットのベット、コール、フォールドを選ぶ。"

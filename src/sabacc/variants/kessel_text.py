@@ -294,6 +294,9 @@ _EN.update(
         "tiebreak.pair_or_difference.4": "the smaller difference wins",
         "tiebreak.lower_card": "same difference: the lower card wins",
         "ended.all_stood": "everyone stood",
+        # the terminal table: chips, not credits; a hand's name says its difference
+        "ui.credits": "chips",
+        "ui.total": "",
         "ended.turns": "the last turn was played",
     }
 )
@@ -318,6 +321,8 @@ _JA.update(
         "tiebreak.pair_or_difference.4": "差の小さいほうが勝ち",
         "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
         "ended.all_stood": "全員がスタンド",
+        "ui.credits": "チップ",
+        "ui.total": "",
         "ended.turns": "最後のターンが終わった",
     }
 )

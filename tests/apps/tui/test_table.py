@@ -615,7 +615,8 @@ async def test_how_to_win_on_start_dismissable_and_again_from_question_mark(lang
     app = SabaccApp(config, intro=True, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert isinstance(app.screen, RulesScreen) and app.screen.heading == "how to win"
+        heading = "how to win" if lang == "en" else "勝ち方"
+        assert isinstance(app.screen, RulesScreen) and app.screen.heading == heading
         intro = app.screen.rules
         assert ("How to win" if lang == "en" else "勝ち方") in intro
         assert ("Idiot's Array:" if lang == "en" else "イディオッツ・アレイ") in intro  # glossary
@@ -649,3 +650,29 @@ async def test_a_roomy_terminal_draws_bigger_cards_and_more_log(variant: str) ->
         text = screen_text(app)
         assert hand.region.height == 5 and "╭1────╮" in text and "╭1──────╮" not in text
         assert_nothing_clipped(app)
+
+
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+async def test_japanese_chrome_and_the_log_said_again_after_switching(variant: str) -> None:
+    """With ``--lang ja`` the key bar, the boxes and the footer are Japanese; ``L`` switches to
+    English and every line already in the log is said again in English (and back)."""
+    app = SabaccApp(TableConfig(variant=variant, players=3, seed=4, bot_delay=0), lang="ja")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        text = screen_text(app)
+        assert "あなたの番" in text and "ルール" in text and "終了" in text, text
+        assert "Your turn" not in text and "Quit" not in text
+        before = len(app.table.log_lines)
+        assert before > 0
+        ja_log = log_text(app)
+        await pilot.press("L")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Your turn" in text and "? Rules" in text and "あなたの番" not in text
+        assert len(app.table.log_lines) == before  # the same lines, said again
+        en_log = log_text(app)
+        assert en_log != ja_log and ("You" in en_log or "you" in en_log)
+        assert not any("\u3040" <= ch <= "\u30ff" for ch in en_log)  # no kana left
+        await pilot.press("L")
+        await pilot.pause()
+        assert log_text(app) == ja_log

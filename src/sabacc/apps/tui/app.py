@@ -9,6 +9,7 @@ the input (:mod:`~sabacc.apps.tui.keys`) and the drawing (:mod:`~sabacc.apps.tui
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -24,6 +25,8 @@ from sabacc.apps.tui.screens import SettingsScreen
 from sabacc.core.errors import SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
+from sabacc.services.messages import LANGUAGES
+from sabacc.services.render import vocabulary
 
 __all__ = ["SabaccApp", "TableScreen", "decide", "run"]
 
@@ -35,8 +38,37 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("h", "hints", "Odds hints"),
         Binding("n", "new_game", "New game"),
+        Binding("L", "language", "日本語"),
         Binding("q", "quit", "Quit"),
     ]
+    #: The footer's words by action (``ui.*`` keys); ``L``'s says the other language.
+    BINDING_WORDS: ClassVar[dict[str, str]] = {
+        "rules": "ui.rules",
+        "hints": "ui.odds_hints",
+        "new_game": "ui.new_game",
+        "quit": "ui.quit",
+        "language": "ui.other_language",
+    }
+
+    def localize_bindings(self) -> None:
+        """The footer in the table's language."""
+        v = vocabulary(None, self.lang)
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                dataclasses.replace(b, description=v.text(self.BINDING_WORDS[b.action]))
+                if b.action in self.BINDING_WORDS
+                else b
+                for b in bindings
+            ]
+        self.refresh_bindings()
+
+    def on_mount(self) -> None:
+        self.localize_bindings()
+
+    def action_language(self) -> None:
+        """``L``: English ⇄ Japanese, everything on screen said again."""
+        languages = list(LANGUAGES)
+        self.set_language(languages[(languages.index(self.lang) + 1) % len(languages)])
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }

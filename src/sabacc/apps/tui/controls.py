@@ -146,14 +146,14 @@ def build_choices(
         pick_or_direct(
             vocab.key_for("gain_sun", "g"),
             vocab.label("gain_sun"),
-            "Take which Sun card?",
+            vocab.text("ui.pick_sun"),
             opts,
             vocab.text("short.gain_sun"),
         )
     for source, key, prompt in (
-        ("discard", "d", "Give which card for the discard top?"),
-        ("draw", "e", "Give which card?"),
-        ("moon", "m", "Put which card face down on the Moon pile?"),
+        ("discard", "d", vocab.text("ui.pick_discard")),
+        ("draw", "e", vocab.text("ui.pick_draw")),
+        ("moon", "m", vocab.text("ui.pick_moon")),
     ):
         if any(isinstance(a, Swap) and a.source == source for a in actions):
             name = f"swap_{source}"
@@ -164,7 +164,7 @@ def build_choices(
         pick_or_direct(
             vocab.key_for("discard", "x"),
             vocab.label("discard"),
-            "Discard which card?",
+            vocab.text("ui.pick_discard_card"),
             hand_pick(Discard),
             vocab.text("short.discard"),
         )

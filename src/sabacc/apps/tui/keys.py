@@ -189,7 +189,8 @@ class KeyInput(TableState):
         if pages is None:
             return
         title, intro, rules = pages
-        self.app.push_screen(RulesScreen(title, f"{intro}\n\n{rules}" if intro else rules))
+        screen = RulesScreen(title, f"{intro}\n\n{rules}" if intro else rules, lang=self.lang)
+        self.app.push_screen(screen)
 
     def show_intro(self) -> None:
         """The one-screen "how to win" (shown when ``sabacc play`` starts; ``?`` shows it again
@@ -198,7 +199,8 @@ class KeyInput(TableState):
         if pages is None or not pages[1]:
             return
         title, intro, _ = pages
-        self.app.push_screen(RulesScreen(title, intro, heading="how to win"))
+        heading = vocabulary(None, self.lang).text("ui.howto_heading")
+        self.app.push_screen(RulesScreen(title, intro, heading=heading, lang=self.lang))
 
     def action_hints(self) -> None:
         if odds_hints.available():
@@ -221,7 +223,8 @@ class KeyInput(TableState):
             if yes:
                 self.app.exit()
 
+        v = vocabulary(None, self.lang)
         self.app.push_screen(
-            ConfirmQuitScreen(f"Quit the game in progress (hand {game.hand_no})?  y / n"),
+            ConfirmQuitScreen(v.text("ui.quit_question", hand=game.hand_no), lang=self.lang),
             callback=answered,
         )

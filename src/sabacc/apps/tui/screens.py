@@ -22,19 +22,10 @@ from sabacc.apps.tui.view import standings_lines
 from sabacc.core.errors import SabaccError
 from sabacc.core.options import OptionSpec
 from sabacc.services.bots import LEVELS
-from sabacc.services.render import vocabulary
+from sabacc.services.render import Vocabulary, vocabulary
 
-KEY_HELP = """\
-Keys at the table
-  s stand / pass      g gain / draw        d swap with the discard top
-  e swap with draw    m swap with Moon     x discard (over the hand cap)
-  c check / call      b bet   r raise      j junk (fold)
-  1-9 pick a card     esc cancel           enter next hand
-Bet sizing: ←/→ one unit, ↓/↑ five units, m min, h half pot, p pot, a all-in,
-  digits type an amount, backspace deletes, enter confirms, esc cancels.
-Anywhere: ? these rules, h odds hints (↑ improve, S sabacc), n new game, q quit.
-Mouse: click a button, or a card when asked to pick one.
-"""
+#: The key list under the rules (English; the table's language from ``ui.key_help``).
+KEY_HELP = vocabulary(None, "en").text("ui.key_help")
 
 
 def reflow(text: str) -> str:
@@ -76,19 +67,22 @@ class RulesScreen(ModalScreen[None]):
         Binding("enter", "close", "Close", show=False),
     ]
 
-    def __init__(self, title: str, rules: str, *, heading: str = "rules") -> None:
+    def __init__(
+        self, title: str, rules: str, *, heading: str | None = None, lang: str = "en"
+    ) -> None:
         super().__init__()
+        self.v = vocabulary(None, lang)
         self.rules_title = title
         self.rules = rules
-        self.heading = heading
+        self.heading = heading or self.v.text("ui.rules_heading")
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"{self.rules_title}: {self.heading}", id="rules-title")
             with VerticalScroll(id="rules-scroll"):
                 yield Static(Text(reflow(self.rules)), id="rules-text")
-                yield Static(Text("\n" + KEY_HELP, style="cyan"), id="rules-keys")
-            yield Static("↑/↓ scroll · esc or enter closes · ? shows the rules", id="rules-close")
+                yield Static(Text("\n" + self.v.text("ui.key_help"), style="cyan"), id="rules-keys")
+            yield Static(self.v.text("ui.rules_close"), id="rules-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -448,16 +442,19 @@ class ConfirmQuitScreen(ModalScreen[bool]):
         Binding("escape", "answer(False)", "Play on", show=False),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, lang: str = "en") -> None:
         super().__init__()
         self.question = question
+        self.v = vocabulary(None, lang)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question, id="quit-question")
             with Horizontal(id="quit-buttons"):
-                yield Button("y Quit", variant="warning", compact=True, id="yes")
-                yield Button("n Play on", compact=True, id="no")
+                yield Button(
+                    f"y {self.v.text('ui.quit')}", variant="warning", compact=True, id="yes"
+                )
+                yield Button(f"n {self.v.text('ui.play_on')}", compact=True, id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -489,24 +486,33 @@ class GameOverScreen(ModalScreen[str]):
         Binding("escape", "choose('quit')", "Quit", show=False),
     ]
 
-    def __init__(self, outcome: Mapping[str, Any], names: Sequence[str], human: int | None) -> None:
+    def __init__(
+        self,
+        outcome: Mapping[str, Any],
+        names: Sequence[str],
+        human: int | None,
+        vocab: Vocabulary | None = None,
+    ) -> None:
         super().__init__()
         self.outcome = dict(outcome)
         self.names = list(names)
         self.human = human
+        self.v = vocab or vocabulary(None, "en")
 
     def compose(self) -> ComposeResult:
-        lines = standings_lines(self.outcome, self.names, self.human)
+        v = self.v
+        lines = standings_lines(self.outcome, self.names, self.human, v)
         body = Text("\n").join(lines)
         hands = int(self.outcome.get("hands_played") or 0)
-        played = f"{hands} hand" if hands == 1 else f"{hands} hands"
+        played = v.text("ui.hands_played.one") if hands == 1 else v.text("ui.hands_played", n=hands)
         with Vertical():
-            yield Static(f"Game over after {played}: final standings", id="over-title")
+            yield Static(v.text("ui.game_over_title", played=played), id="over-title")
             yield Static(body, id="standings")
             with Horizontal(id="over-buttons"):
-                yield Button("⏎ Play again", variant="primary", compact=True, id="again")
-                yield Button("n New game", compact=True, id="setup")
-                yield Button("q Quit", compact=True, id="quit")
+                again = f"⏎ {v.text('ui.play_again')}"
+                yield Button(again, variant="primary", compact=True, id="again")
+                yield Button(f"n {v.text('ui.new_game')}", compact=True, id="setup")
+                yield Button(f"q {v.text('ui.quit')}", compact=True, id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id:

@@ -56,6 +56,7 @@ class TableState(Screen[None]):
         self.review_adjust: dict[int, int] = {}
         self.review_lines: list[str] = []  # the hand's explanation (services.explain)
         self.log_lines: list[Text] = []  # this hand's log, rewritten (re-wrapped) on resize
+        self.log_events: list[ev.Event] = []  # the events behind it (re-said in a new language)
         self.hand_status: dict[int, str] = {}
         self.last_you_cards: list[str] = []
         self.mode = "play"  # "play" | "pick" | "size" | "subset"
@@ -133,6 +134,11 @@ class TableState(Screen[None]):
 
     def _layout_seats(self) -> None:
         """Arrange the opponents' seats (:class:`~sabacc.apps.tui.layout.TableLayout`)."""
+        raise NotImplementedError
+
+    def localize_bindings(self) -> None:
+        """Say the footer's keys in the table's language
+        (:class:`~sabacc.apps.tui.app.TableScreen`)."""
         raise NotImplementedError
 
     def action_new_game(self) -> None:

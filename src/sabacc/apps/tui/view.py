@@ -19,7 +19,7 @@ import sabacc
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import SabaccError
 from sabacc.engine.variant import SideHand, TableDisplay, VariantInfo
-from sabacc.services.render import Vocabulary
+from sabacc.services.render import Vocabulary, action_label, vocabulary
 from sabacc.variants.registry import lookup
 
 #: Short names for the middle of a drawn card (five cells at most).
@@ -357,6 +357,12 @@ KNOWN_KEYS = frozenset(
 )
 
 
+def words(obs: Mapping[str, Any], lang: str = "en") -> Vocabulary:
+    """The table's words for the observation's variant in ``lang`` (the catalogue's ``ui.*``
+    keys and the variant's own terms)."""
+    return vocabulary(_info(obs), lang)
+
+
 def _name(obs: Mapping[str, Any], seat: Any) -> str:
     seats = obs.get("seats", [])
     if isinstance(seat, int) and 0 <= seat < len(seats):
@@ -364,16 +370,17 @@ def _name(obs: Mapping[str, Any], seat: Any) -> str:
     return str(seat)
 
 
-def status_line(obs: Mapping[str, Any], title: str) -> Text:
+def status_line(obs: Mapping[str, Any], title: str, lang: str = "en") -> Text:
     """The top bar: variant, hand, round/turn and phase."""
-    parts = [f"Hand {obs.get('hand', '?')}"]
+    v = words(obs, lang)
+    parts = [v.text("ui.hand", n=obs.get("hand", "?"))]
     if obs.get("rounds"):
-        parts.append(f"round {obs.get('round')}/{obs['rounds']}")
+        parts.append(v.text("ui.round", n=obs.get("round"), of=obs["rounds"]))
     if "orbit" in obs and obs.get("max_orbits"):
-        parts.append(f"orbit {int(obs['orbit']) + 1}/{obs['max_orbits']}")
+        parts.append(v.text("ui.orbit", n=int(obs["orbit"]) + 1, of=obs["max_orbits"]))
     if obs.get("turns") and obs.get("turn") is not None:
-        parts.append(f"turn {obs['turn']}/{obs['turns']}")
-    parts.append(f"{phase_title(str(obs.get('phase', '')))} phase")
+        parts.append(v.text("ui.turn", n=obs["turn"], of=obs["turns"]))
+    parts.append(v.phase(str(obs.get("phase", ""))))
     text = Text(f" {title} ", style="bold black on gold3")
     text.append("  " + " · ".join(parts), style="bold")
     return text
@@ -387,31 +394,33 @@ def review_status_line(result: Mapping[str, Any], title: str, vocab: Vocabulary)
     return text
 
 
-def pot_lines(obs: Mapping[str, Any]) -> list[Text]:
+def pot_lines(obs: Mapping[str, Any], lang: str = "en") -> list[Text]:
     """The pots and the bet to match on one line; side pots on a second when there are any."""
+    v = words(obs, lang)
     pots = obs.get("pots", {})
     info = _info(obs)
     own = next((rule for rule in info.pots if rule.per_seat), None) if info else None
     if own is not None:  # one pot per seat (Kessel's round pots), each shown at its seat
-        line = Text(f"{own.pot.capitalize()} pots ", style="bold")
+        line = Text(v.text("ui.own_pots"), style="bold")
         total = sum(int(p.get("amount", 0)) for p in pots.get("side") or [])
         line.append(str(total or pots.get("main", 0)), style="bold bright_white")
         if obs.get("chips_lost"):
-            line.append(f"  chips lost {obs['chips_lost']}", style="dim")
+            line.append(v.text("ui.chips_lost", n=obs["chips_lost"]), style="dim")
         return [line]
-    line = Text("Pot ", style="bold")
+    line = Text(v.text("ui.pot"), style="bold")
     line.append(str(pots.get("main", 0)), style="bold bright_white")
-    line.append("  Sabacc pot ", style="bold")
-    line.append(str(pots.get("sabacc", 0)), style="bold gold3")
+    if "sabacc" in pots and any(rule.pot == "sabacc" for rule in (info.pots if info else ())):
+        line.append(v.text("ui.sabacc_pot"), style="bold")
+        line.append(str(pots.get("sabacc", 0)), style="bold gold3")
     betting = obs.get("betting") or {}
     if betting.get("current_bet"):
-        line.append(f"  Bet {betting['current_bet']}", style="cyan")
+        line.append(v.text("ui.to_match", n=betting["current_bet"]), style="cyan")
     out = [line]
     side = pots.get("side") or []
     if len(side) > 1:
         parts = []
         for i, pot in enumerate(side):
-            label = "main" if i == 0 else f"side {i}"
+            label = v.text("ui.side_main") if i == 0 else v.text("ui.side_n", n=i)
             who = ", ".join(_name(obs, s) for s in pot.get("eligible", []))
             parts.append(f"{label} {pot.get('amount', 0)} ({who})")
         out.append(Text("; ".join(parts), style="dim"))
@@ -428,7 +437,7 @@ class Pile:
     backs: int = 0
 
 
-def piles(obs: Mapping[str, Any], info: VariantInfo) -> list[Pile]:
+def piles(obs: Mapping[str, Any], info: VariantInfo, lang: str = "en") -> list[Pile]:
     """The piles drawn as cards, as the variant declares them (:attr:`VariantInfo.piles`).
 
     A spread face-up pile (Surabat's Sun) shows every card; another face-up pile its top card,
@@ -437,6 +446,7 @@ def piles(obs: Mapping[str, Any], info: VariantInfo) -> list[Pile]:
     in :func:`pile_counts`.
     """
     out: list[Pile] = []
+    v = vocabulary(info, lang)
     if info.display.declared_piles:  # every pile labelled with its key, drawn as cards
         keys = info.display.keys
         for pile in info.piles:
@@ -452,7 +462,10 @@ def piles(obs: Mapping[str, Any], info: VariantInfo) -> list[Pile]:
                 out.append(Pile(pile.key, f"{label} {count}", (), min(count, 1)))
         return out
     for pile in info.piles:
-        title = pile.name.replace("_", " ").capitalize()
+        key = f"pile.{pile.name}"
+        named = v.text(key) if v.has(key) else pile.name.replace("_", " ")
+        named = named.removeprefix("the ").removesuffix(" pile")  # "the Sun pile": "Sun"
+        title = named[:1].upper() + named[1:]
         if pile.face_up:
             codes = tuple(str(c) for c in obs.get(pile.key) or [])
             if pile.spread:
@@ -463,7 +476,7 @@ def piles(obs: Mapping[str, Any], info: VariantInfo) -> list[Pile]:
             count = int(obs.get(pile.key) or 0)
             known = obs.get(pile.known_key) or []
             top = str(known[-1]) if known and known[-1] else None
-            label = f"{title} ({count})" + (": top is yours" if top else "")
+            label = f"{title} ({count})" + (v.text("ui.top_is_yours") if top else "")
             out.append(Pile(pile.name, label, (top,) if top else (), 0 if top else min(count, 1)))
     return out
 
@@ -475,33 +488,34 @@ def _info(obs: Mapping[str, Any]) -> VariantInfo | None:
         return None
 
 
-def pile_counts(obs: Mapping[str, Any]) -> Text | None:
+def pile_counts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
     """Face-down pile sizes in one dim line: ``Draw 53 · discards 4``."""
+    v = words(obs, lang)
     counts = []
     for key, name in (
-        ("draw_pile", "Draw"),
-        ("deck", "Deck"),
-        ("discard_stack", "Discards"),
-        ("out_of_play", "Out of play"),
+        ("draw_pile", "ui.draw_count"),
+        ("deck", "ui.deck_count"),
+        ("discard_stack", "ui.discards_count"),
+        ("out_of_play", "ui.out_of_play"),
     ):
         if obs.get(key) is not None:
-            counts.append(f"{name} {obs[key]}")
+            counts.append(v.text(name, n=obs[key]))
     if obs.get("discard_top") and obs.get("discard_pile"):
-        counts.append(f"Discard pile {len(obs['discard_pile'])}")
+        counts.append(v.text("ui.discard_pile_count", n=len(obs["discard_pile"])))
     return Text(" · ".join(counts), style="dim") if counts else None
 
 
-def dice_line(obs: Mapping[str, Any]) -> tuple[Text, bool] | None:
+def dice_line(obs: Mapping[str, Any], lang: str = "en") -> tuple[Text, bool] | None:
     """The last roll of this hand and whether it shifted: spike dice, or classic's shift die."""
     if obs.get("dice"):
         dice = [int(d) for d in obs["dice"]]
         shift = len(dice) == 2 and dice[0] == dice[1]
         shift = shift and display_for(str(obs.get("variant", ""))).dice_shift
-        text = Text("Dice ")
+        text = Text(words(obs, lang).text("ui.dice"))
     elif obs.get("roll"):
         dice = [int(obs["roll"])]
         shift = bool(obs.get("shift"))
-        text = Text("Shift die ")
+        text = Text(words(obs, lang).text("ui.shift_die"))
     else:
         return None
     text.append(dice_text(dice), style="bold")
@@ -513,17 +527,25 @@ def shift_banner(vocab: Vocabulary) -> Text:
     return Text(f" {vocab.text('banner.shift')} ", style="bold black on yellow")
 
 
-def info_parts(obs: Mapping[str, Any]) -> list[str]:
+def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
     """Variant facts without a dedicated place: turn, calls, limits, then unknown scalar keys."""
+    v = words(obs, lang)
+    me = obs.get("seat")
     out: list[str] = []
     if obs.get("turn") is not None and "orbit" in obs:
-        out.append(f"{_name(obs, obs['turn'])}'s turn")
+        if obs["turn"] == me:
+            out.append(v.text("ui.your_turn_short"))
+        else:
+            out.append(v.text("ui.whose_turn", who=_name(obs, obs["turn"])))
     if "calls_open" in obs:
-        out.append("calls open" if obs["calls_open"] else "no calls yet")
+        out.append(v.text("ui.calls_open") if obs["calls_open"] else v.text("ui.no_calls"))
     if obs.get("starting_player") is not None:
-        out.append(f"{_name(obs, obs['starting_player'])} starts")
+        if obs["starting_player"] == me:
+            out.append(v.text("ui.you_start"))
+        else:
+            out.append(v.text("ui.starts", who=_name(obs, obs["starting_player"])))
     if obs.get("caller") is not None:
-        out.append(f"called by {_name(obs, obs['caller'])}")
+        out.append(v.text("ui.called_by", who=_name(obs, obs["caller"])))
     info = _info(obs)
     piles = [p.key for p in info.piles] if info is not None and info.display.declared_piles else []
     for key, value in obs.items():
@@ -551,9 +573,11 @@ def seat_fact(obs: Mapping[str, Any], seat: Mapping[str, Any], key: str) -> Any:
     return None
 
 
-def hand_label(name: str) -> str:
-    """A hand's name as said at the table: classic totals read ``total 6``."""
-    return f"total {name}" if name.lstrip("+-").isdigit() else name
+def hand_label(name: str, vocab: Vocabulary | None = None) -> str:
+    """A hand's name as said at the table, in ``vocab``'s language: classic totals read
+    ``total 6``."""
+    v = vocab or vocabulary(None, "en")
+    return v.text("ui.hand_total", total=name) if name.lstrip("+-").isdigit() else v.hand(name)
 
 
 def seat_title(seat: Mapping[str, Any], to_act: bool) -> str:
@@ -573,9 +597,10 @@ def seat_body(
 ) -> Text:
     """Two lines for an opponent's seat: stack, hand size and bet; then action or reveal."""
     variant = str(obs.get("variant", ""))
+    v = words(obs, lang)
     line = Text()
     line.append(f"{seat['stack']}", style="bold")
-    line.append(" cr ")
+    line.append(f" {v.text('ui.cr')} ")
     status = str(seat.get("status", ""))
     if reveal is not None:
         line.append_text(chips(variant, list(reveal.get("cards", []))))
@@ -585,7 +610,7 @@ def seat_body(
         if count:
             line.append(f"{count}", style="dim")
         if seat.get("round_bet"):
-            line.append(f" bet {seat['round_bet']}", style="cyan")
+            line.append(" " + v.text("ui.bet", n=seat["round_bet"]), style="cyan")
     for fact in display_for(variant).seat_facts if reveal is None else ():
         value = seat_fact(obs, seat, fact.key)
         label = fact.label.get(lang) or fact.label.get("en", fact.key)
@@ -596,40 +621,53 @@ def seat_body(
             line.append(" " + label.format(value=value), style="cyan")
     line.append("\n")
     if reveal is not None:
-        line.append(hand_label(str(reveal.get("name", ""))), style="bold")
+        line.append(hand_label(str(reveal.get("name", "")), v), style="bold")
         if net is not None:
             line.append(f" {signed_amount(net)}", style="green" if net > 0 else "red")
     elif thinking:
-        line.append("thinking…", style="italic yellow")
+        line.append(v.text("ui.thinking", who="").strip(), style="italic yellow")
     elif status in ("junked", "out", "waiting", "all_in"):
-        line.append(status.replace("_", "-"), style="bold magenta")
+        line.append(v.text(f"ui.status.{status}"), style="bold magenta")
         if net is not None:
             line.append(f" {signed_amount(net)}", style="green" if net > 0 else "red")
         elif status == "all_in" and seat.get("last_action"):
-            line.append(f" {seat['last_action']}", style="dim")
+            line.append(f" {action_words(str(seat['last_action']), v)}", style="dim")
     elif seat.get("known_cards"):
-        line.append("shows ")
+        line.append(v.text("ui.shows"))
         line.append_text(chips(variant, list(seat["known_cards"])))
     elif seat.get("last_action"):
-        line.append(str(seat["last_action"]), style="italic")
+        line.append(action_words(str(seat["last_action"]), v), style="italic")
     return line
 
 
 # ---------------------------------------------------------------------- your hand
-def you_summary(obs: Mapping[str, Any]) -> Text:
-    """Your total and hand name, on one line."""
+def you_summary(obs: Mapping[str, Any], lang: str = "en") -> Text:
+    """Your total and hand name, on one line (a variant whose hand names say it all, Kessel's
+    "difference 2", words ``ui.total`` as blank: no total)."""
+    v = words(obs, lang)
     you = obs.get("you") or {}
     if not you.get("cards"):
-        return Text("no cards", style="dim")
+        return Text(v.text("ui.no_cards"), style="dim")
     total = int(you.get("total", 0))
     hand = you.get("hand") or {}
     name = str(hand.get("name", ""))
-    text = Text("Total ")
-    text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
+    shown = bool(v.text("ui.total").strip())
+    text = Text(v.text("ui.total") if shown else "")
+    if shown:
+        text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
     if name and name != str(total):
-        text.append(" · ")
-        text.append(name, style="bold")
+        if shown:
+            text.append(" · ")
+        text.append(v.hand(name), style="bold")
     return text
+
+
+def action_words(text: str, vocab: Vocabulary) -> str:
+    """A seat's last action (``swap draw +9``, ``bet 5``) in the variant's words and language."""
+    try:
+        return action_label(text, vocab)
+    except (KeyError, IndexError, ValueError):  # an action text the renderer does not know
+        return text
 
 
 # ---------------------------------------------------------------------- results
@@ -666,9 +704,13 @@ def result_lines(
 
 
 def standings_lines(
-    outcome: Mapping[str, Any], names: Sequence[str], human: int | None
+    outcome: Mapping[str, Any],
+    names: Sequence[str],
+    human: int | None,
+    vocab: Vocabulary | None = None,
 ) -> list[Text]:
     """Final standings, best first, with stacks and net results."""
+    v = vocab or vocabulary(None, "en")
     out: list[Text] = []
     stacks = list(outcome.get("stacks") or [])
     payoffs = list(outcome.get("payoffs") or [])
@@ -679,14 +721,14 @@ def standings_lines(
         if previous is None or stacks[s] != previous:
             place = i + 1  # tied stacks share a place: 1, 2, 2, 4
         previous = stacks[s]
-        who = "You" if s == human else names[s]
+        who = v.text("you") if s == human else names[s]
         line = Text(f"{place}. ", style="bold")
         line.append(f"{who:<14}", style="bold green" if s in winners else "")
-        line.append(f"{stacks[s]:>6} credits  ")
+        line.append(f"{stacks[s]:>6} {v.text('ui.credits')}  ")
         delta = payoffs[s]
         line.append(signed_amount(delta), style="green" if delta > 0 else "red" if delta else "")
         if s in winners:
-            line.append("  winner", style="bold gold3")
+            line.append(v.text("ui.winner"), style="bold gold3")
         out.append(line)
     return out
 
