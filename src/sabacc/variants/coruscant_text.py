@@ -51,6 +51,8 @@ _EN: dict[str, str] = {
         "suit (Sylops count as it), then the higher total, then the higher positive card."
     ),
     "tiebreak.closer_to_target": "the total closer to the target wins",
+    "fact.target": "Target {value:+d}",
+    "fact.target_suit": "suit {term}",
     "tiebreak.more_of_suit": "more cards of the target suit win",
 }
 
@@ -94,6 +96,8 @@ _JA: dict[str, str] = {
         "プラスの札。"
     ),
     "tiebreak.closer_to_target": "合計がターゲットに近いほうが勝ち",
+    "fact.target": "ターゲット {value:+d}",
+    "fact.target_suit": "スート {term}",
     "tiebreak.more_of_suit": "ターゲットのスートの札が多いほうが勝ち",
 }
 

@@ -31,6 +31,7 @@ from sabacc.apps.tui.view import (
     dice_line,
     hand_label,
     info_parts,
+    key_facts,
     pile_counts,
     piles,
     pot_lines,
@@ -204,6 +205,9 @@ class TableLayout(TableState):
             lines.append(side_hand_text(obs, self.lang, menu) or Text())  # entries and effects
         else:
             lines.extend(pot_lines(obs, self.lang))
+            facts_line = key_facts(obs, self.lang)
+            if facts_line is not None:
+                lines.append(facts_line)
             dice = dice_line(obs, self.lang)
             if dice is not None:
                 lines[0].append("   ")

@@ -551,6 +551,8 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
     for key, value in obs.items():
         if key in KNOWN_KEYS or value is None or isinstance(value, dict | list):
             continue
+        if v.variant_has(f"fact.{key}"):
+            continue  # the variant words it: key_facts
         if key in ("turns", "chips_lost") or any(p.startswith(key) for p in piles):
             continue  # in the top bar, the pot line, or drawn as a pile
         if isinstance(value, bool):
@@ -559,6 +561,19 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
             continue
         out.append(f"{key.replace('_', ' ')} {value}")
     return out
+
+
+def key_facts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
+    """The facts a variant words itself (``fact.<key>`` in its text: Coruscant's target and
+    suit), in bold on a line of their own; None if it words none."""
+    v = words(obs, lang)
+    parts = []
+    for key, value in obs.items():
+        if value is None or isinstance(value, dict | list) or not v.variant_has(f"fact.{key}"):
+            continue
+        term = v.text(f"choice.{value}") if v.has(f"choice.{value}") else str(value)
+        parts.append(v.text(f"fact.{key}", value=value, term=term))
+    return Text(" · ".join(parts), style="bold yellow") if parts else None
 
 
 # ---------------------------------------------------------------------- seats
