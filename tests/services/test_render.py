@@ -211,7 +211,12 @@ def test_every_played_event_has_a_line(variant: str, lang: str) -> None:
             lines = render_log(shown, game.names, viewer=viewer, lang=lang, variant=game.info)
             for event, line in zip(shown, lines, strict=True):
                 seen.add(event.type)
-                if line is None:  # said by the next line: only a bet, call or raise payment
+                if line is None:  # said by the next line: a bet, call or raise payment, or
+                    # an action the variant's next event says in full (Kessel's tokens)
+                    if isinstance(event, ev.Acted):
+                        head = (event.action or event.public).split(" ", 1)[0]
+                        assert lookup(variant).text.messages["en"].get(f"said_by.{head}")
+                        continue
                     assert isinstance(event, ev.Paid) and paid_reason(event.reason) in (
                         "paid.call",
                         "paid.bet",
@@ -409,3 +414,13 @@ def test_the_losing_caller_pays_with_a_line_in_the_web_messages() -> None:
         sent = events_json(game.events, game.names, viewer=viewer, variant=game.info)
         lines = [m["text"] for m in sent if m["type"] == "paid" and m["reason"] == paid.reason]
         assert lines and lines[0]["en"] == en and lines[0]["ja"]
+
+
+def test_a_kessel_token_is_said_once_by_its_token_line() -> None:
+    from sabacc.variants.kessel_actions import TokenPlayed
+
+    acted = ev.Acted(1, "token immunity", "token immunity")
+    lines = render_log([acted, TokenPlayed(1, "immunity", None)], NAMES, variant="kessel")
+    assert lines[0] is None and lines[1] is not None and "Immunity" in lines[1]
+    alone = render_log([acted], NAMES, variant="kessel")  # nothing after it: its own line
+    assert alone[0] and "Immunity" in alone[0]

@@ -493,6 +493,15 @@ def _joins(event: ev.Event, nxt: ev.Event | None) -> bool:
     return event.reason == text or (event.reason == "call" and text == "call")
 
 
+def _said_by_next(event: ev.Event, nxt: ev.Event | None, vocab: Vocabulary) -> bool:
+    """An action the variant's next event says in full (Kessel: ``said_by.token`` is
+    ``token_played``, whose line names the token and its effect): one line, not two."""
+    if not isinstance(event, ev.Acted) or nxt is None or getattr(nxt, "seat", None) != event.seat:
+        return False
+    key = "said_by." + (event.action or event.public).split(" ", 1)[0]
+    return vocab.variant_has(key) and nxt.type == vocab.template(key)
+
+
 def render_log(
     events: Sequence[ev.Event],
     names: Sequence[str],
@@ -503,7 +512,8 @@ def render_log(
 ) -> list[str | None]:
     """The lines of a run of events, one per event (None: said by the next event's line).
 
-    A betting action's payment and the action itself make one line ("Ann calls 5"); every
+    A betting action's payment and the action itself make one line ("Ann calls 5"); an action
+    the variant's next event says in full (``said_by.<action>``) is said by that line; every
     other event has its own line.
     """
     writer = _Writer(names, viewer, vocabulary(variant, lang))
@@ -516,7 +526,9 @@ def render_log(
             paid = event.amount
             out.append(None)
             continue
-        if isinstance(event, ev.Acted):
+        if _said_by_next(event, nxt, writer.v):
+            out.append(None)
+        elif isinstance(event, ev.Acted):
             out.append(writer.acted(event, paid))
         else:
             out.append(writer.describe(event))

@@ -296,6 +296,8 @@ _EN.update(
         "ended.all_stood": "everyone stood",
         # the terminal table: chips, not credits; a hand's name says its difference
         "ui.credits": "chips",
+        # a token's action is said by its token_played line (the token and its effect)
+        "said_by.token": "token_played",
         "ui.total": "",
         "ended.turns": "the last turn was played",
     }
@@ -322,6 +324,7 @@ _JA.update(
         "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
+        "said_by.token": "token_played",
         "ui.total": "",
         "ended.turns": "最後のターンが終わった",
     }
