@@ -298,6 +298,11 @@ _EN.update(
         "ui.credits": "chips",
         # a token's action is said by its token_played line (the token and its effect)
         "said_by.token": "token_played",
+        # the terminal table's pile labels: two short lines, its key and its size
+        "pilelabel.sand_draw": "{hint}Sand\ndraw {count}",
+        "pilelabel.blood_draw": "{hint}Blood\ndraw {count}",
+        "pilelabel.sand_discard": "{hint}Sand\ndiscard {count}",
+        "pilelabel.blood_discard": "{hint}Blood\ndiscard {count}",
         "ui.total": "",
         "ended.turns": "the last turn was played",
     }
@@ -325,6 +330,10 @@ _JA.update(
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
         "said_by.token": "token_played",
+        "pilelabel.sand_draw": "サンド\n{hint}山 {count}",
+        "pilelabel.blood_draw": "ブラッド\n{hint}山 {count}",
+        "pilelabel.sand_discard": "サンド\n{hint}捨 {count}",
+        "pilelabel.blood_discard": "ブラッド\n{hint}捨 {count}",
         "ui.total": "",
         "ended.turns": "最後のターンが終わった",
     }

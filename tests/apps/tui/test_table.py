@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Select, Static
+from textual.widgets import Button, Input, RichLog, Select, Static
 
 import sabacc
 from sabacc.apps.tui import SabaccApp, TableConfig, hints
@@ -662,6 +662,10 @@ async def test_japanese_chrome_and_the_log_said_again_after_switching(variant: s
         text = screen_text(app)
         assert "あなたの番" in text and "ルール" in text and "終了" in text, text
         assert "Your turn" not in text and "Quit" not in text
+        bar = app.table.query_one(ActionBar)  # wide Japanese labels still fit on the bar
+        shown = [b for b in bar.query(Button) if not b.has_class("-hidden")]
+        assert shown and all(b.region.right <= 80 for b in shown), [b.region for b in shown]
+        assert_nothing_clipped(app)
         before = len(app.table.log_lines)
         assert before > 0
         ja_log = log_text(app)

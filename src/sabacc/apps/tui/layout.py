@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -248,7 +249,7 @@ class TableLayout(TableState):
             slot.display = True
             slot.query_one(".pile-label", Static).update(pile.label)
             view = slot.query_one(CardsView)
-            label_width = max(len(line) for line in pile.label.split("\n"))
+            label_width = max(cell_len(line) for line in pile.label.split("\n"))
             if self.pile_widths.get(i) != (widths[i], label_width):
                 self.pile_widths[i] = (widths[i], label_width)
                 view.styles.width = widths[i]

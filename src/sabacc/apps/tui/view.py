@@ -452,14 +452,20 @@ def piles(obs: Mapping[str, Any], info: VariantInfo, lang: str = "en") -> list[P
         for pile in info.piles:
             action = info.display.pile_actions.get(pile.key, "")
             hint = f"[{keys[action]}] " if action in keys else ""
-            first, _, rest = pile.name.partition(" ")  # "sand draw": two short lines
-            label = f"{hint}{first.capitalize()}\n{rest}"
+            words_key = "pilelabel." + pile.name.replace(" ", "_")  # two short lines
+            if v.has(words_key):
+                template = v.template(words_key)
+            else:
+                first, _, rest = pile.name.partition(" ")  # "sand draw": "Sand" / "draw 16"
+                template = f"{{hint}}{first.capitalize()}\n{rest} {{count}}"
             if pile.face_up:
                 top_codes = [str(c) for c in obs.get(pile.key) or []]
-                out.append(Pile(pile.key, f"{label} {len(top_codes)}", tuple(top_codes[-1:])))
+                label = template.format(hint=hint, count=len(top_codes))
+                out.append(Pile(pile.key, label, tuple(top_codes[-1:])))
             else:
                 count = int(obs.get(pile.key) or 0)
-                out.append(Pile(pile.key, f"{label} {count}", (), min(count, 1)))
+                label = template.format(hint=hint, count=count)
+                out.append(Pile(pile.key, label, (), min(count, 1)))
         return out
     for pile in info.piles:
         key = f"pile.{pile.name}"

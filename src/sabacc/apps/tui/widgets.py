@@ -204,22 +204,32 @@ class ActionBar(Widget):
         """``entries``: (key, key shown, label) per button, in order."""
         self.query_one("#prompt", Static).update(prompt)
         self.keys = {}
+        captions = [self._caption(shown, label, roomy=True) for _, shown, label in entries]
+        room = (self.size.width or 80) - 2
+        if sum(c.cell_len + 1 for c in captions) > room:  # wide labels (Japanese): no padding
+            captions = [self._caption(shown, label, roomy=False) for _, shown, label in entries]
         for i in range(self.SLOTS):
             button = self.query_one(f"#act-{i}", Button)
             if i < len(entries):
-                key, shown, label = entries[i]
+                key = entries[i][0]
                 self.keys[f"act-{i}"] = key
-                caption = Text()
-                caption.append(f" {shown} ", style="bold reverse")
-                if label:
-                    caption.append(" ")
-                    caption.append_text(label if isinstance(label, Text) else Text(label))
-                    caption.append(" ")
-                button.label = caption
+                button.label = captions[i]
                 button.remove_class("-hidden")
                 button.refresh(layout=True)
             else:
                 button.add_class("-hidden")
+
+    @staticmethod
+    def _caption(shown: str, label: str | Text, *, roomy: bool) -> Text:
+        """`` k  label `` (or, when the row is short of room, ``k label``)."""
+        pad = " " if roomy else ""
+        caption = Text()
+        caption.append(f"{pad}{shown}{pad}", style="bold reverse")
+        if label:
+            caption.append(" ")
+            caption.append_text(label if isinstance(label, Text) else Text(label))
+            caption.append(pad)
+        return caption
 
     def button_for(self, key: str) -> Button | None:
         """The visible button that does what ``key`` does."""
