@@ -187,17 +187,21 @@ def replay(
         fail(f"cannot read {file}: {exc.strerror}")
     except json.JSONDecodeError as exc:
         fail(f"{file} is not JSON: {exc}")
-    try:
-        game = sabacc.replay(history)
-    except SabaccError as exc:
-        fail(str(exc))
-    console.print(
-        f"[bold]{game.info.title}[/bold], seed {game.seed}, players: {', '.join(game.names)}"
-    )
-    shown = game.events if seat is None else [e.visible_to(seat) for e in game.events]
-    for line in render_log(shown, game.names, viewer=seat, lang=lang, variant=game.info):
-        if line:
-            console.print(line, highlight=False)
+    histories = history if isinstance(history, list) else [history]  # a session's games
+    for number, one in enumerate(histories, 1):
+        try:
+            game = sabacc.replay(one)
+        except SabaccError as exc:
+            fail(str(exc))
+        if len(histories) > 1:
+            console.print(f"\n[bold]Game {number} of {len(histories)}[/bold]")
+        console.print(
+            f"[bold]{game.info.title}[/bold], seed {game.seed}, players: {', '.join(game.names)}"
+        )
+        shown = game.events if seat is None else [e.visible_to(seat) for e in game.events]
+        for line in render_log(shown, game.names, viewer=seat, lang=lang, variant=game.info):
+            if line:
+                console.print(line, highlight=False)
 
 
 # ---------------------------------------------------------------------- play
@@ -231,19 +235,35 @@ def play(
         bool, typer.Option("--hints", help="Show the exact odds of your options (key h).")
     ] = False,
     lang: LangOpt = "en",
+    no_intro: Annotated[
+        bool, typer.Option("--no-intro", help="Skip the one-screen 'how to win' at the start.")
+    ] = False,
+    orbits: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Game length: times the dealer button goes round (hands = orbits x players); "
+            "0 plays until one player stands. -o game_end=... overrides it.",
+        ),
+    ] = 3,
 ) -> None:
     """Play a game against bots in the terminal (you are seat 1).
 
     Full-screen (Textual) when stdin and stdout are a terminal; the plain prompt otherwise,
     or with --plain.
     """
-    from sabacc.apps.play import PlainTable
+    from sabacc.apps.play import PlainTable, game_length
     from sabacc.services.bots import bots_for, make_bot
 
-    v = get_variant(variant, option)
+    get_variant(variant, option)  # bad options fail here with one line
+    options = game_length(parse_options(option), players, orbits)
+    try:
+        v = sabacc.variant(variant, **options)
+    except SabaccError as exc:
+        fail(str(exc))
     _check_lang(lang)
     try:
-        bot_names = bots_for(bots)
+        bot_names = bots_for(bots, v.info)  # a level as this variant's bot model maps it
         game = v.new_game([name, *[f"Bot {i}" for i in range(1, players)]], seed)
         seats = {
             s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s)
@@ -254,21 +274,26 @@ def play(
     if not plain and _full_screen_possible():
         from sabacc.apps.tui import SabaccApp, TableConfig
 
-        config = TableConfig(
-            v.name, players, bot_names, name, seed, parse_options(option), bot_delay
+        levels = tuple(b.strip() for b in bots.split(",") if b.strip()) or bot_names
+        config = TableConfig(v.name, players, levels, name, seed, options, bot_delay)
+        tui = SabaccApp(
+            config, game=game, bots=seats, setup=setup, hints=hints, lang=lang, intro=not no_intro
         )
-        tui = SabaccApp(config, game=game, bots=seats, setup=setup, hints=hints, lang=lang)
         tui.run()
-        game = tui.game or game
+        games = tui.games or [game]
     else:
         table = PlainTable(game, human=0, bots=seats, console=console, hints=hints, lang=lang)
         try:
             table.run()
         except (KeyboardInterrupt, EOFError):
             console.print("\n[dim]Game abandoned.[/dim]")
+        games = [game]
     if save is not None:
-        save.write_text(json.dumps(game.history(), indent=1))
-        console.print(f"Hand history saved to {save}")
+        # One game: its history; several (the full-screen table's "play again"): a list of them.
+        saved: Any = games[0].history() if len(games) == 1 else [g.history() for g in games]
+        save.write_text(json.dumps(saved, indent=1))
+        what = "Hand history" if len(games) == 1 else f"Hand histories of {len(games)} games"
+        console.print(f"{what} saved to {save}")
 
 
 def _full_screen_possible() -> bool:

@@ -18,6 +18,22 @@ from sabacc.engine.game import Game
 from sabacc.services.bots.base import Bot, decide
 from sabacc.services.render import action_label, legal_summary, render_log, vocabulary
 
+#: The default length of a game at the terminal tables (``sabacc play``): the dealer button
+#: goes round this many times (a hand limit of orbits × players), unless ``game_end`` is set.
+#: 0: until one player stands.
+DEFAULT_ORBITS = 3
+
+
+def game_length(
+    options: Mapping[str, str], players: int, orbits: int = DEFAULT_ORBITS
+) -> dict[str, str]:
+    """``options`` with the game length filled in: ``game_end`` from ``orbits`` (``hands:`` of
+    orbits × players; 0: ``last_standing``) unless the options already set one."""
+    out = dict(options)
+    if "game_end" not in out:
+        out["game_end"] = "last_standing" if orbits == 0 else f"hands:{orbits * players}"
+    return out
+
 
 def card_markup(code: str) -> str:
     """A card as coloured Rich markup: green positive, red negative, gold Sylop/face."""

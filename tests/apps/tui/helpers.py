@@ -76,6 +76,10 @@ async def play_until(
                 await pilot.press(app.table.pick.options[0].key)
             elif app.table.mode == "size":
                 await pilot.press("enter")
+            elif app.table.mode == "subset":  # keep the first card, or what is kept already
+                if not app.table.chosen:
+                    await pilot.press("1")
+                await pilot.press("enter")
         state = await settle(pilot)
     raise AssertionError(f"never reached {target!r}")
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sabacc.apps import cli
-from sabacc.apps.tui import SabaccApp
+from sabacc.apps.tui import SabaccApp, TableConfig
 
 
 @pytest.fixture
@@ -67,3 +67,34 @@ def test_bad_settings_fail_before_the_table(
     monkeypatch.setattr(cli, "_full_screen_possible", lambda: True)
     result = CliRunner().invoke(cli.app, ["play", "-p", "9"])
     assert result.exit_code == 2 and runs == []
+
+
+def test_save_keeps_every_game_of_a_session(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Play again at the full-screen table: --save writes every game, and replay tells each."""
+    import json
+
+    import sabacc
+
+    def fake_run(self: SabaccApp, *args: Any, **kwargs: Any) -> None:
+        game, _ = self._initial
+        assert game is not None
+        self.games.append(game)  # the first game, then a rematch
+        self.games.append(sabacc.new_game("spike", players=2, seed=9))
+
+    monkeypatch.setattr(SabaccApp, "run", fake_run)
+    monkeypatch.setattr(cli, "_full_screen_possible", lambda: True)
+    save = tmp_path / "session.json"
+    result = CliRunner().invoke(cli.app, ["play", "-p", "2", "--seed", "1", "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    saved = json.loads(save.read_text())
+    assert isinstance(saved, list) and [h["seed"] for h in saved] == [1, 9]
+    told = CliRunner().invoke(cli.app, ["replay", str(save)])
+    assert told.exit_code == 0, told.output
+    assert "Game 1 of 2" in told.output and "Game 2 of 2" in told.output
+
+
+def test_the_default_game_is_three_orbits() -> None:
+    game, _ = TableConfig(players=4, seed=1).build()
+    assert game.options.hand_limit == 12
+    game, _ = TableConfig(players=3, seed=1, options={"game_end": "orbit"}).build()
+    assert game.options.game_end == "orbit"

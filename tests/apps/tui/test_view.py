@@ -7,7 +7,7 @@ import random
 import pytest
 
 import sabacc
-from sabacc.apps.tui.config import TableConfig, parse_bots, parse_option_text
+from sabacc.apps.tui.config import TableConfig, parse_bots
 from sabacc.apps.tui.controls import Sizer, build_choices, legal_texts
 from sabacc.apps.tui.screens import reflow
 from sabacc.apps.tui.view import (
@@ -25,7 +25,8 @@ from sabacc.apps.tui.view import (
 )
 from sabacc.core.actions import Bet, Raise, Swap
 from sabacc.core.errors import OptionError
-from sabacc.services.render import render_log
+from sabacc.services.explain import explain_hand
+from sabacc.services.render import render_log, vocabulary
 
 
 def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
@@ -43,7 +44,9 @@ def test_cards_are_drawn_with_value_symbol_and_colour() -> None:
 def test_log_lines() -> None:
     text = colour_cards("corellian_spike", "Bot 1 takes -7t and +3; rolls 3 3")
     coloured = {text.plain[s.start : s.end] for s in text.spans}
-    assert coloured == {"-7t", "+3"}
+    assert coloured == {"-7▲", "+3"}  # written with the stave symbol, as the cards show it
+    assert text.plain == "Bot 1 takes -7▲ and +3; rolls 3 3"
+    assert colour_cards("classic", "You show 11f 0: total 11").plain == "You show 11♥ 0: total 11"
 
 
 @pytest.mark.parametrize("variant", ["corellian_spike", "surabat_cycle", "classic"])
@@ -108,24 +111,33 @@ def test_sizer_stays_in_range() -> None:
     assert s.value == 50 and not s.valid and s.action() is None
     s.backspace()
     assert s.value == 5 and s.action() == Raise(5)
-    s.type_digit("1")
-    s.type_digit("2")  # a third digit starts over (the maximum has two)
-    assert s.value == 2
+    s.backspace()
+    for digit in "120":  # past the maximum's digits: shown out of range, never restarted
+        assert s.type_digit(digit)
+    assert s.value == 120 and not s.valid and s.action() is None
+    s.backspace()
+    assert s.value == 12 and s.action() == Raise(12)
+    for digit in "3456789":
+        s.type_digit(digit)
+    assert not s.type_digit("1")  # beyond nine digits a digit is refused, nothing changes
+    assert s.value == 123456789 and s.action() is None
 
 
 def test_observation_parts_for_each_variant() -> None:
     spike = sabacc.new_game("spike", players=2, seed=1).observation(0)
-    assert [p.name for p in piles(spike)] == ["discard"]
+    assert [p.name for p in piles(spike, sabacc.variant("spike").info)] == ["discard"]
     counts = pile_counts(spike)
     assert counts is not None and counts.plain.startswith(f"Draw {spike['draw_pile']}")
     surabat = sabacc.new_game("surabat", players=3, seed=2).observation(0)
-    assert [(p.name, len(p.codes), p.backs) for p in piles(surabat)] == [
+    assert [
+        (p.name, len(p.codes), p.backs) for p in piles(surabat, sabacc.variant("surabat").info)
+    ] == [
         ("sun", 3, 0),
         ("moon", 0, 1),
     ]
     assert "Bot" not in " ".join(info_parts(surabat))  # names come from the seats
     classic = sabacc.new_game("classic", players=3, seed=3).observation(0)
-    assert piles(classic) == []
+    assert piles(classic, sabacc.variant("classic").info) == []
     assert "no calls yet" in info_parts(classic)
     assert dice_line(classic) is None
     rolled = dict(spike, dice=[3, 3])
@@ -142,13 +154,26 @@ def test_results_and_standings() -> None:
     game = sabacc.new_game("spike", players=2, seed=1)
     while game.hand_no == 1:
         game.apply(game.legal_actions()[0])
-    result = game.hand_results[0].to_dict()
-    lines = [t.plain for t in result_lines(result, game.names, 0)]
+    result = game.hand_results[0]
+    explained = explain_hand(game.info, result, game.names, game.events_for(0), viewer=0)
+    vocab = vocabulary(game.info)
+    lines = [t.plain for t in result_lines(result.to_dict(), explained, game.variant, vocab)]
     assert lines[0].startswith("Hand 1 over")
-    assert any("pot" in line for line in lines[1:])
+    assert lines[1:] == explained and any("pot" in line for line in lines[1:])
     outcome = {"stacks": [120, 80], "payoffs": [20, -20], "standings": [0, 1], "winners": [0]}
     plain = [t.plain for t in standings_lines(outcome, ["You", "Bot 1"], 0)]
     assert plain[0].startswith("1. You") and "winner" in plain[0] and "-20" in plain[1]
+
+
+def test_tied_stacks_share_a_place() -> None:
+    outcome = {
+        "stacks": [90, 120, 90, 100],
+        "payoffs": [-10, 20, -10, 0],
+        "standings": [1, 3, 0, 2],
+        "winners": [1],
+    }
+    plain = [t.plain for t in standings_lines(outcome, ["You", "A", "B", "C"], 0)]
+    assert [line.split(".")[0] for line in plain] == ["1", "2", "3", "3"]
 
 
 def test_events_without_a_seat_are_described() -> None:
@@ -158,9 +183,8 @@ def test_events_without_a_seat_are_described() -> None:
 
 
 def test_config_parsing_and_building() -> None:
-    assert parse_option_text("rounds=4; gain_fee = 1") == {"rounds": "4", "gain_fee": "1"}
-    with pytest.raises(OptionError):
-        parse_option_text("rounds")
+    assert parse_bots("Hard, random") == ("hard", "random")  # levels kept by name
+    assert parse_bots("") == ("easy",)
     with pytest.raises(OptionError):
         parse_bots("heuristic, nobody")
     game, bots = TableConfig(variant="classic", players=3, seed=9, name="Lando").build()
@@ -180,3 +204,14 @@ def test_action_labels_in_the_variants_words_and_language() -> None:
     ja = {c.label for c in build_choices(obs, "ja")}
     assert "fold" in en and "junk" not in en
     assert "フォールド" in ja
+
+
+def test_every_variant_says_how_to_win_and_names_its_hands() -> None:
+    import sabacc
+    from sabacc.services.render import glossary_lines, vocabulary
+
+    for name in sabacc.variant_names():
+        for lang in ("en", "ja"):
+            vocab = vocabulary(name, lang)
+            assert vocab.has_own("howto"), (name, lang)
+            assert len(glossary_lines(name, lang)) > 1, (name, lang)

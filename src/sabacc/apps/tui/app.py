@@ -9,6 +9,7 @@ the input (:mod:`~sabacc.apps.tui.keys`) and the drawing (:mod:`~sabacc.apps.tui
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -24,6 +25,8 @@ from sabacc.apps.tui.screens import SettingsScreen
 from sabacc.core.errors import SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
+from sabacc.services.messages import LANGUAGES
+from sabacc.services.render import vocabulary
 
 __all__ = ["SabaccApp", "TableScreen", "decide", "run"]
 
@@ -35,11 +38,46 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("h", "hints", "Odds hints"),
         Binding("n", "new_game", "New game"),
+        Binding("L", "language", "日本語"),
         Binding("q", "quit", "Quit"),
     ]
+    #: The footer's words by action (``ui.*`` keys); ``L``'s says the other language.
+    BINDING_WORDS: ClassVar[dict[str, str]] = {
+        "rules": "ui.rules",
+        "hints": "ui.odds_hints",
+        "new_game": "ui.new_game",
+        "quit": "ui.quit",
+        "language": "ui.other_language",
+    }
+
+    def localize_bindings(self) -> None:
+        """The footer in the table's language."""
+        v = vocabulary(None, self.lang)
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                dataclasses.replace(b, description=v.text(self.BINDING_WORDS[b.action]))
+                if b.action in self.BINDING_WORDS
+                else b
+                for b in bindings
+            ]
+        self.refresh_bindings()
+
+    def on_mount(self) -> None:
+        self.localize_bindings()
+
+    def action_language(self) -> None:
+        """``L``: English ⇄ Japanese, everything on screen said again."""
+        languages = list(LANGUAGES)
+        self.set_language(languages[(languages.index(self.lang) + 1) % len(languages)])
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
+    #too-small {
+        display: none; height: 1fr; width: 1fr; content-align: center middle;
+        color: $warning; text-style: bold;
+    }
+    TableScreen.too-small > * { display: none; }
+    TableScreen.too-small > #too-small { display: block; }
     #topbar { height: 1; background: $panel; }
     #top { width: 1fr; }
     #top-right { width: auto; color: $text-muted; }
@@ -74,6 +112,12 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
     #hand { height: 5; }
     #side-hand { width: auto; max-width: 30; height: 5; padding: 0 0 0 1; display: none; }
     #you-summary { height: auto; }
+    TableScreen.roomy #you-row, TableScreen.roomy #hand, TableScreen.roomy #side-hand {
+        height: 7;
+    }
+    TableScreen.roomy .pile CardsView { height: 7; }
+    TableScreen.roomy.crowded .pile CardsView { height: 1; }
+    TableScreen.roomy #log { max-width: 72; }
     #log {
         width: 40%;
         min-width: 32;
@@ -100,19 +144,27 @@ class SabaccApp(App[None]):
         setup: bool = False,
         hints: bool = False,
         lang: str = "en",
+        intro: bool = False,
     ) -> None:
         super().__init__()
         self.config = config or TableConfig()
+        self.intro = intro  # show the variant's "how to win" over the first game
         self._initial = (game, dict(bots or {}))
         self.setup = setup
         self.table = TableScreen()
         self.table.show_hints = hints and odds_hints.available()
         self.table.lang = lang
+        #: Every game started in this session, in order (``sabacc play --save`` keeps them all).
+        self.games: list[Game] = []
 
     @property
     def game(self) -> Game | None:
         """The game at the table (the last one started)."""
         return self.table.game
+
+    def _seat(self, game: Game, bots: Mapping[int, Bot], config: TableConfig) -> None:
+        self.games.append(game)
+        self.table.start(game, bots, config)
 
     async def on_mount(self) -> None:
         await self.push_screen(self.table)
@@ -120,9 +172,11 @@ class SabaccApp(App[None]):
         if self.setup:
             self.open_settings(can_cancel=False)
         elif game is not None:
-            self.table.start(game, bots, self.config)
+            self._seat(game, bots, self.config)
         else:
             self.new_game(self.config)
+        if self.intro and not self.setup:
+            self.table.show_intro()
 
     def new_game(self, config: TableConfig) -> None:
         """Start a game from ``config`` (settings are validated before this is called)."""
@@ -133,14 +187,15 @@ class SabaccApp(App[None]):
             self.open_settings(can_cancel=self.table.game is not None)
             return
         self.config = config
-        self.table.start(game, bots, config)
+        self._seat(game, bots, config)
 
     def open_settings(self, *, can_cancel: bool = True) -> None:
         def chosen(config: TableConfig | None) -> None:
             if config is not None:
                 self.new_game(config)
 
-        self.push_screen(SettingsScreen(self.config, can_cancel=can_cancel), callback=chosen)
+        screen = SettingsScreen(self.config, can_cancel=can_cancel, lang=self.table.lang)
+        self.push_screen(screen, callback=chosen)
 
 
 def run(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import sabacc
-from sabacc.core.errors import OptionError
+from sabacc.apps.play import game_length
 from sabacc.engine.game import Game
-from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, Bot, bots_for, make_bot
+from sabacc.services.bots import DEFAULT_LEVEL, Bot, bots_for, level_names, make_bot
 
 #: Seconds a bot waits before acting, so a human can follow the play.
 DEFAULT_BOT_DELAY = 0.6
@@ -20,7 +20,9 @@ class TableConfig:
 
     variant: str = "corellian_spike"
     players: int = 4
-    bots: tuple[str, ...] = (LEVELS[DEFAULT_LEVEL].bot,)
+    #: Difficulty levels or bot names, cycled over the bot seats; a level is resolved for the
+    #: variant when the game is built (Kessel's ``hard`` searches fewer worlds than Spike's).
+    bots: tuple[str, ...] = (DEFAULT_LEVEL,)
     name: str = "You"
     seed: int | None = None
     options: Mapping[str, str] = field(default_factory=dict)
@@ -29,10 +31,10 @@ class TableConfig:
     def build(self) -> tuple[Game, dict[int, Bot]]:
         """A new game and its bots; raises :class:`~sabacc.core.errors.SabaccError` on bad
         settings."""
-        v = sabacc.variant(self.variant, **dict(self.options))
+        v = sabacc.variant(self.variant, **game_length(self.options, self.players))
         names = [self.name or "You", *[f"Bot {i}" for i in range(1, self.players)]]
         game = v.new_game(names, self.seed)
-        bot_names = list(self.bots) or ["heuristic"]
+        bot_names = bots_for(",".join(self.bots), game.info)
         bots = {
             s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s)
             for s in range(1, self.players)
@@ -45,31 +47,10 @@ class TableConfig:
 
 
 def parse_bots(text: str) -> tuple[str, ...]:
-    """``"heuristic, random"`` → ``("heuristic", "random")``, levels resolved (``"normal"`` →
-    ``("ismcts:32",)``); checks each name exists."""
-    names = bots_for(",".join(b for b in text.split(",") if b.strip()))
-    for name in names:
+    """``"heuristic, Hard"`` → ``("heuristic", "hard")``: difficulty levels or bot names, kept
+    as given (a level is resolved for the variant when the game is built); checks each name
+    exists. A blank text is the default level."""
+    names = tuple(b.strip() for b in text.split(",") if b.strip()) or (DEFAULT_LEVEL,)
+    for name in bots_for(",".join(names)):
         make_bot(name, 0)  # raises OptionError naming the known bots
-    return names
-
-
-def parse_option_text(text: str) -> dict[str, str]:
-    """``"rounds=4, gain_fee=1"`` → ``{"rounds": "4", "gain_fee": "1"}``."""
-    out: dict[str, str] = {}
-    for pair in text.replace(";", ",").split(","):
-        pair = pair.strip()
-        if not pair:
-            continue
-        if "=" not in pair:
-            raise OptionError(f"option {pair!r} must look like name=value")
-        name, value = pair.split("=", 1)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def option_text(options: Mapping[str, str]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items())
-
-
-def bot_text(bots: Sequence[str]) -> str:
-    return ", ".join(bots)
+    return tuple(n.lower() if n.lower() in level_names() else n for n in names)

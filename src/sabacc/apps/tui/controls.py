@@ -146,14 +146,14 @@ def build_choices(
         pick_or_direct(
             vocab.key_for("gain_sun", "g"),
             vocab.label("gain_sun"),
-            "Take which Sun card?",
+            vocab.text("ui.pick_sun"),
             opts,
             vocab.text("short.gain_sun"),
         )
     for source, key, prompt in (
-        ("discard", "d", "Give which card for the discard top?"),
-        ("draw", "e", "Give which card?"),
-        ("moon", "m", "Put which card face down on the Moon pile?"),
+        ("discard", "d", vocab.text("ui.pick_discard")),
+        ("draw", "e", vocab.text("ui.pick_draw")),
+        ("moon", "m", vocab.text("ui.pick_moon")),
     ):
         if any(isinstance(a, Swap) and a.source == source for a in actions):
             name = f"swap_{source}"
@@ -164,7 +164,7 @@ def build_choices(
         pick_or_direct(
             vocab.key_for("discard", "x"),
             vocab.label("discard"),
-            "Discard which card?",
+            vocab.text("ui.pick_discard_card"),
             hand_pick(Discard),
             vocab.text("short.discard"),
         )
@@ -274,6 +274,10 @@ def subset_action(choice: Choice, hand: Sequence[str], chosen: set[int]) -> Keep
 
 
 # ---------------------------------------------------------------------- bet sizing
+#: The most digits the bet sizer takes (more than any stack; further digits are refused).
+MAX_TYPED_DIGITS = 9
+
+
 @dataclass
 class Sizer:
     """The bet sizer: an amount kept inside ``[low, high]`` (typed digits may leave it there).
@@ -325,11 +329,15 @@ class Sizer:
         self.typed = ""
         self.amount = self.presets[name]
 
-    def type_digit(self, digit: str) -> None:
+    def type_digit(self, digit: str) -> bool:
+        """Append a typed digit; the amount is never changed behind the player's back: past
+        the maximum it shows as out of range (and Enter is refused). A digit beyond
+        :data:`MAX_TYPED_DIGITS` is refused (False)."""
         typed = (self.typed + digit).lstrip("0")
-        if len(typed) > len(str(self.high)):
-            typed = digit.lstrip("0")
+        if len(typed) > MAX_TYPED_DIGITS:
+            return False
         self.typed = typed
+        return True
 
     def backspace(self) -> None:
         self.typed = self.typed[:-1]

@@ -30,12 +30,15 @@ def _pct(p: Any) -> str:
     return f"{value:.0%}"
 
 
-def hint_text(obs: Mapping[str, Any]) -> Text | None:
+def hint_text(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
     """One line for the observing seat: the best card options (chance to improve ``↑``, chance
     of a Sabacc ``S``), or in a betting phase how the hand fares against a random one."""
     if not available():
         return None
     from sabacc.services.odds import hand_odds, option_odds
+    from sabacc.services.render import action_label, vocabulary
+
+    v = vocabulary(str(obs.get("variant", "")) or None, lang)
 
     try:
         options = option_odds(obs)
@@ -45,25 +48,25 @@ def hint_text(obs: Mapping[str, Any]) -> Text | None:
                 key=lambda o: (o.sabacc, o.better),
                 reverse=True,
             )
-            text = Text("Odds ", style="bold cyan")
+            text = Text(v.text("ui.odds"), style="bold cyan")
             for i, o in enumerate(ranked[:SHOWN]):
                 if i:
                     text.append(" · ", style="dim")
-                text.append(o.action, style="bold")
+                text.append(action_label(o.action, v), style="bold")
                 text.append(f" ↑{_pct(o.better)}", style="green")
                 if o.sabacc:
                     text.append(f" S{_pct(o.sabacc)}", style="gold3")
             if not ranked:
-                text.append("standing is all you can do")
+                text.append(v.text("ui.odds_only_stand"))
             return text
         odds = hand_odds(obs)
     except (SabaccError, ValueError):
         return None
     if odds is None:
         return None
-    text = Text("Odds ", style="bold cyan")
-    text.append("your hand beats a random hand ")
+    text = Text(v.text("ui.odds"), style="bold cyan")
+    text.append(v.text("ui.odds_beats"))
     text.append(_pct(odds.win), style="bold green")
     if odds.tie:
-        text.append(f" (ties {_pct(odds.tie)})", style="dim")
+        text.append(v.text("ui.odds_ties", pct=_pct(odds.tie)), style="dim")
     return text

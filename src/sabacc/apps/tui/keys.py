@@ -6,11 +6,11 @@ from textual import events, on
 
 from sabacc.apps.tui import hints as odds_hints
 from sabacc.apps.tui.controls import Choice, locked_positions, sizer_for, subset_action
-from sabacc.apps.tui.screens import RulesScreen
+from sabacc.apps.tui.screens import ConfirmQuitScreen, RulesScreen
 from sabacc.apps.tui.state import TableHost, TableState
 from sabacc.apps.tui.widgets import ActionBar, CardsView
 from sabacc.core.errors import SabaccError
-from sabacc.services.render import glossary_lines
+from sabacc.services.render import glossary_lines, vocabulary
 
 
 class KeyInput(TableState):
@@ -144,7 +144,8 @@ class KeyInput(TableState):
         elif key in presets:
             sizer.preset(presets[key])
         elif character is not None and character.isdigit() and len(key) == 1:
-            sizer.type_digit(character)
+            if not sizer.type_digit(character):
+                self.app.bell()
         elif key == "backspace":
             sizer.backspace()
         elif key == "enter":
@@ -166,7 +167,9 @@ class KeyInput(TableState):
             return odds_hints.available()
         return True
 
-    def action_rules(self) -> None:
+    def rules_pages(self) -> tuple[str, str, str] | None:
+        """The variant's title, its one-screen "how to win" with the hand glossary, and its
+        full rules, in the table's language."""
         game = self.game
         variant = game.variant if game is not None else self.config.variant
         import sabacc
@@ -174,10 +177,30 @@ class KeyInput(TableState):
         try:
             v = sabacc.variant(variant)
         except SabaccError:
+            return None
+        vocab = vocabulary(v.info, self.lang)
+        howto = vocab.text("howto") if vocab.has("howto") else ""
+        glossary = "\n".join(glossary_lines(v.name, self.lang))
+        intro = "\n\n".join(part for part in (howto, glossary) if part)
+        return v.title, intro, v.rules_text.rstrip()
+
+    def action_rules(self) -> None:
+        pages = self.rules_pages()
+        if pages is None:
             return
-        glossary = "\n".join(glossary_lines(v.name))
-        rules = f"{v.rules_text.rstrip()}\n\n{glossary}" if glossary else v.rules_text
-        self.app.push_screen(RulesScreen(v.title, rules))
+        title, intro, rules = pages
+        screen = RulesScreen(title, f"{intro}\n\n{rules}" if intro else rules, lang=self.lang)
+        self.app.push_screen(screen)
+
+    def show_intro(self) -> None:
+        """The one-screen "how to win" (shown when ``sabacc play`` starts; ``?`` shows it again
+        with the full rules)."""
+        pages = self.rules_pages()
+        if pages is None or not pages[1]:
+            return
+        title, intro, _ = pages
+        heading = vocabulary(None, self.lang).text("ui.howto_heading")
+        self.app.push_screen(RulesScreen(title, intro, heading=heading, lang=self.lang))
 
     def action_hints(self) -> None:
         if odds_hints.available():
@@ -190,4 +213,18 @@ class KeyInput(TableState):
             app.open_settings(can_cancel=self.game is not None)
 
     def action_quit(self) -> None:
-        self.app.exit()
+        """Quit; a game in progress asks first (its history is kept for ``--save`` either way)."""
+        game = self.game
+        if game is None or game.is_over:
+            self.app.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        v = vocabulary(None, self.lang)
+        self.app.push_screen(
+            ConfirmQuitScreen(v.text("ui.quit_question", hand=game.hand_no), lang=self.lang),
+            callback=answered,
+        )

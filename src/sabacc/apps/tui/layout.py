@@ -6,20 +6,33 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Footer, RichLog, Static
 
 from sabacc.apps.tui import hints as odds_hints
 from sabacc.apps.tui.controls import build_choices, subset_action
-from sabacc.apps.tui.state import MAX_OPPONENTS, PILE_SLOTS, TableState
+from sabacc.apps.tui.state import (
+    MAX_OPPONENTS,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    PILE_SLOTS,
+    ROOMY_HEIGHT,
+    ROOMY_WIDTH,
+    TableState,
+)
 from sabacc.apps.tui.view import (
+    CARD_SIZE,
     Pile,
     chip,
+    colour_cards,
     dice_line,
     hand_label,
     info_parts,
+    key_facts,
     pile_counts,
     piles,
     pot_lines,
@@ -37,13 +50,14 @@ from sabacc.apps.tui.view import (
 from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
 from sabacc.core import events as ev
 from sabacc.core.errors import SabaccError
-from sabacc.services.render import vocabulary
+from sabacc.services.render import Vocabulary, vocabulary
 
 
 class TableLayout(TableState):
     """The widgets of the table and how each is drawn from the human's observation."""
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         with Horizontal(id="topbar"):
             yield Static(id="top")
             yield Static(id="top-right")
@@ -65,11 +79,33 @@ class TableLayout(TableState):
                         yield Static(id="side-hand")
                     yield Static(id="you-summary")
             log = RichLog(id="log", wrap=True, min_width=16, markup=False)
-            log.border_title = "This hand"
+            log.border_title = vocabulary(None, self.lang).text("ui.this_hand")
             log.can_focus = False
             yield log
         yield ActionBar(id="actions")
         yield Footer(compact=True, show_command_palette=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below the minimum size, a notice instead of a clipped table; the log re-wraps."""
+        width, height = event.size.width, event.size.height
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "too-small")
+        self.set_class(width >= ROOMY_WIDTH and height >= ROOMY_HEIGHT, "roomy")
+        notice = self.query_one("#too-small", Static)
+        if small:
+            message = vocabulary(None, self.lang).text(
+                "ui.too_small", width=width, height=height,
+                min_width=MIN_WIDTH, min_height=MIN_HEIGHT,
+            )  # fmt: skip
+            notice.update(Text(message, justify="center"))
+        self.call_after_refresh(self._rewrap_log)
+        self.call_after_refresh(self.refresh_table)  # pile widths follow the card size
+
+    def _rewrap_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in self.log_lines:
+            log.write(line)
 
     def _layout_seats(self) -> None:
         assert self.game is not None
@@ -93,7 +129,20 @@ class TableLayout(TableState):
             title = sabacc.variant(game.variant).title
         except SabaccError:  # pragma: no cover - the game's own variant is registered
             title = game.variant
-        top = status_line(obs, title) if review is None else review_status_line(review, title)
+        vocab = vocabulary(game.variant, self.lang)
+        top = (
+            status_line(obs, title, self.lang)
+            if review is None
+            else review_status_line(review, title, vocab)
+        )
+        if review is None:
+            dice = dice_line(obs, self.lang)
+            if dice is not None and dice[1]:  # in the top bar: the centre has no line to spare
+                top.append("  ")
+                top.append_text(shift_banner(vocab))
+            if self.final_hand(game):
+                top.append("  ")
+                top.append(f" {vocab.text('banner.final_hand')} ", style="bold black on cyan")
         self.query_one("#top", Static).update(top)
         self.query_one("#top-right", Static).update(Text(f"seed {game.seed} ", style="dim"))
         self._draw_seats(obs, review)
@@ -150,17 +199,22 @@ class TableLayout(TableState):
         lines: list[Text] = []
         shown: list[Pile] = []
         menu = self.pick if self.mode == "pick" and self.pick is not None else None
+        vocab = vocabulary(game.variant, self.lang)
         if review is not None:
-            lines.extend(result_lines(review, game.names, self.human))
+            lines.extend(result_lines(review, self.review_lines, game.variant, vocab))
         elif menu is not None and any(o.where == "menu" for o in menu.options):
             lines.append(side_hand_text(obs, self.lang, menu) or Text())  # entries and effects
         else:
-            lines.extend(pot_lines(obs))
-            dice = dice_line(obs)
+            lines.extend(pot_lines(obs, self.lang))
+            facts_line = key_facts(obs, self.lang)
+            if facts_line is not None:
+                lines.append(facts_line)
+            dice = dice_line(obs, self.lang)
             if dice is not None:
                 lines[0].append("   ")
                 lines[0].append_text(dice[0])
-            facts = [p for p in (pile_counts(obs), Text(" · ".join(info_parts(obs)))) if p]
+            counts = pile_counts(obs, self.lang)
+            facts = [p for p in (counts, Text(" · ".join(info_parts(obs, self.lang)))) if p]
             if facts:
                 fact_line = Text(" · ", style="dim").join(facts)
                 fact_line.stylize("dim")
@@ -169,9 +223,7 @@ class TableLayout(TableState):
                     lines[0].append_text(fact_line)
                 else:
                     lines.append(fact_line)
-            if dice is not None and dice[1]:
-                lines.append(shift_banner(obs))
-            shown = piles(obs)[:PILE_SLOTS]
+            shown = piles(obs, game.info, self.lang)[:PILE_SLOTS]
         self.query_one("#centre-text", Static).update(Text("\n").join(lines))
         picking_sun = self.mode == "pick" and self.pick is not None
         sun_picks = (
@@ -181,7 +233,8 @@ class TableLayout(TableState):
         )
         self.pile_names = [p.name for p in shown]
         # Each pile as wide as its cards; the widest shrinks to chips if they do not all fit.
-        widths = [max(7, (len(p.codes) + p.backs) * 8 - 1) for p in shown]
+        card = CARD_SIZE[self.has_class("roomy") and not self.has_class("crowded")][0]
+        widths = [max(card, (len(p.codes) + p.backs) * (card + 1) - 1) for p in shown]
         room = self.query_one("#centre", Vertical).content_size.width or 46
         if widths and sum(w + 2 for w in widths) > room:
             widest = widths.index(max(widths))
@@ -196,7 +249,7 @@ class TableLayout(TableState):
             slot.display = True
             slot.query_one(".pile-label", Static).update(pile.label)
             view = slot.query_one(CardsView)
-            label_width = max(len(line) for line in pile.label.split("\n"))
+            label_width = max(cell_len(line) for line in pile.label.split("\n"))
             if self.pile_widths.get(i) != (widths[i], label_width):
                 self.pile_widths[i] = (widths[i], label_width)
                 view.styles.width = widths[i]
@@ -221,10 +274,11 @@ class TableLayout(TableState):
         box = self.query_one("#you", Vertical)
         hand_view = self.query_one("#hand", CardsView)
         hints = self.query_one("#you-summary", Static)
+        v = vocabulary(game.variant, self.lang)
         title = f"{'▶ ' if self.human_turn else ''}{me['name']}"
         if me.get("dealer"):
             title += " (D)"
-        title += f" · {self._stack(obs, self.human)} credits"
+        title += f" · {self._stack(obs, self.human)} {v.text('ui.credits')}"
         for fact in game.info.display.seat_facts if review is None else ():
             value = seat_fact(obs, me, fact.key)
             label = fact.label.get(self.lang) or fact.label.get("en", fact.key)
@@ -233,9 +287,11 @@ class TableLayout(TableState):
             elif not fact.flag and value is not None:
                 title += " · " + label.format(value=value)
         if review is None and me.get("round_bet"):
-            title += f" · bet {me['round_bet']}"
-        if review is None and me.get("status") not in (None, "active"):
-            title += f" · {str(me['status']).replace('_', '-')}"
+            title += " · " + v.text("ui.bet", n=me["round_bet"])
+        status = str(me.get("status") or "active")
+        if review is None and status != "active":
+            key = f"ui.status.{status}"
+            title += " · " + (v.text(key) if v.has(key) else status.replace("_", "-"))
         box.border_title = title
         box.set_class(self.human_turn, "to-act")
         hint: Text | None = None
@@ -243,18 +299,18 @@ class TableLayout(TableState):
             shown = (review.get("hands") or {}).get(str(self.human))
             if shown is not None:
                 cards = list(shown.get("cards") or [])
-                text = Text("showed ")
-                text.append(hand_label(str(shown.get("name", ""))), style="bold")
+                text = Text(v.text("ui.showed"))
+                text.append(hand_label(str(shown.get("name", "")), v), style="bold")
             else:
                 junked = self.hand_status.get(self.human) == "junked"
                 cards = [] if junked else self.last_you_cards
-                text = Text("junked" if junked else "not shown")
+                text = Text(v.text("ui.junked") if junked else v.text("ui.not_shown"))
             nets = review.get("net") or []
             if self.human < len(nets):
                 delta = int(nets[self.human])
-                text.append(" · this hand ")
+                text.append(v.text("ui.this_hand_net"))
                 text.append(signed_amount(delta), style="green" if delta > 0 else "red")
-            hand_view.show(game.variant, cards, numbered=False, empty_text="(no cards)")
+            hand_view.show(game.variant, cards, numbered=False, empty_text=v.text("ui.no_cards"))
         else:
             cards = list(you.get("cards") or [])
             drawn = obs.get("drawn")
@@ -272,11 +328,11 @@ class TableLayout(TableState):
                 cards,
                 highlight=highlight,
                 numbered=numbered,
-                empty_text="(no cards)",
+                empty_text=v.text("ui.no_cards"),
             )
-            text = you_summary(obs)
+            text = you_summary(obs, self.lang)
             if self.show_hints and self.human_turn:
-                hint = odds_hints.hint_text(obs)
+                hint = odds_hints.hint_text(obs, self.lang)
 
         side = side_hand_text(obs, self.lang)
         side_view = self.query_one("#side-hand", Static)
@@ -286,44 +342,54 @@ class TableLayout(TableState):
         hints.display = hint is not None
         hints.update(hint or "")
 
+    @staticmethod
+    def _keep_word(v: Vocabulary) -> str:
+        return v.label("keep") if v.has("label.keep") else v.text("ui.keep")
+
     def _draw_actions(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
         game = self.game
         assert game is not None
         bar = self.query_one("#actions", ActionBar)
+        v = vocabulary(game.variant, self.lang)
         if review is not None:
             last = game.is_over and not any(isinstance(e, ev.HandStarted) for e in self.queue)
-            what = "final standings" if last else "next hand"
+            what = v.text("ui.final_standings") if last else v.text("ui.next_hand")
             bar.show(
-                Text(f"Hand {review.get('hand')} is over.", style="bold"),
+                Text(v.text("ui.hand_over_prompt", hand=review.get("hand")), style="bold"),
                 [("enter", "⏎", what)],
             )
             return
         if game.is_over:
-            bar.show(Text("Game over.", style="bold"), [])
+            bar.show(Text(v.text("ui.game_over"), style="bold"), [])
             return
         if not self.human_turn:
             seat = game.current_player
-            name = game.names[seat] if seat is not None else "nobody"
-            verb = "is thinking…" if self.thinking == seat else "is to act"
-            bar.show(Text(f"{name} {verb}", style="italic"), [])
+            name = game.names[seat] if seat is not None else "—"
+            key = "ui.thinking" if self.thinking == seat else "ui.is_to_act"
+            bar.show(Text(v.text(key, who=name), style="italic"), [])
             return
-        phase = vocabulary(game.variant, self.lang).phase(str(obs.get("phase", "")))
+        phase = v.phase(str(obs.get("phase", "")))
         if self.mode == "size" and self.sizer is not None:
             s = self.sizer
-            prompt = Text(f"{s.kind.capitalize()} ", style="bold")
+            kind = v.label(s.kind)
+            prompt = Text(f"{kind[:1].upper()}{kind[1:]} ", style="bold")
             prompt.append(str(s.value), style="bold reverse" if s.valid else "bold red")
-            prompt.append(f" ({s.low}–{s.high})  ←/→ ±{s.unit}  ↓/↑ ±{5 * s.unit}  or type")
+            if not s.valid:
+                prompt.append(v.text("ui.sizer_out_of_range"), style="bold red")
+            prompt.append(
+                v.text("ui.sizer_help", low=s.low, high=s.high, unit=s.unit, five=5 * s.unit)
+            )
             bar.show(
                 prompt,
                 [
                     ("left", "←", ""),
                     ("right", "→", ""),
-                    ("m", "m", "min"),
-                    ("h", "h", "½pot"),
-                    ("p", "p", "pot"),
-                    ("a", "a", "all-in"),
-                    ("enter", "⏎", f"{s.kind} {s.value}"),
-                    ("escape", "esc", "back"),
+                    ("m", "m", v.text("ui.min")),
+                    ("h", "h", v.text("ui.half_pot")),
+                    ("p", "p", v.text("ui.pot_word")),
+                    ("a", "a", v.text("ui.all_in")),
+                    ("enter", "⏎", f"{kind} {s.value}" if s.valid else "—"),
+                    ("escape", "esc", v.text("ui.back")),
                 ],
             )
             return
@@ -331,14 +397,18 @@ class TableLayout(TableState):
             hand = list((obs.get("you") or {}).get("cards") or [])
             chosen = [hand[i] for i in sorted(self.chosen) if i < len(hand)]
             ready = subset_action(self.pick, hand, self.chosen) is not None
-            prompt = Text("Keep which cards? ", style="bold")
-            prompt.append(" ".join(chosen) or "(none yet)", style="bold reverse" if ready else "")
+            prompt = Text(v.text("ui.keep_which"), style="bold")
+            prompt.append_text(colour_cards(game.variant, " ".join(chosen)))
+            if not chosen:
+                prompt.append(v.text("ui.none_yet"))
+            if ready:
+                prompt.stylize("reverse", len(v.text("ui.keep_which")))
             bar.show(
                 prompt,
                 [
-                    ("1", "1-5", "toggle"),
-                    ("enter", "⏎", "keep" if ready else "(pick a card)"),
-                    ("escape", "esc", "back"),
+                    ("1", "1-5", v.text("ui.toggle")),
+                    ("enter", "⏎", self._keep_word(v) if ready else v.text("ui.pick_a_card")),
+                    ("escape", "esc", v.text("ui.back")),
                 ],
             )
             return
@@ -348,10 +418,10 @@ class TableLayout(TableState):
                 (o.key, o.key, "" if o.where == "menu" else chip(game.variant, o.code))
                 for o in self.pick.options
             ]
-            bar.show(prompt, [*entries, ("escape", "esc", "back")])
+            bar.show(prompt, [*entries, ("escape", "esc", v.text("ui.back"))])
             return
-        prompt = Text(f"Your turn · {phase}", style="bold")
+        prompt = Text(v.text("ui.your_turn", phase=phase), style="bold")
         to_call = int((obs.get("betting") or {}).get("to_call") or 0)
         if to_call:
-            prompt.append(f" · {to_call} to call", style="cyan")
+            prompt.append(v.text("ui.to_call", n=to_call), style="cyan")
         bar.show(prompt, [(c.key, c.key, c.label) for c in self.choices])

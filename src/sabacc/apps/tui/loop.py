@@ -8,6 +8,7 @@ human presses Enter; when the game ends it shows the standings.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Mapping
 
 from textual.widgets import RichLog
@@ -23,7 +24,8 @@ from sabacc.core.actions import JUNK, Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot
-from sabacc.services.render import render_log
+from sabacc.services.explain import explain_hand
+from sabacc.services.render import render_log, vocabulary
 
 
 def decide(bot: Bot, game: Game, seat: int) -> Action:
@@ -58,6 +60,8 @@ class TurnLoop(TableState):
         self.over_shown = False
         self._reset_mode()
         self.query_one("#log", RichLog).clear()
+        self.log_lines = []
+        self.log_events = []
         self._layout_seats()
         self.advance()
 
@@ -147,14 +151,52 @@ class TurnLoop(TableState):
         log = self.query_one("#log", RichLog)
         if isinstance(event, ev.HandStarted):
             log.clear()
-            log.border_title = f"Hand {event.hand}"
+            self.log_lines = []
+            self.log_events = []
+            log.border_title = vocabulary(None, self.lang).text("ui.hand_title", hand=event.hand)
             self.hand_status = {s: "in" for s in event.seats}
         elif isinstance(event, ev.Acted) and event.public == str(JUNK):
             self.hand_status[event.seat] = "junked"
         elif isinstance(event, ev.Eliminated):
             self.hand_status[event.seat] = "out"
+        self.log_events.append(event)
         if line:
-            log.write(colour_cards(game.variant, line))
+            text = colour_cards(game.variant, line)
+            self.log_lines.append(text)
+            log.write(text)
+
+    def set_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on, and say again in it what is already on screen: this
+        hand's log (from its events, through the one renderer), the queued lines, the hand's
+        explanation, the key bar and the footer."""
+        game = self.game
+        self.lang = lang
+        self.localize_bindings()
+        log = self.query_one("#log", RichLog)
+        if game is not None:
+            said = render_log(
+                self.log_events, game.names, viewer=self.human, lang=lang, variant=game.info
+            )
+            self.log_lines = [colour_cards(game.variant, line) for line in said if line]
+            self.queue_lines = deque(
+                render_log(
+                    list(self.queue), game.names, viewer=self.human, lang=lang, variant=game.info
+                )
+            )
+            hand = self.review.get("hand") if self.review is not None else None
+            result = next((r for r in game.hand_results if r.hand == hand), None)
+            if result is not None:
+                self.review_lines = explain_hand(
+                    game.info, result, game.names, game.events_for(self.human),
+                    viewer=self.human, lang=lang,
+                )  # fmt: skip
+            hand_no = hand if hand is not None else game.hand_no
+            log.border_title = vocabulary(None, lang).text("ui.hand_title", hand=hand_no)
+        log.clear()
+        for text in self.log_lines:
+            log.write(text)
+        self._reset_mode()
+        self.refresh_table()
 
     def _begin_review(self, hand: int) -> None:
         game = self.game
@@ -163,6 +205,10 @@ class TurnLoop(TableState):
         if result is None:  # pragma: no cover - every ended hand has a result
             return
         self.review = result.to_dict()
+        self.review_lines = explain_hand(
+            game.info, result, game.names, game.events_for(self.human),
+            viewer=self.human, lang=self.lang,
+        )  # fmt: skip
         # Stacks as they were when the hand ended: undo what later events already moved.
         adjust: dict[int, int] = {}
         for later in self.queue:
@@ -192,7 +238,8 @@ class TurnLoop(TableState):
         obs = game.observation(self.human)
         outcome = obs.get("outcome")
         self.app.push_screen(
-            GameOverScreen(outcome or {}, game.names, self.human), callback=self._after_game_over
+            GameOverScreen(outcome or {}, game.names, self.human, vocabulary(game.info, self.lang)),
+            callback=self._after_game_over,
         )
 
     def _after_game_over(self, choice: str | None) -> None:

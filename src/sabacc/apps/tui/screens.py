@@ -6,29 +6,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 import sabacc
-from sabacc.apps.tui.config import TableConfig, bot_text, option_text, parse_bots, parse_option_text
+from sabacc.apps.play import DEFAULT_ORBITS
+from sabacc.apps.tui.config import TableConfig, parse_bots
 from sabacc.apps.tui.view import standings_lines
 from sabacc.core.errors import SabaccError
+from sabacc.core.options import OptionSpec
+from sabacc.services.bots import LEVELS
+from sabacc.services.render import Vocabulary, vocabulary
 
-KEY_HELP = """\
-Keys at the table
-  s stand / pass      g gain / draw        d swap with the discard top
-  e swap with draw    m swap with Moon     x discard (over the hand cap)
-  c check / call      b bet   r raise      j junk (fold)
-  1-9 pick a card     esc cancel           enter next hand
-Bet sizing: ←/→ one unit, ↓/↑ five units, m min, h half pot, p pot, a all-in,
-  digits type an amount, backspace deletes, enter confirms, esc cancels.
-Anywhere: ? these rules, h odds hints (↑ improve, S sabacc), n new game, q quit.
-Mouse: click a button, or a card when asked to pick one.
-"""
+#: The key list under the rules (English; the table's language from ``ui.key_help``).
+KEY_HELP = vocabulary(None, "en").text("ui.key_help")
 
 
 def reflow(text: str) -> str:
@@ -42,7 +39,7 @@ def reflow(text: str) -> str:
         if not line:
             out.append("")
             continue
-        starts_item = line.startswith(("- ", "* ", "• "))
+        starts_item = line.startswith(("- ", "* ", "• ")) or raw.startswith("  ")
         if out and out[-1] and not starts_item and not out[-1].endswith((".", ":")):
             out[-1] = f"{out[-1]} {line}"
         else:
@@ -70,25 +67,36 @@ class RulesScreen(ModalScreen[None]):
         Binding("enter", "close", "Close", show=False),
     ]
 
-    def __init__(self, title: str, rules: str) -> None:
+    def __init__(
+        self, title: str, rules: str, *, heading: str | None = None, lang: str = "en"
+    ) -> None:
         super().__init__()
+        self.v = vocabulary(None, lang)
         self.rules_title = title
         self.rules = rules
+        self.heading = heading or self.v.text("ui.rules_heading")
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.rules_title}: rules", id="rules-title")
+            yield Static(f"{self.rules_title}: {self.heading}", id="rules-title")
             with VerticalScroll(id="rules-scroll"):
                 yield Static(Text(reflow(self.rules)), id="rules-text")
-                yield Static(Text("\n" + KEY_HELP, style="cyan"), id="rules-keys")
-            yield Static("↑/↓ scroll · esc or ? close", id="rules-close")
+                yield Static(Text("\n" + self.v.text("ui.key_help"), style="cyan"), id="rules-keys")
+            yield Static(self.v.text("ui.rules_close"), id="rules-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
 class SettingsScreen(ModalScreen[TableConfig | None]):
-    """Variant, players, bots and options before a game. Enter or ``Start`` begins it."""
+    """Variant, players, bots and the variant's house rules before a game. Enter or ``Start``
+    begins it.
+
+    Each house rule is a labelled control drawn from its :class:`~sabacc.core.options.OptionSpec`
+    (never typed as ``name=value``): a dropdown of its choices (on/off for a yes-no rule), or a
+    number box with its range as the placeholder, checked on Start. A blank box keeps the
+    default; only rules changed from their default are passed to the game.
+    """
 
     DEFAULT_CSS = """
     SettingsScreen { align: center middle; }
@@ -97,11 +105,13 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     SettingsScreen .row { height: 1; }
-    SettingsScreen .row Label { width: 11; }
+    SettingsScreen .row Label { width: 22; }
     SettingsScreen .row Input, SettingsScreen .row Select { width: 1fr; }
     SettingsScreen #settings-title { text-style: bold; height: 1; margin-bottom: 1; }
+    SettingsScreen #rules-heading { height: 1; margin-top: 1; color: $accent; text-style: bold; }
+    SettingsScreen #house-rules { height: auto; max-height: 8; }
     SettingsScreen #settings-help {
-        color: $text-muted; height: auto; max-height: 4; margin-top: 1; overflow: hidden;
+        color: $text-muted; height: auto; max-height: 2; overflow: hidden;
     }
     SettingsScreen #settings-error { color: $error; height: auto; max-height: 2; }
     SettingsScreen #settings-buttons { height: 1; margin-top: 1; }
@@ -113,22 +123,27 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         Binding("ctrl+s", "start", "Start"),
     ]
 
-    def __init__(self, config: TableConfig, *, can_cancel: bool = True) -> None:
+    def __init__(self, config: TableConfig, *, can_cancel: bool = True, lang: str = "en") -> None:
         super().__init__()
         self.config = config
         self.can_cancel = can_cancel
+        self.lang = lang
+        self.v = vocabulary(None, lang)
+        self._rules_for = ""  # the variant whose house rules are shown
+        self._specs: dict[str, OptionSpec] = {}
 
     def compose(self) -> ComposeResult:
         cfg = self.config
+        v = self.v
         names = sabacc.variant_names()
         try:
             current = sabacc.variant(cfg.variant).name
         except SabaccError:
             current = names[0]
         with Vertical():
-            yield Static("New game: settings", id="settings-title")
+            yield Static(v.text("ui.settings_title"), id="settings-title")
             with Horizontal(classes="row"):
-                yield Label("Variant")
+                yield Label(v.text("ui.variant"))
                 yield Select(
                     [(sabacc.variant(n).title, n) for n in names],
                     value=current,
@@ -137,7 +152,7 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
                     id="variant",
                 )
             with Horizontal(classes="row"):
-                yield Label("Players")
+                yield Label(v.text("ui.players"))
                 yield Select(
                     self._player_options(current),
                     value=cfg.players,
@@ -146,53 +161,186 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
                     id="players",
                 )
             with Horizontal(classes="row"):
-                yield Label("Your name")
+                yield Label(v.text("ui.your_name"))
                 yield Input(cfg.name, compact=True, id="name")
             with Horizontal(classes="row"):
-                yield Label("Bots")
-                yield Input(bot_text(cfg.bots), compact=True, id="bots")
+                yield Label(v.text("ui.bots"))
+                choices = self._bot_choices(cfg.bots)
+                yield Select(
+                    choices, value=choices[0][1] if len(cfg.bots) != 1 else cfg.bots[0],
+                    allow_blank=False, compact=True, id="bots",
+                )  # fmt: skip
             with Horizontal(classes="row"):
-                yield Label("Seed")
+                yield Label(v.text("ui.seed"))
                 yield Input(
                     "" if cfg.seed is None else str(cfg.seed),
-                    placeholder="blank: random",
+                    placeholder=v.text("ui.seed_blank"),
                     compact=True,
                     id="seed",
                 )
             with Horizontal(classes="row"):
-                yield Label("Bot delay")
-                yield Input(f"{cfg.bot_delay:g}", placeholder="seconds", compact=True, id="delay")
-            with Horizontal(classes="row"):
-                yield Label("Options")
+                yield Label(v.text("ui.bot_delay"))
                 yield Input(
-                    option_text(cfg.options),
-                    placeholder="name=value, ... (house rules)",
-                    compact=True,
-                    id="options",
+                    f"{cfg.bot_delay:g}", placeholder=v.text("ui.seconds"), compact=True, id="delay"
                 )
-            yield Static(self._help_text(current), id="settings-help")
+            yield Static(id="rules-heading")
+            yield VerticalScroll(id="house-rules")
+            yield Static("", id="settings-help")
             yield Static("", id="settings-error")
             with Horizontal(id="settings-buttons"):
-                start = Button("⏎ Start", variant="primary", compact=True, id="start")
-                yield start
-                yield Button("esc Cancel", compact=True, id="cancel")
+                yield Button(v.text("ui.start"), variant="primary", compact=True, id="start")
+                yield Button(v.text("ui.cancel"), compact=True, id="cancel")
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
+        variant = self.query_one("#variant", Select).value
+        await self._show_house_rules(str(variant), self.config.options)
         self.query_one("#start", Button).focus()
 
     def _player_options(self, variant: str) -> list[tuple[str, int]]:
         info = sabacc.variant(variant).info
         return [(str(n), n) for n in range(info.min_players, info.max_players + 1)]
 
-    def _help_text(self, variant: str) -> Text:
-        v = sabacc.variant(variant)
-        opts = v.options
-        names = ", ".join(opts.names())
-        bots = ", ".join(_bot_names())
-        return Text(f"Bots: {bots}.\nOptions ({v.title}): {names}.")
+    def _bot_choices(self, current: Sequence[str]) -> list[tuple[str, str]]:
+        """The difficulty levels (with what each means), then the bots by name; a custom list
+        from the command line (``--bots heuristic,random``) first when there is one."""
+        out: list[tuple[str, str]] = []
+        if len(current) > 1:
+            text = ",".join(current)
+            out.append((self.v.text("ui.bot_list", bots=", ".join(current)), text))
+        for level in LEVELS.values():
+            about = level.about.get(self.lang) or level.about["en"]
+            out.append((self.v.text("ui.level", level=level.name, about=about), level.name))
+        out.extend((name, name) for name in _bot_names() if name not in LEVELS)
+        return out
+
+    # ------------------------------------------------------------ house rules
+    def option_label(self, name: str) -> str:
+        key = f"option.{name}"
+        return self.v.text(key) if self.v.has(key) else name.replace("_", " ").capitalize()
+
+    def _choice_label(self, value: Any) -> str:
+        key = f"choice.{value}"
+        return self.v.text(key) if self.v.has(key) else str(value).replace("_", " ")
+
+    def _range_text(self, spec: OptionSpec) -> str:
+        low, high = spec.minimum, spec.maximum
+        if low is not None and high is not None:
+            text = self.v.text("ui.range", low=low, high=high)
+        elif low is not None:
+            text = self.v.text("ui.at_least", low=low)
+        else:
+            text = ""
+        return self.v.text("ui.or_none", range=text) if spec.optional and text else text
+
+    def _placeholder(self, spec: OptionSpec) -> str:
+        if spec.name == "game_end":  # sabacc play's own default length
+            players = self.query_one("#players", Select).value
+            n = players if isinstance(players, int) else self.config.players
+            return self.v.text("ui.default_length", orbits=DEFAULT_ORBITS, hands=DEFAULT_ORBITS * n)
+        shown = "none" if spec.default is None else spec.default
+        parts = [self._range_text(spec)] if spec.kind == "int" else []
+        parts.append(self.v.text("ui.default", value=shown))
+        return " · ".join(p for p in parts if p)
+
+    async def _show_house_rules(self, variant: str, values: Mapping[str, str]) -> None:
+        """One labelled control per house rule of ``variant``, set from ``values``."""
+        if variant == self._rules_for:
+            return
+        self._rules_for = variant
+        info = sabacc.variant(variant).info
+        self._specs = {spec.name: spec for spec in info.options_type.specs()}
+        self.query_one("#rules-heading", Static).update(
+            self.v.text("ui.house_rules", variant=info.title)
+        )
+        box = self.query_one("#house-rules", VerticalScroll)
+        await box.remove_children()
+        rows = []
+        for spec in self._specs.values():
+            row = Horizontal(classes="row")
+            control = self._control(spec, values.get(spec.name))
+            rows.append((row, Label(self.option_label(spec.name)), control))
+        for row, label, control in rows:
+            await box.mount(row)
+            await row.mount(label, control)
+
+    def _control(self, spec: OptionSpec, value: str | None) -> Widget:
+        wid = f"opt-{spec.name}"
+        if spec.kind in ("choice", "bool"):
+            if spec.kind == "bool":
+                choices = [(self.v.text("ui.on"), "true"), (self.v.text("ui.off"), "false")]
+                default = "true" if spec.default else "false"
+            else:
+                choices = [(self._choice_label(c), str(c)) for c in spec.choices]
+                default = str(spec.default)
+            allowed = [c for _, c in choices]
+            current = str(value).lower() if spec.kind == "bool" and value else value
+            return Select(
+                choices, value=current if current in allowed else default,
+                allow_blank=False, compact=True, id=wid,
+            )  # fmt: skip
+        return Input(
+            "" if value is None else str(value),
+            placeholder=self._placeholder(spec),
+            compact=True,
+            id=wid,
+        )
+
+    def house_rules(self) -> dict[str, str]:
+        """The house rules as set, those changed from their default only; raises ValueError
+        naming the rule for a number that is not one or out of its range."""
+        out: dict[str, str] = {}
+        for name, spec in self._specs.items():
+            try:
+                widget = self.query_one(f"#opt-{name}")
+            except NoMatches:  # pragma: no cover - the rows are being rebuilt
+                continue
+            if isinstance(widget, Select):
+                value = str(widget.value)
+                default = str(spec.default).lower() if spec.kind == "bool" else str(spec.default)
+                if value != default:
+                    out[name] = value
+                continue
+            assert isinstance(widget, Input)
+            text = widget.value.strip()
+            if not text:
+                continue
+            if spec.kind == "int" and not (spec.optional and text.lower() == "none"):
+                label = self.option_label(name)
+                try:
+                    number = int(text)
+                except ValueError:
+                    widget.focus()
+                    message = self.v.text("ui.bad_number", label=label, value=text)
+                    raise ValueError(message) from None
+                low, high = spec.minimum, spec.maximum
+                if (low is not None and number < low) or (high is not None and number > high):
+                    widget.focus()
+                    bounds = self._range_text(spec)
+                    message = self.v.text(
+                        "ui.out_of_range", label=label, value=number, range=bounds
+                    )
+                    raise ValueError(message)
+            out[name] = text
+        return out
+
+    def _help_for(self, widget: Widget | None) -> Text:
+        wid = widget.id or "" if widget is not None else ""
+        if not wid.startswith("opt-"):
+            return Text("")
+        spec = self._specs.get(wid[4:])
+        if spec is None:
+            return Text("")
+        key = f"help.{spec.name}"
+        help_text = self.v.text(key) if self.v.has_own(key) else spec.help
+        text = Text(f"{self.option_label(spec.name)}: ", style="bold")
+        text.append(help_text)
+        return text
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.query_one("#settings-help", Static).update(self._help_for(event.widget))
 
     @on(Select.Changed, "#variant")
-    def _variant_changed(self, event: Select.Changed) -> None:
+    async def _variant_changed(self, event: Select.Changed) -> None:
         if not isinstance(event.value, str):
             return
         players = self.query_one("#players", Select)
@@ -201,7 +349,14 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         players.set_options(options)
         allowed = [n for _, n in options]
         players.value = value if value in allowed else allowed[0]
-        self.query_one("#settings-help", Static).update(self._help_text(event.value))
+        keep = self.house_rules_or_empty() if event.value == self.config.variant else {}
+        await self._show_house_rules(event.value, keep or self.config.options)
+
+    def house_rules_or_empty(self) -> dict[str, str]:
+        try:
+            return self.house_rules()
+        except ValueError:
+            return {}
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -224,18 +379,18 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
-            raise ValueError(f"seed {seed_text!r} must be a whole number") from None
+            raise ValueError(self.v.text("ui.bad_seed", value=seed_text)) from None
         try:
             delay = max(0.0, float(delay_text))
         except ValueError:
-            raise ValueError(f"bot delay {delay_text!r} must be a number of seconds") from None
+            raise ValueError(self.v.text("ui.bad_delay", value=delay_text)) from None
         config = TableConfig(
             variant=str(variant),
             players=int(players) if isinstance(players, int) else self.config.players,
-            bots=parse_bots(self.query_one("#bots", Input).value),
+            bots=parse_bots(str(self.query_one("#bots", Select).value)),
             name=self.query_one("#name", Input).value.strip() or "You",
             seed=seed,
-            options=parse_option_text(self.query_one("#options", Input).value),
+            options=self.house_rules(),
             bot_delay=delay,
         )
         config.build()  # validate everything now, so errors show here
@@ -268,6 +423,49 @@ def _bot_names() -> list[str]:
     return sorted(base.BOTS)
 
 
+class ConfirmQuitScreen(ModalScreen[bool]):
+    """Asked before quitting a game in progress: ``y``/enter quits, ``n``/esc plays on."""
+
+    DEFAULT_CSS = """
+    ConfirmQuitScreen { align: center middle; }
+    ConfirmQuitScreen > Vertical {
+        width: 52; height: auto; border: thick $warning; background: $surface; padding: 0 1;
+    }
+    ConfirmQuitScreen #quit-buttons { height: 1; margin-top: 1; }
+    ConfirmQuitScreen #quit-buttons Button { margin-right: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Quit"),
+        Binding("q", "answer(True)", "Quit", show=False),
+        Binding("n", "answer(False)", "Play on"),
+        Binding("escape", "answer(False)", "Play on", show=False),
+    ]
+
+    def __init__(self, question: str, lang: str = "en") -> None:
+        super().__init__()
+        self.question = question
+        self.v = vocabulary(None, lang)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="quit-question")
+            with Horizontal(id="quit-buttons"):
+                yield Button(
+                    f"y {self.v.text('ui.quit')}", variant="warning", compact=True, id="yes"
+                )
+                yield Button(f"n {self.v.text('ui.play_on')}", compact=True, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class GameOverScreen(ModalScreen[str]):
     """Final standings. Returns ``"again"``, ``"setup"`` or ``"quit"``."""
 
@@ -288,23 +486,33 @@ class GameOverScreen(ModalScreen[str]):
         Binding("escape", "choose('quit')", "Quit", show=False),
     ]
 
-    def __init__(self, outcome: Mapping[str, Any], names: Sequence[str], human: int | None) -> None:
+    def __init__(
+        self,
+        outcome: Mapping[str, Any],
+        names: Sequence[str],
+        human: int | None,
+        vocab: Vocabulary | None = None,
+    ) -> None:
         super().__init__()
         self.outcome = dict(outcome)
         self.names = list(names)
         self.human = human
+        self.v = vocab or vocabulary(None, "en")
 
     def compose(self) -> ComposeResult:
-        lines = standings_lines(self.outcome, self.names, self.human)
+        v = self.v
+        lines = standings_lines(self.outcome, self.names, self.human, v)
         body = Text("\n").join(lines)
-        hands = self.outcome.get("hands_played")
+        hands = int(self.outcome.get("hands_played") or 0)
+        played = v.text("ui.hands_played.one") if hands == 1 else v.text("ui.hands_played", n=hands)
         with Vertical():
-            yield Static(f"Game over after {hands} hands: final standings", id="over-title")
+            yield Static(v.text("ui.game_over_title", played=played), id="over-title")
             yield Static(body, id="standings")
             with Horizontal(id="over-buttons"):
-                yield Button("⏎ Play again", variant="primary", compact=True, id="again")
-                yield Button("n New game", compact=True, id="setup")
-                yield Button("q Quit", compact=True, id="quit")
+                again = f"⏎ {v.text('ui.play_again')}"
+                yield Button(again, variant="primary", compact=True, id="again")
+                yield Button(f"n {v.text('ui.new_game')}", compact=True, id="setup")
+                yield Button(f"q {v.text('ui.quit')}", compact=True, id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Protocol, runtime_checkable
 
+from rich.text import Text
 from textual.screen import Screen
 
 from sabacc.apps.tui.config import TableConfig
@@ -17,6 +18,10 @@ from sabacc.services.bots import Bot
 MAX_OPPONENTS = 7
 PILE_SLOTS = 4
 DIGIT_KEYS = "1234567890"
+#: The smallest terminal the table is drawn in; below it a notice asks for a larger one.
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+#: From this size on the table is roomy: big cards (9×7) in your hand and on the piles.
+ROOMY_WIDTH, ROOMY_HEIGHT = 110, 36
 
 
 @runtime_checkable
@@ -49,6 +54,9 @@ class TableState(Screen[None]):
         self.queue_lines: deque[str | None] = deque()  # the log line of each queued event
         self.review: dict[str, Any] | None = None
         self.review_adjust: dict[int, int] = {}
+        self.review_lines: list[str] = []  # the hand's explanation (services.explain)
+        self.log_lines: list[Text] = []  # this hand's log, rewritten (re-wrapped) on resize
+        self.log_events: list[ev.Event] = []  # the events behind it (re-said in a new language)
         self.hand_status: dict[int, str] = {}
         self.last_you_cards: list[str] = []
         self.mode = "play"  # "play" | "pick" | "size" | "subset"
@@ -85,6 +93,22 @@ class TableState(Screen[None]):
             return "human"
         return "bots"
 
+    @staticmethod
+    def final_hand(game: Game) -> bool:
+        """Whether the hand being played is the game's last by its length setting (a hand
+        limit, or the dealer button about to complete its orbit): the top bar says so."""
+        if game.is_over or game.hand_no == 0:
+            return False
+        limit = game.options.hand_limit
+        if limit is not None and game.hand_no >= limit:
+            return True
+        if game.options.game_end != "orbit":
+            return False
+        step = 1
+        while step < game.n and game.out[(game.dealer + step) % game.n]:
+            step += 1
+        return game.orbit_steps + step >= game.n
+
     def _reset_mode(self) -> None:
         self.mode = "play"
         self.pick = None
@@ -110,6 +134,11 @@ class TableState(Screen[None]):
 
     def _layout_seats(self) -> None:
         """Arrange the opponents' seats (:class:`~sabacc.apps.tui.layout.TableLayout`)."""
+        raise NotImplementedError
+
+    def localize_bindings(self) -> None:
+        """Say the footer's keys in the table's language
+        (:class:`~sabacc.apps.tui.app.TableScreen`)."""
         raise NotImplementedError
 
     def action_new_game(self) -> None:

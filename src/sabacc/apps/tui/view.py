@@ -19,6 +19,7 @@ import sabacc
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import SabaccError
 from sabacc.engine.variant import SideHand, TableDisplay, VariantInfo
+from sabacc.services.render import Vocabulary, action_label, vocabulary
 from sabacc.variants.registry import lookup
 
 #: Short names for the middle of a drawn card (five cells at most).
@@ -151,13 +152,16 @@ def card_symbol(variant: str, code: str) -> str:
     return deck.symbols.get(suit, suit) if deck is not None else suit
 
 
-def short_name(name: str) -> str:
-    """A card name cut to five cells: ``The Evil One`` → ``Evil``, ``Commander of X`` → ``Cmdr``."""
+def short_name(name: str, cells: int = 5) -> str:
+    """A card name cut to five cells: ``The Evil One`` → ``Evil``, ``Commander of X`` → ``Cmdr``
+    (``cells=7``: ``Command``, ``Enduran``)."""
     words = [w for w in name.split() if w not in ("The", "the")]
     if not words:
         return ""
     first = words[0]
-    return SHORT_NAMES.get(first, first[:5])
+    if cells <= 5:
+        return SHORT_NAMES.get(first, first[:5])
+    return first[:cells]
 
 
 def chip(variant: str, code: str) -> Text:
@@ -183,16 +187,28 @@ def chips(variant: str, codes: Sequence[str], sep: str = " ") -> Text:
     return out
 
 
-def card_lines(
-    variant: str, code: str, *, index: int | None = None, highlight: bool = False
-) -> list[Text]:
-    """A card drawn in a 7×5 box (the index, when given, sits in the top border)::
+#: A drawn card's width and height: normal, and big (a roomy terminal, 120×40 and up).
+CARD_SIZE = {False: (7, 5), True: (9, 7)}
 
-    ╭1────╮
-    │+7  ●│
-    │  ●  │
-    │   +7│
-    ╰─────╯
+
+def card_lines(
+    variant: str,
+    code: str,
+    *,
+    index: int | None = None,
+    highlight: bool = False,
+    big: bool = False,
+) -> list[Text]:
+    """A card drawn in a 7×5 box (``big``: 9×7, the symbol between blank rows; the index, when
+    given, sits in the top border)::
+
+    ╭1────╮   ╭1──────╮
+    │+7  ●│   │+7    ●│
+    │  ●  │   │       │
+    │   +7│   │   ●   │
+    ╰─────╯   │       │
+              │     +7│
+              ╰───────╯
     """
     value = face(variant, code)[0]
     sym = card_symbol(variant, code)
@@ -204,37 +220,43 @@ def card_lines(
     by_suit = suit_style(variant, code)
     style = by_suit[0] if by_suit is not None else card_style(code)
     edge = "bold yellow" if highlight else "grey62"
+    inner = CARD_SIZE[big][0] - 2
     top = Text("╭", style=edge)
     if index is not None:
         top.append(str(index)[-1], style="bold reverse yellow" if highlight else "bold")
-        top.append("────╮", style=edge)
+        top.append("─" * (inner - 1) + "╮", style=edge)
     else:
-        top.append("─────╮", style=edge)
-    rows = [f"{value:<4}{sym or ' '}", f"{middle:^5}", f"{value:>5}"]
+        top.append("─" * inner + "╮", style=edge)
+    if big:
+        middle = short_name(name, 7) if name else sym or "·"
+        rows = [f"{value:<6}{sym or ' '}", "", f"{middle:^7}", "", f"{value:>7}"]
+    else:
+        rows = [f"{value:<4}{sym or ' '}", f"{middle:^5}", f"{value:>5}"]
     lines = [top]
     for row in rows:
         line = Text("│", style=edge)
-        line.append(row[:5].ljust(5), style=style)
+        line.append(row[:inner].ljust(inner), style=style)
         line.append("│", style=edge)
         lines.append(line)
-    lines.append(Text("╰─────╯", style=edge))
+    lines.append(Text("╰" + "─" * inner + "╯", style=edge))
     return lines
 
 
-def card_back_lines() -> list[Text]:
-    """A face-down card in the same 7×5 box."""
+def card_back_lines(big: bool = False) -> list[Text]:
+    """A face-down card in the same box (7×5, or 9×7 when ``big``)."""
     edge = "grey50"
-    lines = [Text("╭─────╮", style=edge)]
-    for _ in range(3):
+    width, height = CARD_SIZE[big]
+    lines = [Text("╭" + "─" * (width - 2) + "╮", style=edge)]
+    for _ in range(height - 2):
         line = Text("│", style=edge)
-        line.append("░░░░░", style="blue")
+        line.append("░" * (width - 2), style="blue")
         line.append("│", style=edge)
         lines.append(line)
-    lines.append(Text("╰─────╯", style=edge))
+    lines.append(Text("╰" + "─" * (width - 2) + "╯", style=edge))
     return lines
 
 
-def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
+def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1, width: int = 7) -> Text:
     """Lay equal-height blocks of lines side by side into one multi-line Text."""
     if not columns:
         return Text()
@@ -249,21 +271,26 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 1) -> Text:
             if row < len(col):
                 out.append_text(col[row])
             else:
-                out.append(" " * 7)
+                out.append(" " * width)
     return out
 
 
 def colour_cards(variant: str, line: str) -> Text:
-    """A log line with every card code in it coloured."""
-    text = Text(line)
-    own = _code_pattern(variant)
-    if own is not None:
-        for m in own.finditer(line):
-            style = suit_style(variant, m.group(1))
-            text.stylize(style[0] if style else "bold", m.start(1), m.end(1))
-        return text
-    for m in _TOKEN.finditer(line):
-        text.stylize(card_style(m.group(1)), m.start(1), m.end(1))
+    """A log line with every card code in it coloured and written as the cards on the table
+    show it: the suit letter becomes the deck's symbol (``+4c`` → ``+4●``, ``11f`` → ``11♥``,
+    Kessel's ``3s`` → ``3◆``), so the log and the cards use one notation."""
+    text = Text()
+    at = 0
+    own = _code_pattern(variant)  # a suit-coloured deck: its own codes
+    for m in (own or _TOKEN).finditer(line):
+        text.append(line[at : m.start(1)])
+        code = m.group(1)
+        value, suit = face(variant, code)
+        shown = value + card_symbol(variant, code) if suit else code
+        by_suit = suit_style(variant, code)
+        text.append(shown, style=by_suit[0] if by_suit is not None else card_style(code))
+        at = m.end(1)
+    text.append(line[at:])
     return text
 
 
@@ -330,6 +357,12 @@ KNOWN_KEYS = frozenset(
 )
 
 
+def words(obs: Mapping[str, Any], lang: str = "en") -> Vocabulary:
+    """The table's words for the observation's variant in ``lang`` (the catalogue's ``ui.*``
+    keys and the variant's own terms)."""
+    return vocabulary(_info(obs), lang)
+
+
 def _name(obs: Mapping[str, Any], seat: Any) -> str:
     seats = obs.get("seats", [])
     if isinstance(seat, int) and 0 <= seat < len(seats):
@@ -337,55 +370,59 @@ def _name(obs: Mapping[str, Any], seat: Any) -> str:
     return str(seat)
 
 
-def status_line(obs: Mapping[str, Any], title: str) -> Text:
+def status_line(obs: Mapping[str, Any], title: str, lang: str = "en") -> Text:
     """The top bar: variant, hand, round/turn and phase."""
-    parts = [f"Hand {obs.get('hand', '?')}"]
+    v = words(obs, lang)
+    parts = [v.text("ui.hand", n=obs.get("hand", "?"))]
     if obs.get("rounds"):
-        parts.append(f"round {obs.get('round')}/{obs['rounds']}")
+        parts.append(v.text("ui.round", n=obs.get("round"), of=obs["rounds"]))
     if "orbit" in obs and obs.get("max_orbits"):
-        parts.append(f"orbit {int(obs['orbit']) + 1}/{obs['max_orbits']}")
+        parts.append(v.text("ui.orbit", n=int(obs["orbit"]) + 1, of=obs["max_orbits"]))
     if obs.get("turns") and obs.get("turn") is not None:
-        parts.append(f"turn {obs['turn']}/{obs['turns']}")
-    parts.append(f"{phase_title(str(obs.get('phase', '')))} phase")
+        parts.append(v.text("ui.turn", n=obs["turn"], of=obs["turns"]))
+    parts.append(v.phase(str(obs.get("phase", ""))))
     text = Text(f" {title} ", style="bold black on gold3")
     text.append("  " + " · ".join(parts), style="bold")
     return text
 
 
-def review_status_line(result: Mapping[str, Any], title: str) -> Text:
+def review_status_line(result: Mapping[str, Any], title: str, vocab: Vocabulary) -> Text:
     """The top bar while a finished hand is summarised."""
-    reason = str(result.get("reason", ""))
     text = Text(f" {title} ", style="bold black on gold3")
-    text.append(f"  Hand {result.get('hand')} · over ({REASONS.get(reason, reason)})", style="bold")
+    head = vocab.text("ended.title", hand=result.get("hand"))
+    text.append(f"  {head} ({review_reason(result, vocab)})", style="bold")
     return text
 
 
-def pot_lines(obs: Mapping[str, Any]) -> list[Text]:
+def pot_lines(obs: Mapping[str, Any], lang: str = "en") -> list[Text]:
     """The pots and the bet to match on one line; side pots on a second when there are any."""
+    v = words(obs, lang)
     pots = obs.get("pots", {})
     info = _info(obs)
     own = next((rule for rule in info.pots if rule.per_seat), None) if info else None
     if own is not None:  # one pot per seat (Kessel's round pots), each shown at its seat
-        line = Text(f"{own.pot.capitalize()} pots ", style="bold")
+        line = Text(v.text("ui.own_pots"), style="bold")
         total = sum(int(p.get("amount", 0)) for p in pots.get("side") or [])
         line.append(str(total or pots.get("main", 0)), style="bold bright_white")
         lost = info.display.lost_key if info is not None else None
-        if lost and obs.get(lost):  # credits that left the game
-            line.append(f"  {lost.replace('_', ' ')} {obs[lost]}", style="dim")
+        if lost and obs.get(lost):  # credits that left the game, in the variant's words
+            label = v.text(f"fact.{lost}") if v.variant_has(f"fact.{lost}") else lost
+            line.append(f"  {label.replace('_', ' ')} {obs[lost]}", style="dim")
         return [line]
-    line = Text("Pot ", style="bold")
+    line = Text(v.text("ui.pot"), style="bold")
     line.append(str(pots.get("main", 0)), style="bold bright_white")
-    line.append("  Sabacc pot ", style="bold")
-    line.append(str(pots.get("sabacc", 0)), style="bold gold3")
+    if "sabacc" in pots and any(rule.pot == "sabacc" for rule in (info.pots if info else ())):
+        line.append(v.text("ui.sabacc_pot"), style="bold")
+        line.append(str(pots.get("sabacc", 0)), style="bold gold3")
     betting = obs.get("betting") or {}
     if betting.get("current_bet"):
-        line.append(f"  Bet {betting['current_bet']}", style="cyan")
+        line.append(v.text("ui.to_match", n=betting["current_bet"]), style="cyan")
     out = [line]
     side = pots.get("side") or []
     if len(side) > 1:
         parts = []
         for i, pot in enumerate(side):
-            label = "main" if i == 0 else f"side {i}"
+            label = v.text("ui.side_main") if i == 0 else v.text("ui.side_n", n=i)
             who = ", ".join(_name(obs, s) for s in pot.get("eligible", []))
             parts.append(f"{label} {pot.get('amount', 0)} ({who})")
         out.append(Text("; ".join(parts), style="dim"))
@@ -402,39 +439,53 @@ class Pile:
     backs: int = 0
 
 
-def piles(obs: Mapping[str, Any]) -> list[Pile]:
-    """The piles drawn as cards: face-up piles and the Moon (whatever keys the observation has).
+def piles(obs: Mapping[str, Any], info: VariantInfo, lang: str = "en") -> list[Pile]:
+    """The piles drawn as cards, as the variant declares them (:attr:`VariantInfo.piles`).
 
-    Face-down piles nobody picks from by card (draw pile, deck, discard stack) are counted in
-    :func:`pile_counts` instead.
+    A spread face-up pile (Surabat's Sun) shows every card; another face-up pile its top card,
+    when it has one; a face-down pile whose cards this seat may know (the Moon) one card, face
+    up when the seat knows its top. Other face-down piles (draw pile, deck) are only counted,
+    in :func:`pile_counts`.
     """
     out: list[Pile] = []
-    info = _info(obs)
-    if info is not None and info.display.declared_piles:
+    v = vocabulary(info, lang)
+    if info.display.declared_piles:  # every pile labelled with its key, drawn as cards
         keys = info.display.keys
         for pile in info.piles:
             action = info.display.pile_actions.get(pile.key, "")
             hint = f"[{keys[action]}] " if action in keys else ""
-            first, _, rest = pile.name.partition(" ")  # "sand draw": two short lines
-            label = f"{hint}{first.capitalize()}\n{rest}"
+            words_key = "pilelabel." + pile.name.replace(" ", "_")  # two short lines
+            if v.has(words_key):
+                template = v.template(words_key)
+            else:
+                first, _, rest = pile.name.partition(" ")  # "sand draw": "Sand" / "draw 16"
+                template = f"{{hint}}{first.capitalize()}\n{rest} {{count}}"
             if pile.face_up:
-                codes = [str(c) for c in obs.get(pile.key) or []]
-                out.append(Pile(pile.key, f"{label} {len(codes)}", tuple(codes[-1:])))
+                top_codes = [str(c) for c in obs.get(pile.key) or []]
+                label = template.format(hint=hint, count=len(top_codes))
+                out.append(Pile(pile.key, label, tuple(top_codes[-1:])))
             else:
                 count = int(obs.get(pile.key) or 0)
-                out.append(Pile(pile.key, f"{label} {count}", (), min(count, 1)))
+                label = template.format(hint=hint, count=count)
+                out.append(Pile(pile.key, label, (), min(count, 1)))
         return out
-    if "sun" in obs:
-        sun = tuple(str(c) for c in obs.get("sun") or [])
-        out.append(Pile("sun", f"Sun ({len(sun)})", sun))
-    if "moon_count" in obs:
-        count = int(obs.get("moon_count") or 0)
-        known = obs.get("moon_known") or []
-        top = str(known[-1]) if known and known[-1] else None
-        label = f"Moon ({count})" + (": top is yours" if top else "")
-        out.append(Pile("moon", label, (top,) if top else (), 0 if top else min(count, 1)))
-    if obs.get("discard_top"):
-        out.append(Pile("discard", "Discard", (str(obs["discard_top"]),)))
+    for pile in info.piles:
+        key = f"pile.{pile.name}"
+        named = v.text(key) if v.has(key) else pile.name.replace("_", " ")
+        named = named.removeprefix("the ").removesuffix(" pile")  # "the Sun pile": "Sun"
+        title = named[:1].upper() + named[1:]
+        if pile.face_up:
+            codes = tuple(str(c) for c in obs.get(pile.key) or [])
+            if pile.spread:
+                out.append(Pile(pile.name, f"{title} ({len(codes)})", codes))
+            elif codes:
+                out.append(Pile(pile.name, title, codes[-1:]))
+        elif pile.known_key is not None:
+            count = int(obs.get(pile.key) or 0)
+            known = obs.get(pile.known_key) or []
+            top = str(known[-1]) if known and known[-1] else None
+            label = f"{title} ({count})" + (v.text("ui.top_is_yours") if top else "")
+            out.append(Pile(pile.name, label, (top,) if top else (), 0 if top else min(count, 1)))
     return out
 
 
@@ -445,63 +496,72 @@ def _info(obs: Mapping[str, Any]) -> VariantInfo | None:
         return None
 
 
-def pile_counts(obs: Mapping[str, Any]) -> Text | None:
+def pile_counts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
     """Face-down pile sizes in one dim line: ``Draw 53 · discards 4``."""
+    v = words(obs, lang)
     counts = []
     for key, name in (
-        ("draw_pile", "Draw"),
-        ("deck", "Deck"),
-        ("discard_stack", "Discards"),
-        ("out_of_play", "Out of play"),
+        ("draw_pile", "ui.draw_count"),
+        ("deck", "ui.deck_count"),
+        ("discard_stack", "ui.discards_count"),
+        ("out_of_play", "ui.out_of_play"),
     ):
         if obs.get(key) is not None:
-            counts.append(f"{name} {obs[key]}")
+            counts.append(v.text(name, n=obs[key]))
     if obs.get("discard_top") and obs.get("discard_pile"):
-        counts.append(f"Discard pile {len(obs['discard_pile'])}")
+        counts.append(v.text("ui.discard_pile_count", n=len(obs["discard_pile"])))
     return Text(" · ".join(counts), style="dim") if counts else None
 
 
-def dice_line(obs: Mapping[str, Any]) -> tuple[Text, bool] | None:
+def dice_line(obs: Mapping[str, Any], lang: str = "en") -> tuple[Text, bool] | None:
     """The last roll of this hand and whether it shifted: spike dice, or classic's shift die."""
     if obs.get("dice"):
         dice = [int(d) for d in obs["dice"]]
         shift = len(dice) == 2 and dice[0] == dice[1]
         shift = shift and display_for(str(obs.get("variant", ""))).dice_shift
-        text = Text("Dice ")
+        text = Text(words(obs, lang).text("ui.dice"))
     elif obs.get("roll"):
         dice = [int(obs["roll"])]
         shift = bool(obs.get("shift"))
-        text = Text("Shift die ")
+        text = Text(words(obs, lang).text("ui.shift_die"))
     else:
         return None
     text.append(dice_text(dice), style="bold")
     return text, shift
 
 
-def shift_banner(obs: Mapping[str, Any]) -> Text:
-    """What a shift did, in the variant's words."""
-    if obs.get("dice"):
-        return Text(" SABACC SHIFT! Every hand was replaced ", style="bold black on yellow")
-    return Text(" SHIFT! Everyone swapped a random card ", style="bold black on yellow")
+def shift_banner(vocab: Vocabulary) -> Text:
+    """What a shift did, in the variant's words (``banner.shift``)."""
+    return Text(f" {vocab.text('banner.shift')} ", style="bold black on yellow")
 
 
-def info_parts(obs: Mapping[str, Any]) -> list[str]:
+def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
     """Variant facts without a dedicated place: turn, calls, limits, then unknown scalar keys."""
+    v = words(obs, lang)
+    me = obs.get("seat")
     out: list[str] = []
     if obs.get("turn") is not None and "orbit" in obs:
-        out.append(f"{_name(obs, obs['turn'])}'s turn")
+        if obs["turn"] == me:
+            out.append(v.text("ui.your_turn_short"))
+        else:
+            out.append(v.text("ui.whose_turn", who=_name(obs, obs["turn"])))
     if "calls_open" in obs:
-        out.append("calls open" if obs["calls_open"] else "no calls yet")
+        out.append(v.text("ui.calls_open") if obs["calls_open"] else v.text("ui.no_calls"))
     if obs.get("starting_player") is not None:
-        out.append(f"{_name(obs, obs['starting_player'])} starts")
+        if obs["starting_player"] == me:
+            out.append(v.text("ui.you_start"))
+        else:
+            out.append(v.text("ui.starts", who=_name(obs, obs["starting_player"])))
     if obs.get("caller") is not None:
-        out.append(f"called by {_name(obs, obs['caller'])}")
+        out.append(v.text("ui.called_by", who=_name(obs, obs["caller"])))
     info = _info(obs)
     piles = [p.key for p in info.piles] if info is not None and info.display.declared_piles else []
     shown = info.display.shown_keys if info is not None else ()
     for key, value in obs.items():
         if key in KNOWN_KEYS or value is None or isinstance(value, dict | list):
             continue
+        if v.variant_has(f"fact.{key}"):
+            continue  # the variant words it: key_facts
         if key in shown or any(p.startswith(key) for p in piles):
             continue  # in the top bar, the pot line, or drawn as a pile
         if isinstance(value, bool):
@@ -510,6 +570,19 @@ def info_parts(obs: Mapping[str, Any]) -> list[str]:
             continue
         out.append(f"{key.replace('_', ' ')} {value}")
     return out
+
+
+def key_facts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
+    """The facts a variant words itself (``fact.<key>`` in its text: Coruscant's target and
+    suit), in bold on a line of their own; None if it words none."""
+    v = words(obs, lang)
+    parts = []
+    for key, value in obs.items():
+        if value is None or isinstance(value, dict | list) or not v.variant_has(f"fact.{key}"):
+            continue
+        term = v.text(f"choice.{value}") if v.has(f"choice.{value}") else str(value)
+        parts.append(v.text(f"fact.{key}", value=value, term=term))
+    return Text(" · ".join(parts), style="bold yellow") if parts else None
 
 
 # ---------------------------------------------------------------------- seats
@@ -524,9 +597,11 @@ def seat_fact(obs: Mapping[str, Any], seat: Mapping[str, Any], key: str) -> Any:
     return None
 
 
-def hand_label(name: str) -> str:
-    """A hand's name as said at the table: classic totals read ``total 6``."""
-    return f"total {name}" if name.lstrip("+-").isdigit() else name
+def hand_label(name: str, vocab: Vocabulary | None = None) -> str:
+    """A hand's name as said at the table, in ``vocab``'s language: classic totals read
+    ``total 6``."""
+    v = vocab or vocabulary(None, "en")
+    return v.text("ui.hand_total", total=name) if name.lstrip("+-").isdigit() else v.hand(name)
 
 
 def seat_title(seat: Mapping[str, Any], to_act: bool) -> str:
@@ -546,9 +621,10 @@ def seat_body(
 ) -> Text:
     """Two lines for an opponent's seat: stack, hand size and bet; then action or reveal."""
     variant = str(obs.get("variant", ""))
+    v = words(obs, lang)
     line = Text()
     line.append(f"{seat['stack']}", style="bold")
-    line.append(" cr ")
+    line.append(f" {v.text('ui.cr')} ")
     status = str(seat.get("status", ""))
     if reveal is not None:
         line.append_text(chips(variant, list(reveal.get("cards", []))))
@@ -558,7 +634,7 @@ def seat_body(
         if count:
             line.append(f"{count}", style="dim")
         if seat.get("round_bet"):
-            line.append(f" bet {seat['round_bet']}", style="cyan")
+            line.append(" " + v.text("ui.bet", n=seat["round_bet"]), style="cyan")
     for fact in display_for(variant).seat_facts if reveal is None else ():
         value = seat_fact(obs, seat, fact.key)
         label = fact.label.get(lang) or fact.label.get("en", fact.key)
@@ -569,40 +645,53 @@ def seat_body(
             line.append(" " + label.format(value=value), style="cyan")
     line.append("\n")
     if reveal is not None:
-        line.append(hand_label(str(reveal.get("name", ""))), style="bold")
+        line.append(hand_label(str(reveal.get("name", "")), v), style="bold")
         if net is not None:
             line.append(f" {signed_amount(net)}", style="green" if net > 0 else "red")
     elif thinking:
-        line.append("thinking…", style="italic yellow")
+        line.append(v.text("ui.thinking", who="").strip(), style="italic yellow")
     elif status in ("junked", "out", "waiting", "all_in"):
-        line.append(status.replace("_", "-"), style="bold magenta")
+        line.append(v.text(f"ui.status.{status}"), style="bold magenta")
         if net is not None:
             line.append(f" {signed_amount(net)}", style="green" if net > 0 else "red")
         elif status == "all_in" and seat.get("last_action"):
-            line.append(f" {seat['last_action']}", style="dim")
+            line.append(f" {action_words(str(seat['last_action']), v)}", style="dim")
     elif seat.get("known_cards"):
-        line.append("shows ")
+        line.append(v.text("ui.shows"))
         line.append_text(chips(variant, list(seat["known_cards"])))
     elif seat.get("last_action"):
-        line.append(str(seat["last_action"]), style="italic")
+        line.append(action_words(str(seat["last_action"]), v), style="italic")
     return line
 
 
 # ---------------------------------------------------------------------- your hand
-def you_summary(obs: Mapping[str, Any]) -> Text:
-    """Your total and hand name, on one line."""
+def you_summary(obs: Mapping[str, Any], lang: str = "en") -> Text:
+    """Your total and hand name, on one line (a variant whose hand names say it all, Kessel's
+    "difference 2", words ``ui.total`` as blank: no total)."""
+    v = words(obs, lang)
     you = obs.get("you") or {}
     if not you.get("cards"):
-        return Text("no cards", style="dim")
+        return Text(v.text("ui.no_cards"), style="dim")
     total = int(you.get("total", 0))
     hand = you.get("hand") or {}
     name = str(hand.get("name", ""))
-    text = Text("Total ")
-    text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
+    shown = bool(v.text("ui.total").strip())
+    text = Text(v.text("ui.total") if shown else "")
+    if shown:
+        text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
     if name and name != str(total):
-        text.append(" · ")
-        text.append(name, style="bold")
+        if shown:
+            text.append(" · ")
+        text.append(v.hand(name), style="bold")
     return text
+
+
+def action_words(text: str, vocab: Vocabulary) -> str:
+    """A seat's last action (``swap draw +9``, ``bet 5``) in the variant's words and language."""
+    try:
+        return action_label(text, vocab)
+    except (KeyError, IndexError, ValueError):  # an action text the renderer does not know
+        return text
 
 
 # ---------------------------------------------------------------------- results
@@ -618,81 +707,52 @@ def _who(names: Sequence[str], seats: Sequence[int], human: int | None) -> str:
     return " and ".join(out)
 
 
-REASONS = {
-    "showdown": "showdown",
-    "all_junked": "everyone else junked",
-    "called": "the hand was called",
-    "forced_call": "forced call (orbit limit)",
-    "all_stood": "everyone stood",
-    "turns": "the last turn was played",
-}
-
-
-def result_lines(result: Mapping[str, Any], names: Sequence[str], human: int | None) -> list[Text]:
-    """The summary of a finished hand: who won which pot with what, carries, net changes."""
-    out: list[Text] = []
+def review_reason(result: Mapping[str, Any], vocab: Vocabulary) -> str:
+    """How a hand ended, in the variant's words ("everyone else folded" in classic)."""
     reason = str(result.get("reason", ""))
-    head = Text(f"Hand {result.get('hand')} over: ", style="bold")
-    head.append(REASONS.get(reason, reason.replace("_", " ")), style="bold")
-    out.append(head)
-    hands = result.get("hands") or {}
-    for pot in result.get("pots") or []:
-        winners = list(pot.get("winners") or [])
-        shares = list(pot.get("shares") or [])
-        name = str(pot.get("pot"))
-        if not winners:  # a pot nobody takes (Kessel: a loser's own pot, with the penalty)
-            line = Text(f"{name} ({pot.get('amount')}): ", style="bold")
-            line.append(str(pot.get("reason") or "lost"), style="red")
-            out.append(line)
-            continue
-        verb = "wins" if len(winners) == 1 and winners[0] != human else "win"
-        line = Text()
-        line.append(_who(names, winners, human), style="bold green")
-        line.append(f" {verb} {name} " if name.startswith("pot") else f" {verb} the {name} pot ")
-        line.append(str(pot.get("amount")), style="bold")
-        if len(winners) > 1:
-            line.append(f" (split {', '.join(str(x) for x in shares)})")
-        detail = hands.get(str(winners[0])) if winners else None
-        if detail and detail.get("name"):
-            line.append(" with ")
-            line.append(hand_label(str(detail["name"])), style="bold")
-        elif pot.get("reason"):
-            line.append(f": {pot['reason']}", style="dim")
-        out.append(line)
-    for pot, amount in (result.get("carried") or {}).items():
-        out.append(Text(f"The {pot} pot ({amount}) carries over", style="dim"))
-    net = list(result.get("net") or [])
-    if net:
-        line = Text()
-        for s, delta in enumerate(net):
-            if s:
-                line.append(" · ")
-            line.append("You" if s == human else names[s] if s < len(names) else str(s))
-            line.append(" ")
-            line.append(
-                signed_amount(delta), style="green" if delta > 0 else "red" if delta else ""
-            )
-        out.append(line)
+    key = f"ended.{reason}"
+    return vocab.text(key) if vocab.has(key) else reason.replace("_", " ")
+
+
+def result_lines(
+    result: Mapping[str, Any], explanation: Sequence[str], variant: str, vocab: Vocabulary
+) -> list[Text]:
+    """The summary of a finished hand: how it ended, then the explanation
+    (:func:`sabacc.services.explain.explain_hand`: who won which pot and why, penalties,
+    carries or the final settlement, everyone's net)."""
+    head = Text(vocab.text("ended.title", hand=result.get("hand")) + ": ", style="bold")
+    head.append(review_reason(result, vocab), style="bold")
+    out = [head]
+    out.extend(colour_cards(variant, line) for line in explanation)
     return out
 
 
 def standings_lines(
-    outcome: Mapping[str, Any], names: Sequence[str], human: int | None
+    outcome: Mapping[str, Any],
+    names: Sequence[str],
+    human: int | None,
+    vocab: Vocabulary | None = None,
 ) -> list[Text]:
     """Final standings, best first, with stacks and net results."""
+    v = vocab or vocabulary(None, "en")
     out: list[Text] = []
     stacks = list(outcome.get("stacks") or [])
     payoffs = list(outcome.get("payoffs") or [])
     winners = set(outcome.get("winners") or [])
-    for place, s in enumerate(outcome.get("standings") or [], 1):
-        who = "You" if s == human else names[s]
+    place = 0
+    previous: int | None = None
+    for i, s in enumerate(outcome.get("standings") or []):
+        if previous is None or stacks[s] != previous:
+            place = i + 1  # tied stacks share a place: 1, 2, 2, 4
+        previous = stacks[s]
+        who = v.text("you") if s == human else names[s]
         line = Text(f"{place}. ", style="bold")
         line.append(f"{who:<14}", style="bold green" if s in winners else "")
-        line.append(f"{stacks[s]:>6} credits  ")
+        line.append(f"{stacks[s]:>6} {v.text('ui.credits')}  ")
         delta = payoffs[s]
         line.append(signed_amount(delta), style="green" if delta > 0 else "red" if delta else "")
         if s in winners:
-            line.append("  winner", style="bold gold3")
+            line.append(v.text("ui.winner"), style="bold gold3")
         out.append(line)
     return out
 

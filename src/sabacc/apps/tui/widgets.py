@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from sabacc.apps.tui.view import card_back_lines, card_lines, chip, join_columns
+from sabacc.apps.tui.view import CARD_SIZE, card_back_lines, card_lines, chip, join_columns
 
 CARD_WIDTH = 7
 CARD_GAP = 1
@@ -101,8 +101,12 @@ class CardsView(Widget):
         self._spans = []
         if not n:
             return Text(self.empty_text, style="dim italic")
-        step = CARD_WIDTH + CARD_GAP
-        if n * step - CARD_GAP <= width and self.size.height >= 5:
+        # Big cards when the row is tall enough for them and they all fit, else normal ones.
+        for big in (True, False):
+            card_width, card_height = CARD_SIZE[big]
+            step = card_width + CARD_GAP
+            if n * step - CARD_GAP > width or self.size.height < card_height:
+                continue
             columns = []
             for i, code in enumerate(self.codes):
                 columns.append(
@@ -111,14 +115,15 @@ class CardsView(Widget):
                         code,
                         index=i + 1 if self.numbered else None,
                         highlight=i in self.highlight,
+                        big=big,
                     )
                 )
-                self._spans.append(_Span(i * step, i * step + CARD_WIDTH, i))
+                self._spans.append(_Span(i * step, i * step + card_width, i))
             for j in range(self.backs):  # a face-down card is clickable too (a draw pile)
                 k = len(self.codes) + j
-                self._spans.append(_Span(k * step, k * step + CARD_WIDTH, k))
-            columns.extend(card_back_lines() for _ in range(self.backs))
-            return join_columns(columns, CARD_GAP)
+                self._spans.append(_Span(k * step, k * step + card_width, k))
+            columns.extend(card_back_lines(big) for _ in range(self.backs))
+            return join_columns(columns, CARD_GAP, card_width)
         # Not enough room: one line of numbered chips.
         text = Text()
         for i, code in enumerate(self.codes):
@@ -199,22 +204,32 @@ class ActionBar(Widget):
         """``entries``: (key, key shown, label) per button, in order."""
         self.query_one("#prompt", Static).update(prompt)
         self.keys = {}
+        captions = [self._caption(shown, label, roomy=True) for _, shown, label in entries]
+        room = (self.size.width or 80) - 2
+        if sum(c.cell_len + 1 for c in captions) > room:  # wide labels (Japanese): no padding
+            captions = [self._caption(shown, label, roomy=False) for _, shown, label in entries]
         for i in range(self.SLOTS):
             button = self.query_one(f"#act-{i}", Button)
             if i < len(entries):
-                key, shown, label = entries[i]
+                key = entries[i][0]
                 self.keys[f"act-{i}"] = key
-                caption = Text()
-                caption.append(f" {shown} ", style="bold reverse")
-                if label:
-                    caption.append(" ")
-                    caption.append_text(label if isinstance(label, Text) else Text(label))
-                    caption.append(" ")
-                button.label = caption
+                button.label = captions[i]
                 button.remove_class("-hidden")
                 button.refresh(layout=True)
             else:
                 button.add_class("-hidden")
+
+    @staticmethod
+    def _caption(shown: str, label: str | Text, *, roomy: bool) -> Text:
+        """`` k  label `` (or, when the row is short of room, ``k label``)."""
+        pad = " " if roomy else ""
+        caption = Text()
+        caption.append(f"{pad}{shown}{pad}", style="bold reverse")
+        if label:
+            caption.append(" ")
+            caption.append_text(label if isinstance(label, Text) else Text(label))
+            caption.append(pad)
+        return caption
 
     def button_for(self, key: str) -> Button | None:
         """The visible button that does what ``key`` does."""

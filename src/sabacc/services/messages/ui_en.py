@@ -50,7 +50,6 @@ MESSAGES: dict[str, str] = {
     "ui.sabacc_pot": "  Sabacc pot ",
     "ui.to_match": "  Bet {n}",
     "ui.own_pots": "Round pots ",
-    "ui.chips_lost": "  chips lost {n}",
     "ui.side_main": "main",
     "ui.side_n": "side {n}",
     "ui.draw_count": "Draw {n}",

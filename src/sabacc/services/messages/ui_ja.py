@@ -47,7 +47,6 @@ MESSAGES: dict[str, str] = {
     "ui.sabacc_pot": "  サバックポット ",
     "ui.to_match": "  ベット {n}",
     "ui.own_pots": "ラウンドポット ",
-    "ui.chips_lost": "  失ったチップ {n}",
     "ui.side_main": "メイン",
     "ui.side_n": "サイド {n}",
     "ui.draw_count": "山札 {n}",
