@@ -47,6 +47,7 @@ from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
@@ -344,7 +345,7 @@ class ClassicGame(Game):
 
     def _start_hand_variant(self) -> None:
         self._anteing = False
-        deck = list(CLASSIC_DECK.cards)
+        deck = list(self.deck.cards)
         self.rng.shuffle(deck)
         self.draw = deck
         order = self._order_from(self._left_of(self.dealer))
@@ -786,5 +787,10 @@ ClassicGame.info = register(
         bot=ClassicBot(CLASSIC_DECK),
         card_art="classic.js",
         text=CLASSIC_TEXT,
+        chance=(
+            ChanceEvent("shuffle", "the deck before the deal; the lost cards of a shift"),
+            ChanceEvent("roll", "the shift die after each betting turn", 6),
+            ChanceEvent("roll", "which card of each hand a shift takes (one of its cards)"),
+        ),
     )
 )
