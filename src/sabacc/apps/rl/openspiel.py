@@ -22,6 +22,7 @@ terminal rewards in credits. Parameters (``pyspiel.load_game("python_sabacc_spik
 ``rolls``       ``chance``  ``fixed``: dice show fixed faces (no Sabacc Shift): a reduced game
 ``collapse``    False       the chance after a hand's last decision as its expected payoff
 ``history``     16          decisions kept in the information-state tensor
+``options``     ``""``      any other variant options: ``swap_fee=2,true_tie=split``
 ============== =========== ================================================================
 
 Needs ``pip install "sabacc[research]"`` (``open_spiel``); importing this module without it
@@ -60,6 +61,7 @@ _DEFAULTS: dict[str, Any] = {
     "rolls": "chance",
     "collapse": False,
     "history": 16,
+    "options": "",
 }
 
 
@@ -80,6 +82,9 @@ def research_game(variant: str, params: dict[str, Any]) -> ResearchGame:
             options[key] = int(p[key])
     if p["betting"] and "betting" in names:
         options["betting"] = p["betting"]
+    for item in filter(None, (x.strip() for x in str(p["options"]).split(","))):
+        key, _, value = item.partition("=")
+        options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
     sizes = tuple(_size(s) for s in p["bet_sizes"].split(",")) if p["bet_sizes"] else None
     return ResearchGame(
         variant,

@@ -179,6 +179,7 @@ class ResearchState:
         self._publics: list[int] = []  # public kind of every decision (LAST_ACTIONS index)
         self._expected: list[float] | None = None
         self._merged: list[tuple[int, Fraction]] | None = None
+        self._results = 0
         self._after_step()
 
     # ------------------------------------------------------------------ stepping
@@ -190,10 +191,13 @@ class ResearchState:
             return
         game = self.cg.game
         assert game is not None
+        # What each seat saw: its seat view (everything its observation shows the encoder)
+        # and, when a hand has ended, the hand's result as the table saw it (the showdown).
+        results = game.hand_results
+        shown = repr(results[-1].to_dict()) if len(results) != self._results else ""
+        self._results = len(results)
         for p in range(self.rg.n):
-            obs = dict(game.observation(p))
-            obs.pop("legal", None)
-            self.traces[p].append(repr(obs))  # the engine builds it in a fixed order
+            self.traces[p].append(repr(game.seat_view(p)) + shown)
 
     def _expectation(self) -> list[float] | None:
         """The exact expected payoffs over the chance from here when the game ends with no
