@@ -98,7 +98,7 @@ class ChanceSource(random.Random):
         self.fixed_rolls = fixed_rolls
         self._rolls = 0
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         if self.fixed_rolls and self._context[0] == "roll":
             self._rolls += 1
             return (self._rolls - 1) % n
@@ -121,7 +121,7 @@ class ChanceSource(random.Random):
     def random(self) -> float:
         raise TypeError("chance mode has no continuous randomness: use shuffled() or randrange()")
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         """Fisher-Yates from the end (the top of a pile), exactly as ``random.shuffle``."""
         for i in reversed(range(1, len(x))):
             self._context = ("shuffle", x)
@@ -134,7 +134,7 @@ class ChanceSource(random.Random):
         self.shuffle(out)
         return out
 
-    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:  # type: ignore[override]
+    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:
         self._context = ("sample", None)
         chosen: list[Any] = super().sample(population, k, counts=counts)
         return chosen
@@ -148,7 +148,7 @@ class RecordingRandom(random.Random):
         self.outcomes: list[int] = []
         super().__init__(seed)
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         value: int = super()._randbelow(n)  # type: ignore[misc]
         self.outcomes.append(value)
         return value

@@ -37,8 +37,8 @@ from sabacc.core.events import (
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
-from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.chance import ChanceEvent
+from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo

@@ -505,8 +505,9 @@ SURABAT_FEATURES = FeatureSpec(
         Block("starting_player", "seats"),  # one-hot, from the observer
         Block("sun", "values", high="copies"),  # counts
         Block("moon", 1, high="deck"),  # Moon size
-        Block("moon_known", "values", high="copies", private=True),  # Moon cards this seat put there
-        Block("moon_top_known", "values", private=True),  # the Moon top, when this seat put it there
+        # Moon cards this seat put there, and the Moon top when it put it there.
+        Block("moon_known", "values", high="copies", private=True),
+        Block("moon_top_known", "values", private=True),
         Block("discard_pile", "values", high="copies"),
         Block("piles", 2),  # draw and muck sizes / deck size
         Block("shift", 1),  # the last dice were doubles

@@ -8,6 +8,7 @@ else; the solver sub-game is zero-sum; the public/private blocks cover the tenso
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -159,7 +160,9 @@ def test_a_private_block_is_what_differs_between_two_deals() -> None:
     assert not np.array_equal(va[private], vb[private])  # own cards differ
 
 
-@pytest.mark.parametrize("variant", ["corellian_spike", "surabat_cycle", "classic", "coruscant_shift"])
+@pytest.mark.parametrize(
+    "variant", ["corellian_spike", "surabat_cycle", "classic", "coruscant_shift"]
+)
 def test_the_solver_sub_game_is_zero_sum(variant: str) -> None:
     rg = _game(variant, 2)
     assert rg.zero_sum
@@ -187,7 +190,9 @@ def test_deck_subset_and_reduced_games() -> None:
 
 
 def test_collapsed_chance_is_the_exact_expectation() -> None:
-    kw = dict(max_value=2, suits="c", sylops=1, rounds=1, betting="fixed", max_raises=0)
+    kw: dict[str, Any] = dict(
+        max_value=2, suits="c", sylops=1, rounds=1, betting="fixed", max_raises=0
+    )
     exact = ResearchGame("corellian_spike", 2, collapse_chance=True, **kw)
     full = ResearchGame("corellian_spike", 2, **kw)
     rng = random.Random(9)
