@@ -221,3 +221,22 @@ def test_collapsed_chance_is_the_exact_expectation() -> None:
             c.apply_chance(o)
             stack.append((c, p * float(q)))
     assert state.returns() == pytest.approx(total)
+
+
+def test_the_adapter_says_what_to_install_without_open_spiel() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['pyspiel'] = None\n"
+        "try:\n"
+        "    import sabacc.apps.rl.openspiel\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ)
+    )
+    assert "pip install 'sabacc[research]'" in out.stdout, out.stderr

@@ -376,6 +376,9 @@ class ResearchState:
         re-dealt among the places it cannot see (``Game.determinize``)."""
         new = self.clone()
         new.cg = self.cg.resample(player, rng)
+        new._merged = None
+        if self._expected is not None:  # a collapsed end: the new state's own expectation
+            new._expected = new._expectation()
         return new
 
 
