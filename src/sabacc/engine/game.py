@@ -162,6 +162,9 @@ class Game(ABC):
     #: The TypedDict of this variant's :meth:`observation` (the engine's part joined with the
     #: variant's own), from which ``docs/observation.schema.json`` is generated.
     observation_type: ClassVar[type] = Observation
+    #: The part of the deck this game plays with (``cards=``), or None: the whole deck (a class
+    #: default too, for games rebuilt without ``__init__``, as from a snapshot).
+    _subdeck: Deck | None = None
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -189,8 +192,7 @@ class Game(ABC):
         self.seed = seed
         # ``rng``: another source of the same draws (chance mode, recording: engine/chance.py).
         self.rng = rng if rng is not None else random.Random(seed)
-        self._subdeck: Deck | None = None
-        if cards is not None:
+        if cards is not None:  # else the class default (None): the whole deck
             self._subdeck = self._deck_subset(cards)
         self.names = names
         self.n = len(names)
