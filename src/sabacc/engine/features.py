@@ -46,6 +46,8 @@ class Block:
     size: Size
     high: Bound = 1.0
     low: float = 0.0
+    #: Whether only the observing seat knows it (the research tensors' private part).
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,9 @@ class Game(ABC):
     #: The TypedDict of this variant's :meth:`observation` (the engine's part joined with the
     #: variant's own), from which ``docs/observation.schema.json`` is generated.
     observation_type: ClassVar[type] = Observation
+    #: The part of the deck this game plays with (``cards=``), or None: the whole deck (a class
+    #: default too, for games rebuilt without ``__init__``, as from a snapshot).
+    _subdeck: Deck | None = None
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -171,6 +174,8 @@ class Game(ABC):
         seed: int | None = None,
         players: int | Sequence[str] = 4,
         log: bool = True,
+        rng: random.Random | None = None,
+        cards: Sequence[Card] | None = None,
     ) -> None:
         if isinstance(players, int):
             names = [f"Player {i + 1}" for i in range(players)]
@@ -185,7 +190,10 @@ class Game(ABC):
         seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
-        self.rng = random.Random(seed)
+        # ``rng``: another source of the same draws (chance mode, recording: engine/chance.py).
+        self.rng = rng if rng is not None else random.Random(seed)
+        if cards is not None:  # else the class default (None): the whole deck
+            self._subdeck = self._deck_subset(cards)
         self.names = names
         self.n = len(names)
         self.stacks = [options.starting_stack] * self.n
@@ -246,9 +254,32 @@ class Game(ABC):
 
     @property
     def deck(self) -> Deck:
-        """The cards this game is played with: the variant's deck (a variant whose options
-        change the deck overrides this)."""
+        """The cards this game is played with: the variant's deck, or the subset of it given as
+        ``cards`` (the research sub-games; a variant whose options change the deck overrides
+        this and takes no ``cards``)."""
+        if self._subdeck is not None:
+            return self._subdeck
         return type(self).info.deck
+
+    def _deck_subset(self, cards: Sequence[Card]) -> Deck:
+        if type(self).deck is not Game.deck:
+            raise OptionError(f"{self.info.title} builds its deck from its options: no cards=")
+        full = type(self).info.deck
+        ids = [c.id for c in cards]
+        if len(set(ids)) != len(ids) or any(
+            not 0 <= i < len(full) or full.cards[i] != c for i, c in zip(ids, cards, strict=True)
+        ):
+            raise OptionError("cards= must be distinct cards of the variant's deck")
+        if len(cards) < 2:
+            raise OptionError("cards= needs at least two cards")
+        return Deck(
+            full.name,
+            full.style,
+            sorted(cards, key=lambda c: c.id),
+            suits=full.suits,
+            signed_values=full.signed_values,
+            symbols=full.symbols,
+        )
 
     def parse_action(self, action: Action | str) -> Action:
         """An action from its text form; variants with their own actions extend the parser."""
@@ -774,7 +805,12 @@ class Game(ABC):
         return self.stacks[seat] >= main + sab and self.stacks[seat] > 0
 
     def _shuffled(self, cards: Sequence[Card]) -> list[Card]:
-        """A uniformly shuffled copy (sorting by random keys: one fast RNG call per card)."""
+        """A uniformly shuffled copy (sorting by random keys: one fast RNG call per card; an RNG
+        with its own ``shuffled``, as in chance mode, shuffles instead)."""
+        own = getattr(self.rng, "shuffled", None)
+        if own is not None:
+            shuffled: list[Card] = own(cards)
+            return shuffled
         rand = self.rng.random
         return sorted(cards, key=lambda _: rand())
 

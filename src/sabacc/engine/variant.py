@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sabacc.engine.bots import BotModel
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.text import VariantText
 
 if TYPE_CHECKING:
@@ -306,6 +307,9 @@ class VariantInfo:
     rl_spec: FeatureSpec | None = field(default=None, repr=False)
     #: How the tables lay out the variant's own things (:class:`TableDisplay`).
     display: TableDisplay = field(default_factory=TableDisplay, repr=False)
+    #: The variant's random events (chance mode, :mod:`sabacc.engine.chance`): every chance
+    #: node of its games is one of them.
+    chance: tuple[ChanceEvent, ...] = ()
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""

@@ -46,6 +46,7 @@ from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, 
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation
@@ -350,7 +351,7 @@ class ClassicGame(Game):
 
     def _start_hand_variant(self) -> None:
         self._anteing = False
-        deck = list(CLASSIC_DECK.cards)
+        deck = list(self.deck.cards)
         self.rng.shuffle(deck)
         self.draw = deck
         order = self._order_from(self._left_of(self.dealer))
@@ -793,5 +794,10 @@ ClassicGame.info = register(
         card_art="classic.js",
         text=CLASSIC_TEXT,
         tiebreaks=CLASSIC_TIEBREAKS,
+        chance=(
+            ChanceEvent("shuffle", "the deck before the deal; the lost cards of a shift"),
+            ChanceEvent("roll", "the shift die after each betting turn", 6),
+            ChanceEvent("roll", "which card of each hand a shift takes (one of its cards)"),
+        ),
     )
 )

@@ -37,6 +37,7 @@ from sabacc.core.events import (
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation
@@ -140,7 +141,7 @@ class SpikeGame(Game):
         return self.options.rounds
 
     def _start_hand_variant(self) -> None:
-        self.draw = self._shuffled(type(self).info.deck.cards)
+        self.draw = self._shuffled(self.deck.cards)
         order = self._order_from(self._left_of(self.dealer))
         self._deal_start(order)
         self.round = 1
@@ -635,5 +636,9 @@ SpikeGame.info = register(
         card_art="spike.js",
         text=SPIKE_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,
+        chance=(
+            ChanceEvent("shuffle", "the deck before the deal; the discard and muck at a reshuffle"),
+            ChanceEvent("roll", "the two spike dice after each betting phase", 6),
+        ),
     )
 )

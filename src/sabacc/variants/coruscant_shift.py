@@ -33,6 +33,7 @@ from sabacc.core.events import Dealt, Event
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
@@ -227,7 +228,7 @@ class CoruscantGame(SpikeGame):
         super()._start_hand()
 
     def _start_hand_variant(self) -> None:
-        self.draw = self._shuffled(type(self).info.deck.cards)
+        self.draw = self._shuffled(self.deck.cards)
         order = self._order_from(self._left_of(self.dealer))
         for _ in range(HAND_SIZE):
             for s in order:
@@ -540,7 +541,7 @@ CORUSCANT_FEATURES = FeatureSpec(
         Block("round", 1),  # betting round / 2
         Block("target", len(_TARGETS)),  # one-hot of the gold die
         Block("target_suit", len(_SUITS)),  # one-hot of the silver die
-        Block("kept", "values", high="copies"),  # own kept cards, copies per value
+        Block("kept", "values", high="copies", private=True),  # own kept cards, copies per value
         Block("kept_counts", "seats"),  # cards each seat keeps / 5, from the observer
         Block("piles", 2),  # draw pile and muck sizes / deck size
     ),
@@ -589,6 +590,10 @@ CoruscantGame.info = register(
         card_art="spike.js",
         text=CORUSCANT_TEXT,
         tiebreaks=CORUSCANT_TIEBREAKS,
+        chance=(
+            ChanceEvent("shuffle", "the deck before the deal; the discards at a reshuffle"),
+            ChanceEvent("roll", "the gold die (target number) and the silver die (suit)", 6),
+        ),
         rl_spec=CORUSCANT_FEATURES,
     )
 )

@@ -46,6 +46,7 @@ from sabacc.core.events import (
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal, Pot
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation, OwnHandObservation, SeatStatus
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
@@ -934,6 +935,12 @@ KesselGame.info = register(
         tiebreaks=KESSEL_TIEBREAKS,
         penalty_events=(ChipsLost,),
         text=KESSEL_TEXT,
+        chance=(
+            ChanceEvent("shuffle", "the Sand and Blood decks of each round; reshuffles"),
+            ChanceEvent("roll", "the dice of an Impostor or a Prime Sabacc choice", 6),
+            ChanceEvent("roll", "the starting player of the first round (one of the seats)"),
+            ChanceEvent("sample", "each player's shift tokens, drafted at the start"),
+        ),
         bot=KesselBot(),
         odds=KesselOdds(),
         rl_spec=KESSEL_FEATURES,

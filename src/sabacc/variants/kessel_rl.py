@@ -147,7 +147,7 @@ KESSEL_FEATURES = FeatureSpec(
         Block("tops", 16),
         Block("discards", 16, high=22.0),
         Block("draws", 2),
-        Block("drawn", 16),
+        Block("drawn", 16, private=True),  # the drawn card, when this seat knows it
         Block("drawn_from", 4),
         Block("rules", 4),
         Block("prime", 6),
@@ -156,7 +156,7 @@ KESSEL_FEATURES = FeatureSpec(
         Block("stood", "seats"),
         Block("immune", "seats"),
         Block("embargoed", "seats"),
-        Block("my_tokens", 16),
+        Block("my_tokens", 16, private=True),
         Block("chips_lost", 1),
     ),
     writer=_writer,

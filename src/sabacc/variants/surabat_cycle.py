@@ -33,6 +33,7 @@ from sabacc.core.cards import Card
 from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
+from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, VariantInfo
@@ -155,7 +156,7 @@ class SurabatGame(SpikeGame):
         return surabat_rounds(self.options, len(self.round_seats) or self.n)
 
     def _start_hand_variant(self) -> None:
-        self.draw = self._shuffled(type(self).info.deck.cards)
+        self.draw = self._shuffled(self.deck.cards)
         self.round_seats = self._order_from(self._left_of(self.dealer))
         # Set the array (seed 001: before the deal), then deal two cards each.
         for _ in range(SUN_SIZE):
@@ -505,8 +506,9 @@ SURABAT_FEATURES = FeatureSpec(
         Block("starting_player", "seats"),  # one-hot, from the observer
         Block("sun", "values", high="copies"),  # counts
         Block("moon", 1, high="deck"),  # Moon size
-        Block("moon_known", "values", high="copies"),  # Moon cards this seat put there
-        Block("moon_top_known", "values"),  # the Moon top, when this seat put it there
+        # Moon cards this seat put there, and the Moon top when it put it there.
+        Block("moon_known", "values", high="copies", private=True),
+        Block("moon_top_known", "values", private=True),
         Block("discard_pile", "values", high="copies"),
         Block("piles", 2),  # draw and muck sizes / deck size
         Block("shift", 1),  # the last dice were doubles
@@ -572,5 +574,9 @@ SurabatGame.info = register(
         card_art="spike.js",
         text=SURABAT_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,
+        chance=(
+            ChanceEvent("shuffle", "the deck before the deal; the discard and muck at a reshuffle"),
+            ChanceEvent("roll", "the two dice of each round (doubles: a Sabacc Shift)", 6),
+        ),
     )
 )
