@@ -5,6 +5,7 @@ server that holds it, and ``/healthz`` counts every server's tables."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -53,10 +54,16 @@ def test_lobby_and_health_are_cluster_wide(tmp_path: Path, pg_url: str | None) -
                 assert t["status"] == "waiting" and t["title"]
 
         for api in (proxy, servers["a"], servers["b"]):
-            health = api.get("/healthz").json()
-            assert health["ok"] is True and health["storage"] == "ok"
-            servers_seen = {s["node"]: s["tables"] for s in health["cluster"]["servers"]}
-            assert servers_seen == {"a": 3, "b": 2}  # the unlisted table counts too
+            # the counts are read at most once a second: the start-up probe's may still be fresh
+            deadline = time.monotonic() + 5
+            while True:
+                health = api.get("/healthz").json()
+                assert health["ok"] is True and health["storage"] == "ok"
+                seen = {s["node"]: s["tables"] for s in health["cluster"]["servers"]}
+                if seen == {"a": 3, "b": 2} or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            assert seen == {"a": 3, "b": 2}  # the unlisted table counts too
             assert health["cluster"]["tables"] == 5
     finally:
         proxy.stop()
