@@ -67,7 +67,7 @@ from sabacc.variants.kessel_actions import (
     PlayToken,
     TokenPlayed,
     parse_kessel_action,
-    token_action,
+    token_actions,
 )
 from sabacc.variants.kessel_bot import KesselBot
 from sabacc.variants.kessel_hands import (
@@ -400,16 +400,9 @@ class KesselGame(Game):
         if not self.must_stand and (self.stacks[seat] >= 1 or self.free_draw):
             fixed.extend(self._drawable())
         if not self.token_now:
-            for token in self.tokens_left[seat]:
-                if token not in TARGETED:
-                    fixed.append(token_action(token))
-                    continue
-                for other in self.order:
-                    if other == seat or self.immune[other]:
-                        continue
-                    if token == "target_audit" and not self.stood[other]:
-                        continue
-                    fixed.append(token_action(token, other))
+            fixed.extend(
+                token_actions(seat, self.tokens_left[seat], self.order, self.immune, self.stood)
+            )
         return Legal(tuple(fixed))
 
     def _compute_legal(self) -> Legal:

@@ -9,13 +9,14 @@ round-trips through :func:`parse_kessel_action` and ``str()``; ``KesselGame.pars
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from sabacc.core.actions import Action, parse_action
 from sabacc.core.errors import IllegalActionError
 from sabacc.core.events import Event
-from sabacc.variants.kessel_tokens import TOKEN_HELP, TOKENS
+from sabacc.variants.kessel_tokens import TARGETED, TOKEN_HELP, TOKENS
 
 # ------------------------------------------------------------------ actions
 DRAW_SOURCES: tuple[str, ...] = ("sand", "blood", "sand discard", "blood discard")
@@ -91,6 +92,28 @@ PRIME_CHOICES: dict[int, ChoosePrime] = {v: ChoosePrime(v) for v in range(1, 7)}
 def token_action(token: str, target: int | None = None) -> PlayToken:
     """The interned ``token <name> [seat]`` action."""
     return PlayToken(token, target)
+
+
+def token_actions(
+    seat: int,
+    tokens: Sequence[str],
+    order: Sequence[int],
+    immune: Sequence[bool],
+    stood: Sequence[bool],
+) -> Iterator[PlayToken]:
+    """The token plays open to ``seat`` holding ``tokens``: an untargeted token once, a
+    targeted one at every other seat in ``order`` that is not immune (Target Audit: only at a
+    seat that has stood). The engine and the search state share it."""
+    for token in tokens:
+        if token not in TARGETED:
+            yield token_action(token)
+            continue
+        for other in order:
+            if other == seat or immune[other]:
+                continue
+            if token == "target_audit" and not stood[other]:
+                continue
+            yield token_action(token, other)
 
 
 def parse_kessel_action(text: str | Action) -> Action:

@@ -41,11 +41,11 @@ from sabacc.variants.kessel_actions import (
     Draw,
     Keep,
     PlayToken,
-    token_action,
+    token_actions,
 )
 from sabacc.variants.kessel_bot import Situation, best_card_action, best_token, situation_choice
 from sabacc.variants.kessel_hands import DIE, IMPOSTOR, SYLOP, Rules, _rank
-from sabacc.variants.kessel_tokens import TARGETED, TOKENS
+from sabacc.variants.kessel_tokens import TOKENS
 
 #: Rollouts end with the round; this bounds a runaway one (never reached: a round is finite).
 MAX_STEPS = 400
@@ -270,16 +270,9 @@ class KesselWorld:
                 if bx:
                     out.append(DRAWS["blood discard"])
             if not self.token_now:
-                for token in self.tokens_left[seat]:
-                    if token not in TARGETED:
-                        out.append(token_action(token))
-                        continue
-                    for other in self.order:
-                        if other == seat or self.immune[other]:
-                            continue
-                        if token == "target_audit" and not self.stood[other]:
-                            continue
-                        out.append(token_action(token, other))
+                out.extend(
+                    token_actions(seat, self.tokens_left[seat], self.order, self.immune, self.stood)
+                )
             return out
         if phase == "draw":
             return [KEEP, DISCARD_DRAWN]
