@@ -12,7 +12,7 @@ from sabacc.core.options import Options
 from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants import compiled as _compiled
-from sabacc.variants.registry import lookup, variant_names
+from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
 
 if TYPE_CHECKING:
     from sabacc.engine.protocol import GameProtocol
@@ -129,7 +129,7 @@ def new_game(
 
 
 def new_game(
-    name: str = "corellian_spike",
+    name: str = DEFAULT_VARIANT,
     players: int | Sequence[str] = 4,
     seed: int | None = None,
     *,

@@ -25,6 +25,7 @@ from sabacc.apps.commands.common import (
     parse_options,
 )
 from sabacc.core.errors import SabaccError
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 app = typer.Typer(
     name="sabacc",
@@ -54,7 +55,7 @@ def main() -> None:
 @app.command(context_settings=CARD_ARGS)
 def hand(
     cards: Annotated[list[str], typer.Argument(help="Cards, e.g. +4 -4 0 (Spike) or 0 2 3.")],
-    variant: VariantOpt = "corellian_spike",
+    variant: VariantOpt = DEFAULT_VARIANT,
     option: OptionOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -78,7 +79,7 @@ def hand(
 @app.command(context_settings=CARD_ARGS)
 def showdown(
     hands: Annotated[list[str], typer.Argument(help='Hands, each quoted: "+4 -4 0" "+2 -2".')],
-    variant: VariantOpt = "corellian_spike",
+    variant: VariantOpt = DEFAULT_VARIANT,
     option: OptionOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -128,7 +129,7 @@ def showdown(
 
 # ---------------------------------------------------------------------- rules, options
 @app.command()
-def rules(variant: VariantOpt = "corellian_spike") -> None:
+def rules(variant: VariantOpt = DEFAULT_VARIANT) -> None:
     """Show a variant's rules summary."""
     v = get_variant(variant)
     console.print(f"[bold]{v.title}[/bold]")
@@ -136,7 +137,7 @@ def rules(variant: VariantOpt = "corellian_spike") -> None:
 
 
 @app.command()
-def options(variant: VariantOpt = "corellian_spike") -> None:
+def options(variant: VariantOpt = DEFAULT_VARIANT) -> None:
     """List a variant's options (house rules) with their defaults."""
     v = get_variant(variant)
     for spec in v.info.options_type.specs():
@@ -207,7 +208,7 @@ def replay(
 # ---------------------------------------------------------------------- play
 @app.command()
 def play(
-    variant: VariantOpt = "corellian_spike",
+    variant: VariantOpt = DEFAULT_VARIANT,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats, you included.")] = 4,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     bots: Annotated[

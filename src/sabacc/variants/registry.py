@@ -11,6 +11,10 @@ from __future__ import annotations
 from sabacc.core.errors import UnknownVariantError
 from sabacc.engine.variant import VariantInfo
 
+#: The variant a caller gets without naming one (the CLI, the web lobby, the RL
+#: environments, :func:`sabacc.new_game`): Corellian Spike, the seeds' main game.
+DEFAULT_VARIANT = "corellian_spike"
+
 _REGISTRY: dict[str, VariantInfo] = {}
 _ALIASES: dict[str, str] = {}
 

@@ -8,12 +8,13 @@ from typing import Annotated
 import typer
 
 from sabacc.apps.commands.common import VariantOpt
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 
 def register(app: typer.Typer) -> None:
     @app.command(context_settings={"ignore_unknown_options": True})
     def odds(
-        variant: VariantOpt = "corellian_spike",
+        variant: VariantOpt = DEFAULT_VARIANT,
         cards: Annotated[
             int, typer.Option("--cards", "-k", help="Cards dealt (distribution mode).")
         ] = 2,

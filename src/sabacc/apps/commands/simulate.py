@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from sabacc.apps.commands.common import VariantOpt
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
                 "(random, heuristic, ismcts, ismcts:200 ...).",
             ),
         ] = "heuristic,random",
-        variant: VariantOpt = "corellian_spike",
+        variant: VariantOpt = DEFAULT_VARIANT,
         players: Annotated[
             int | None,
             typer.Option("--players", "-p", help="Seats (default: the number of bots)."),

@@ -45,7 +45,7 @@ from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import NO_ACTIONS, Legal
 from sabacc.engine.protocol import GameProtocol
 from sabacc.variants.compiled import new_compiled_game, resolve_engine
-from sabacc.variants.registry import lookup
+from sabacc.variants.registry import DEFAULT_VARIANT, lookup
 
 EPISODES = ("hand", "game")
 #: What an illegal action index does (``illegal_action=``): see :meth:`TableCore.to_action`.
@@ -66,7 +66,7 @@ class TableCore:
 
     def __init__(
         self,
-        variant: str = "corellian_spike",
+        variant: str = DEFAULT_VARIANT,
         num_players: int = 4,
         *,
         episode: str = "hand",

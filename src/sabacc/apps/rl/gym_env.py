@@ -48,7 +48,7 @@ from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.apps.rl.pz import RENDER_MODES, _spaces, render
 from sabacc.core.errors import OptionError
 from sabacc.services.bots import Bot, decide, make_bot
-from sabacc.variants.registry import lookup, variant_names
+from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
 
 
 class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -58,7 +58,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(
         self,
-        variant: str = "corellian_spike",
+        variant: str = DEFAULT_VARIANT,
         opponents: Sequence[str | Bot] = ("heuristic",),
         num_players: int | None = None,
         *,

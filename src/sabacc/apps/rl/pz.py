@@ -47,6 +47,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from sabacc.apps.rl.actions import BetSize
 from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.core.errors import OptionError
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 RENDER_MODES = ("ansi", "human")
 
@@ -164,7 +165,7 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
 
     def __init__(
         self,
-        variant: str = "corellian_spike",
+        variant: str = DEFAULT_VARIANT,
         num_players: int = 4,
         *,
         episode: str = "hand",
@@ -343,7 +344,7 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        variant: str = "corellian_spike",
+        variant: str = DEFAULT_VARIANT,
         num_players: int = 4,
         *,
         episode: str = "hand",
@@ -460,7 +461,7 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         pass
 
 
-def env(variant: str = "corellian_spike", num_players: int = 4, **kwargs: Any) -> raw_env:
+def env(variant: str = DEFAULT_VARIANT, num_players: int = 4, **kwargs: Any) -> raw_env:
     """The AEC environment: ``sabacc.apps.rl.env("spike", 4, episode="hand")``.
 
     Keywords: ``episode`` (``"hand"`` | ``"game"``), ``max_cycles``, ``bet_sizes``,
@@ -476,7 +477,7 @@ def env(variant: str = "corellian_spike", num_players: int = 4, **kwargs: Any) -
 
 
 def parallel_env(
-    variant: str = "corellian_spike", num_players: int = 4, **kwargs: Any
+    variant: str = DEFAULT_VARIANT, num_players: int = 4, **kwargs: Any
 ) -> ParallelSabacc:
     """The parallel environment (same keywords as :func:`env`)."""
     return ParallelSabacc(variant, num_players, **kwargs)

@@ -35,7 +35,7 @@ from sabacc.core.cards import Card
 from sabacc.core.errors import OptionError
 from sabacc.engine.chance import ChanceGame
 from sabacc.engine.game import Game
-from sabacc.variants.registry import lookup
+from sabacc.variants.registry import DEFAULT_VARIANT, lookup
 
 from .actions import ActionTable, BetSize
 from .features import LAST_ACTIONS, ObservationEncoder, last_action_index
@@ -74,7 +74,7 @@ class ResearchGame:
 
     def __init__(
         self,
-        variant: str = "corellian_spike",
+        variant: str = DEFAULT_VARIANT,
         num_players: int = 2,
         *,
         hands: int | None = 1,

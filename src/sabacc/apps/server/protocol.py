@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from sabacc.engine.observation import SCHEMA_VERSION
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 PROTOCOL_VERSION = 1
 #: The observation schema version (docs/observation.schema.json) the ``state`` message's
@@ -102,7 +103,7 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    variant: Annotated[str, Field(min_length=1, max_length=40)] = "corellian_spike"
+    variant: Annotated[str, Field(min_length=1, max_length=40)] = DEFAULT_VARIANT
     name: Annotated[str, Field(max_length=60)] = ""
     #: One entry per seat: ``"human"`` or ``"bot:<name>"`` (2-8 seats).
     seats: Annotated[list[SeatKind], Field(min_length=2, max_length=8)] = ["human", "human"]

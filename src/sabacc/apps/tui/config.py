@@ -9,6 +9,7 @@ import sabacc
 from sabacc.apps.play import game_length
 from sabacc.engine.game import Game
 from sabacc.services.bots import DEFAULT_LEVEL, Bot, bots_for, level_names, make_bot
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 #: Seconds a bot waits before acting, so a human can follow the play.
 DEFAULT_BOT_DELAY = 0.6
@@ -18,7 +19,7 @@ DEFAULT_BOT_DELAY = 0.6
 class TableConfig:
     """Everything needed to start a game at the terminal table. The human is seat 0."""
 
-    variant: str = "corellian_spike"
+    variant: str = DEFAULT_VARIANT
     players: int = 4
     #: Difficulty levels or bot names, cycled over the bot seats; a level is resolved for the
     #: variant when the game is built (Kessel's ``hard`` searches fewer worlds than Spike's).
