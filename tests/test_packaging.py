@@ -124,6 +124,8 @@ def test_the_wheel_from_the_sdist_installs_and_plays(dist: Path, tmp_path: Path)
     assert any(n.endswith("_spike_core.pyi") for n in names)
     assert any(n.endswith("/py.typed") for n in names)
     assert any("/web/" in n and n.endswith(".js") for n in names), "the web client is missing"
+    assert any(n.endswith("store/migrations/env.py") for n in names), "no migration env"
+    assert any(n.endswith("migrations/versions/0001_baseline.py") for n in names)
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in metadata
     assert "Project-URL: Documentation" in metadata

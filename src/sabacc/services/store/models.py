@@ -119,3 +119,99 @@ class LeaseRow(Base):
     owner: Mapped[str] = mapped_column(String(80))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     wanted_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+# ---------------------------------------------------------------------- the community layer
+# Accounts are optional: a guest plays by seat token as before. An account owns the seat tokens
+# linked to it (those it sat down with, and a guest's earlier ones it claimed when signing up).
+
+
+class UserRow(Base):
+    """An account: a unique username (``name_key``: its case-folded form) and a password hash
+    (argon2; the password itself is never stored)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True, index=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the SHA-256 of its session cookie (revoked by deleting the row)."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatLinkRow(Base):
+    """A seat token (its hash, as in ``seats`` and ``games.seat_tokens``) owned by an account."""
+
+    __tablename__ = "seat_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayerGameRow(Base):
+    """One human seat's summary of one finished game: what profiles and stats add up.
+
+    ``user_id`` is set when the seat's token belongs to an account (then, or later when a guest
+    signs up and claims it); it is cleared when the account is deleted."""
+
+    __tablename__ = "player_games"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    variant: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)  # 1: first (equal stacks share a place)
+    net: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[int] = mapped_column(Integer)
+    sabacc_pots: Mapped[int] = mapped_column(Integer)
+    best_hand: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingRow(Base):
+    """An account's rating in one variant (openskill Plackett-Luce: ``mu`` and ``sigma``)."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    variant: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FriendRow(Base):
+    """``user_id`` counts ``friend_id`` among their friends (one direction; each adds the other
+    to see them both ways)."""
+
+    __tablename__ = "friends"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    friend_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -38,13 +38,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sabacc.services.store.models import (
     ActionRow,
-    Base,
     GameRow,
     LeaseRow,
     SeatRow,
     TableRow,
     utcnow,
 )
+from sabacc.services.store.schema import upgrade
 
 
 @dataclass
@@ -205,7 +205,9 @@ class Store:
     ) -> None:
         self.url = url
         self.engine = make_engine(url, timeout, pool_size)
-        Base.metadata.create_all(self.engine)
+        #: The schema revision the database was at when opened (None: new, or made before
+        #: migrations); it is at the newest one now (:mod:`sabacc.services.store.schema`).
+        self.upgraded_from = upgrade(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         # One connection per worker thread, kept open for the per-action hot path.
         self._local = threading.local()
