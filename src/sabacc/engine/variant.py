@@ -129,12 +129,16 @@ class PotRule:
     which only its own seat can take (Kessel's round pots: a best hand takes its own back, the
     others' leave the game); the observation's ``pots.side`` lists them, each with its one
     eligible seat.
+
+    ``sabacc``: taking this pot is what players count as "sabacc pots won" (the pot only a
+    Sabacc or a special hand takes), in profiles and stats.
     """
 
     pot: str
     rule: str
     takes: Callable[[HandValue], bool] = field(repr=False)
     per_seat: bool = False
+    sabacc: bool = False
 
 
 def _always(hand: HandValue) -> bool:

@@ -785,7 +785,10 @@ ClassicGame.info = register(
         pots=(
             PotRule("main", "the best hand", lambda hand: True),
             PotRule(
-                "sabacc", "the best hand, if it is an Idiot's Array or a Pure Sabacc", is_special
+                "sabacc",
+                "the best hand, if it is an Idiot's Array or a Pure Sabacc",
+                is_special,
+                sabacc=True,
             ),
         ),
         bet_unit=lambda options: 1,

@@ -600,7 +600,7 @@ def total_zero(hand: HandValue) -> bool:
 #: totals 0 (otherwise the sabacc pot carries over).
 SPIKE_POTS = (
     PotRule("main", "the best hand", lambda hand: True),
-    PotRule("sabacc", "the best hand, if it totals 0", total_zero),
+    PotRule("sabacc", "the best hand, if it totals 0", total_zero, sabacc=True),
 )
 
 

@@ -106,6 +106,19 @@ def serve(
             "(comma-separated, * for any)."
         ),
     ] = "127.0.0.1",
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            help="Mark session cookies Secure even on plain http (a TLS proxy in front that "
+            "does not send X-Forwarded-Proto)."
+        ),
+    ] = False,
+    leaderboard_min_games: Annotated[
+        int, typer.Option(help="Rated games an account needs to appear on a leaderboard.")
+    ] = 5,
+    login_attempts: Annotated[
+        int, typer.Option(help="Failed log-ins per address and username within 5 minutes.")
+    ] = 5,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -139,6 +152,9 @@ def serve(
         cluster=cluster,
         node=node,
         lease_ttl=lease_ttl,
+        secure_cookies=secure_cookies,
+        leaderboard_min_games=leaderboard_min_games,
+        login_attempts=login_attempts,
     )
     from sabacc.services.store import redact_url
 

@@ -25,7 +25,9 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from sabacc.apps.server import history, messages
+from sabacc.apps.server.auth import hash_token
 from sabacc.apps.server.clock import odds_hints
+from sabacc.apps.server.community import SESSION_COOKIE, Community, request_user, routes
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.guard import Guard
@@ -182,11 +184,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     holder: dict[str, TableManager] = {}
     limits = ClientLimits(settings)
     frames = history.FrameCache()
+    community = Community(settings)
 
     async def sweep_limits() -> None:
         while True:
             await asyncio.sleep(60)
             limits.sweep()
+            community.logins.sweep()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -215,9 +219,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             manager.run_leases() if settings.cluster else manager.keep_claim()
         )
         expirer = asyncio.create_task(manager.run_expiry())
+        matcher = asyncio.create_task(community.run_matches(manager))
         try:
             yield
         finally:
+            matcher.cancel()
             sweeper.cancel()
             forgetter.cancel()
             claimer.cancel()
@@ -262,6 +268,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_page(code: str) -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers=NO_CACHE)
 
+    # The community pages: drawn by the client from the JSON API.
+    for page in ("/signup", "/login", "/account", "/leaders", "/friends", "/u/{username}"):
+        app.add_api_route(page, index, include_in_schema=False, methods=["GET"])
+
+    app.include_router(routes(settings, community, mgr))
+
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     app.mount("/art", StaticFiles(directory=ART_DIR), name="art")
 
@@ -287,15 +299,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 f"one client may create {settings.tables_per_hour} tables an hour: try again later",
                 status=429,
             )
-        return await mgr().create(body)
+        m = mgr()
+        return await m.create(body, await request_user(request, m, community))
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
         return messages.table_info(await mgr().get(code))
 
     @app.post("/api/tables/{code}/join")
-    async def join_table(code: str, body: JoinTable) -> dict[str, Any]:
-        return await mgr().join(code, body.name, body.seat, body.host_token)
+    async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        m = mgr()
+        user = await request_user(request, m, community)
+        return await m.join(code, body.name, body.seat, body.host_token, user)
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(code: str, body: TokenBody) -> dict[str, Any]:
@@ -386,6 +401,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4404)
             return
         conn = m.connect(table, client)
+        session = websocket.cookies.get(SESSION_COOKIE)
+        if session and len(session) <= 128:
+            with contextlib.suppress(Exception):  # presence only: a guest if unreadable
+                session_hash = hash_token(session)
+                user = await m.read(lambda: m.store.session_user(session_hash))
+                conn.user_id = user.id if user is not None else None
 
         async def close_socket() -> None:
             with contextlib.suppress(Exception):

@@ -30,6 +30,8 @@ class Connection:
         self.table = table
         self.client = client  # who holds it (see sabacc.apps.server.limits.client_key)
         self.token_hash: str | None = None
+        #: The account logged in on this browser (its session cookie), if any: presence.
+        self.user_id: int | None = None
         self.ready = False  # said hello
         self.outbox: deque[str] = deque()
         self.dirty = False

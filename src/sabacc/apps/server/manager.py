@@ -68,12 +68,15 @@ from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError, SabaccError
 from sabacc.core.events import HandStarted
 from sabacc.services.bots import make_bot
+from sabacc.services.community.stats import summarise
 from sabacc.services.store import (
     ActionRecord,
     ActionWrite,
+    GameRecord,
     SeatRecord,
     Store,
     StoreBusy,
+    UserRecord,
     redact_url,
 )
 from sabacc.variants.registry import lookup
@@ -592,7 +595,9 @@ class TableManager:
         }
         return out
 
-    async def create(self, req: CreateTable) -> dict[str, Any]:
+    async def create(self, req: CreateTable, user: UserRecord | None = None) -> dict[str, Any]:
+        """A new table; ``user`` (logged in) sits under their username if they sit, and the
+        seat's token is theirs (their account's stats count the games)."""
         if len(self.tables) >= self.settings.max_tables:
             raise ServerError("too_many_tables", "this server has as many tables as it can hold")
         bot_cap = self.settings.max_bot_tables
@@ -639,10 +644,13 @@ class TableManager:
         host_token = new_token()
         host_hash = hash_token(host_token)
         seat_no: int | None = None
-        if req.player_name is not None and clean_name(req.player_name):
+        sits = req.player_name is not None and bool(clean_name(req.player_name))
+        if sits or (user is not None and req.player_name is not None):
             first = next((s for s in seats if s.kind == "human"), None)
             if first is not None:
-                first.name = clean_name(req.player_name)
+                first.name = (
+                    user.username if user is not None else clean_name(req.player_name or "")
+                )
                 first.token_hash = host_hash
                 seat_no = first.position
         name = clean_name(req.name, 60) or f"{info.title} table"
@@ -660,6 +668,8 @@ class TableManager:
             )
             if self.settings.cluster:
                 self.store.take_lease(made.id, self.node, self.settings.lease_ttl)
+            if user is not None and seat_no is not None:
+                self.store.link_tokens(user.id, [host_hash])
             return made
 
         rec = await self.persist(make)
@@ -677,17 +687,29 @@ class TableManager:
         }
 
     async def join(
-        self, code: str, name: str, seat: int | None = None, host_token: str | None = None
+        self,
+        code: str,
+        name: str,
+        seat: int | None = None,
+        host_token: str | None = None,
+        user: UserRecord | None = None,
     ) -> dict[str, Any]:
+        """Take a seat; ``user`` (logged in) sits under their username, and the seat's token
+        becomes their account's."""
         table = await self.get(code)
         async with table.lock:
-            return await self._join(table, name, seat, host_token)
+            return await self._join(table, name, seat, host_token, user)
 
     async def _join(
-        self, table: Table, name: str, seat: int | None, host_token: str | None
+        self,
+        table: Table,
+        name: str,
+        seat: int | None,
+        host_token: str | None,
+        user: UserRecord | None = None,
     ) -> dict[str, Any]:
         self._usable(table)
-        display = clean_name(name)
+        display = user.username if user is not None else clean_name(name)
         if not display:
             raise ServerError("bad_name", "please give a name")
         if table.status == "playing":
@@ -716,6 +738,9 @@ class TableManager:
             and table.seat_of(table.host_hash) is None
         ):
             token = host_token  # the host sits down and stays host
+        if user is not None:
+            account = user.id
+            await self.persist(lambda: self.store.link_tokens(account, [hash_token(token)]))
         await self.update_seat(
             table, chosen.position, name=display, token_hash=hash_token(token), away=False, net=0
         )
@@ -996,6 +1021,50 @@ class TableManager:
                 break
         if game.is_over:
             table.status = "finished"
+            await self._record_results(table, game_rec)
+
+    async def _record_results(self, table: Table, rec: GameRecord) -> None:
+        """The finished game's place in its players' stats and ratings (what cannot be
+        stored now is logged: the game itself is stored already)."""
+        game = table.game
+        if game is None or not game.is_over:
+            return
+        summaries = summarise(game)
+        tokens, bots, variant = list(rec.seat_tokens), list(rec.bots), table.variant
+        try:
+            await self.persist(
+                lambda: self.store.record_results(rec.id, variant, tokens, bots, summaries)
+            )
+        except ServerError:
+            log.warning("table %s: the game's stats could not be stored", table.code)
+
+    # ------------------------------------------------------------------ the community layer
+    def forget_names(self, hashes: set[str], name: str) -> None:
+        """A deleted account's seats at the tables in memory show ``name`` from now on (the
+        store has renamed them already)."""
+        for table in self.tables.values():
+            changed = False
+            for seat in table.seats:
+                if seat.token_hash in hashes:
+                    seat.name = name
+                    changed = True
+            if changed:
+                self._changed(table)
+
+    def tables_of_users(self, users: set[int]) -> dict[int, dict[str, Any]]:
+        """Where each of ``users`` is connected now: a listed table's code, name and link, or
+        only ``{"private": True}`` (an unlisted table's code is its secret)."""
+        out: dict[int, dict[str, Any]] = {}
+        for table in self.tables.values():
+            for conn in table.conns:
+                if conn.user_id in users and not conn.closed:
+                    if table.listed:
+                        out[conn.user_id] = {
+                            "code": table.code, "name": table.name, "url": f"/t/{table.code}",
+                        }  # fmt: skip
+                    else:
+                        out.setdefault(conn.user_id, {"private": True})
+        return out
 
     # ------------------------------------------------------------------ game lifecycle
     async def _maybe_start(self, table: Table) -> None:

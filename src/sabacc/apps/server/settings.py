@@ -72,3 +72,12 @@ class Settings:
     #: Seconds a lease lasts unless renewed (renewed every third of it): how soon another
     #: server takes over the tables of one that died.
     lease_ttl: float = 3.0
+    #: The community layer (docs/server.md, "Accounts"). Days a log-in session lasts.
+    session_days: float = 30.0
+    #: Session cookies marked Secure even when the request looks like plain http (behind a
+    #: proxy that terminates TLS without saying so; https requests get Secure anyway).
+    secure_cookies: bool = False
+    #: Failed log-ins allowed per address and username within 5 minutes (6x per address).
+    login_attempts: int = 5
+    #: Rated games an account needs to appear on a leaderboard.
+    leaderboard_min_games: int = 5

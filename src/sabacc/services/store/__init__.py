@@ -3,6 +3,7 @@
 Needs the ``server`` extra (SQLAlchemy); PostgreSQL URLs need the ``postgres`` extra too.
 """
 
+from sabacc.services.store.community import UsernameTaken, UserRecord
 from sabacc.services.store.repository import (
     ActionRecord,
     ActionWrite,
@@ -23,6 +24,8 @@ __all__ = [
     "Store",
     "StoreBusy",
     "TableRecord",
+    "UserRecord",
+    "UsernameTaken",
     "normalise_url",
     "redact_url",
 ]

@@ -36,6 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from sabacc.services.store.community import CommunityStore
 from sabacc.services.store.models import (
     ActionRow,
     GameRow,
@@ -197,7 +198,7 @@ class StoreBusy(Exception):
 CLAIM_KEY = 0x736162616363
 
 
-class Store:
+class Store(CommunityStore):
     """Tables, seats, games and actions in a relational database."""
 
     def __init__(
