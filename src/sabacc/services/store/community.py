@@ -222,7 +222,7 @@ class CommunityStore:
                     select(SeatLinkRow.token_hash, SeatLinkRow.user_id).where(
                         SeatLinkRow.token_hash.in_({t for t in tokens if t})
                     )
-                ).tuples()
+                ).all()
             )
             users: list[int | None] = [owners.get(t) if t else None for t in tokens]
             is_rated = rated(users)
