@@ -6,10 +6,21 @@ import { addHandNames } from "./i18n.js";
 
 let catalogue = null;
 
+/** The CSRF token (double submit): the server's cookie, sent back in a header. */
+export function csrfToken() {
+  const m = /(?:^|;\s*)sabacc_csrf=([^;]+)/.exec(document.cookie);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
 export async function api(path, options = {}) {
+  const csrf = csrfToken();
   const res = await fetch(path, {
     ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+    headers: {
+      "Content-Type": "application/json",
+      ...(csrf ? { "X-CSRF-Token": csrf } : {}),
+      ...(options.headers || {}),
+    },
   });
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {

@@ -1,6 +1,7 @@
 // The sabacc web client's entry point and router: lobby at "/", a table at "/t/CODE".
 // Plain ES modules, no framework, no build step.
 import { loadCatalogue } from "./api.js";
+import { accountPage, authPage, friendsPage, leadersPage, loadMe, paintNav, profilePage } from "./community.js";
 import { $, navigate, store, ui } from "./dom.js";
 import { getLang, setLang } from "./i18n.js";
 import { lobby } from "./lobby.js";
@@ -20,6 +21,7 @@ function initLang() {
     store.set("sabacc:lang", getLang());
     paint();
     ui.rerender();
+    paintNav();
   });
 }
 
@@ -28,16 +30,25 @@ let page = null;
 function route() {
   page?.destroy();
   page = null;
-  const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
+  const path = location.pathname;
+  const m = /^\/t\/([^/]+)\/?$/.exec(path);
+  const user = /^\/u\/([^/]+)\/?$/.exec(path);
   if (m) {
     const code = decodeURIComponent(m[1]).toUpperCase();
-    loadCatalogue().then(() => {
+    Promise.all([loadCatalogue(), loadMe()]).then(() => {
       page = new TablePage(code);
       ui.rerender = () => page.render();
       page.render();
       page.connect();
+      // A profile's recent game links here with ?game=N: open the hand-history viewer.
+      if (new URLSearchParams(location.search).get("game")) page.openHistory?.();
     });
-  } else {
+  } else if (user) profilePage(decodeURIComponent(user[1]));
+  else if (path === "/signup" || path === "/login") authPage(path.slice(1));
+  else if (path === "/account") accountPage();
+  else if (path === "/leaders") leadersPage();
+  else if (path === "/friends") friendsPage();
+  else {
     lobby();
   }
 }
@@ -57,4 +68,5 @@ window.addEventListener("resize", () => {
 });
 
 initLang();
+paintNav();
 route();

@@ -2,6 +2,7 @@
 import { api, loadCatalogue, variantInfo } from "./api.js";
 import { $, app, esc, navigate, store, toast, ui } from "./dom.js";
 import { getLang, t } from "./i18n.js";
+import { quickMatchHTML, wireQuickMatch } from "./community.js";
 
 export async function lobby() {
   document.title = "Sabacc";
@@ -56,6 +57,7 @@ export async function lobby() {
             <button class="primary big" type="button" id="play-bots">${t("play_bots_now")}</button>
             <p class="muted small">${esc(t("play_bots_hint", { level }))}</p>
           </div>
+          ${quickMatchHTML(v.max_players)}
           <form class="panel" id="join-form">
             <h2>${t("join_code")}</h2>
             <div class="row"><input name="code" maxlength="8" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
@@ -148,6 +150,10 @@ export async function lobby() {
       const code = $("#join-form").code.value.trim().toUpperCase();
       if (code) navigate(`/t/${encodeURIComponent(code)}`);
     });
+    wireQuickMatch(
+      () => form.variant,
+      () => (f.player_name.value || store.get("sabacc:name") || "").trim(),
+    );
     listTables();
     ui.rerender = () => {
       capture();

@@ -4,6 +4,7 @@ import { api, deckStyle, variantInfo } from "./api.js";
 import { cardHTML, dieHTML, displayCode } from "./cards.js";
 import { $, $$, app, esc, modal, store, toast } from "./dom.js";
 import { openHistory } from "./history.js";
+import { inviteButtonHTML, mutedNames, toggleMute, wireInvite } from "./community.js";
 import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
 import { sound } from "./sound.js";
@@ -57,6 +58,11 @@ export class TablePage {
     if (now - this.backSent < 1500) return;
     this.backSent = now;
     this.send({ type: "back" });
+  }
+
+  /** The hand-history viewer of this table (a profile's recent-game link opens it). */
+  openHistory() {
+    openHistory(this);
   }
 
   get token() {
@@ -331,6 +337,7 @@ export class TablePage {
             <div class="head-buttons">
               ${obs?.last_hand ? `<button class="ghost" id="show-last">${t("last_hand")}</button>` : ""}
               <button class="ghost" id="open-history">${t("history")}</button>
+              ${inviteButtonHTML(this.msg?.you?.seat != null)}
               <button class="ghost" id="open-rules">${t("rules")}</button>
             </div>
           </div>
@@ -477,11 +484,20 @@ export class TablePage {
     const box = $("#chat");
     if (!box) return;
     const names = this.msg?.table?.seats || [];
+    const muted = mutedNames(this.code);
+    const mine = this.msg?.you?.seat;
     box.innerHTML = this.chat
       .map((c) => {
-        const who = c.name || (c.seat != null ? names[c.seat]?.name : null) || t("spectator");
-        return `<li><b>${esc(who)}</b> ${esc(c.text)}</li>`;
+        const named = c.name || (c.seat != null ? names[c.seat]?.name : null);
+        const who = named || t("spectator");
+        // Muting is for this browser only: the others still see the lines.
+        const button = named && c.seat !== mine
+          ? `<button type="button" class="ghost chat-mute" data-mute="${esc(named)}" title="${esc(muted.has(named) ? t("unmute_player") : t("mute_player"))}">${muted.has(named) ? t("unmute_player") : t("mute_player")}</button>`
+          : "";
+        if (named && muted.has(named)) return `<li class="muted-line"><i>${esc(t("muted_lines", { name: named }))}</i> ${button}</li>`;
+        return `<li><b>${esc(who)}</b> ${esc(c.text)} ${button}</li>`;
       })
+      .filter((line, i, all) => !line.startsWith('<li class="muted-line">') || !all[i - 1]?.startsWith('<li class="muted-line">'))
       .join("");
     box.scrollTop = box.scrollHeight;
   }
@@ -749,6 +765,13 @@ export class TablePage {
       } else toast(t("conn_lost"), "error");
     });
     $("#odds")?.addEventListener("click", () => this.showOdds());
+    $("#chat")?.addEventListener("click", (e) => {
+      const b = e.target.closest("[data-mute]");
+      if (!b) return;
+      toggleMute(this.code, b.dataset.mute);
+      this.renderChat();
+    });
+    wireInvite(this.code);
     $$("[data-action]").forEach((b) =>
       b.addEventListener("click", () => this.act(b.dataset.action)),
     );
