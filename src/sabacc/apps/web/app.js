@@ -57,7 +57,7 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest("a[data-link]");
   if (a && a.origin === location.origin && !e.metaKey && !e.ctrlKey) {
     e.preventDefault();
-    navigate(a.pathname);
+    navigate(a.pathname + a.search);
   }
 });
 window.addEventListener("popstate", route);

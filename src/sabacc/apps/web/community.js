@@ -60,19 +60,23 @@ function browserTokens() {
   return [...out].slice(0, 200);
 }
 
-function page(title, body) {
+/** Draw a page, unless the player went elsewhere while it loaded (``here``: its path). */
+function page(here, title, body) {
+  if (location.pathname !== here) return false;
   document.title = `${title} · Sabacc`;
   $("#crumb").textContent = "";
   app.innerHTML = `<section class="community">${body}</section>`;
+  return true;
 }
 
 // ---------------------------------------------------------------------- sign-up and log-in
 export async function authPage(kind) {
+  const here = location.pathname;
   await loadMe();
   const rules = me.rules;
   const draw = () => {
     const signup = kind === "signup";
-    page(
+    if (!page(here,
       t(signup ? "signup_title" : "login_title"),
       `<form class="panel auth-form" id="auth-form" autocomplete="on" novalidate>
         <h1>${t(signup ? "signup_title" : "login_title")}</h1>
@@ -85,7 +89,7 @@ export async function authPage(kind) {
         <button class="primary" type="submit" id="auth-submit">${t(signup ? "signup_button" : "login_button")}</button>
         <a href="${signup ? "/login" : "/signup"}" data-link class="small">${t(signup ? "have_account" : "no_account")}</a>
       </form>`,
-    );
+    )) return;
     const f = $("#auth-form");
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -112,11 +116,12 @@ export async function authPage(kind) {
 
 // ---------------------------------------------------------------------- account settings
 export async function accountPage() {
+  const here = location.pathname;
   await loadMe(true);
   if (!currentUser()) return navigate("/login");
   const draw = () => {
     const user = currentUser();
-    page(
+    if (!page(here,
       t("account_title"),
       `<div class="panel">
         <h1>${t("account_title")}</h1>
@@ -138,7 +143,7 @@ export async function accountPage() {
         <p class="form-error" id="delete-error" role="alert"></p>
         <button class="danger" type="submit">${t("delete_confirm")}</button>
       </form>`,
-    );
+    )) return;
     $("#logout").addEventListener("click", async () => {
       await api("/api/account/logout", { method: "POST", body: "{}" }).catch(() => {});
       await loadMe(true);
@@ -185,12 +190,13 @@ function variantTitle(name, fallback) {
 }
 
 export async function profilePage(name) {
+  const here = location.pathname;
   await loadCatalogue();
   let prof;
   try {
     prof = await api(`/api/users/${encodeURIComponent(name)}`);
   } catch (err) {
-    page(name, `<div class="panel"><h1>${esc(name)}</h1><p>${t("no_user")}</p></div>`);
+    if (!page(here, name, `<div class="panel"><h1>${esc(name)}</h1><p>${t("no_user")}</p></div>`)) return;
     return;
   }
   const draw = () => {
@@ -213,7 +219,7 @@ export async function profilePage(name) {
       )
       .join("");
     const since = new Date(prof.since).toLocaleDateString(getLang() === "ja" ? "ja-JP" : "en-GB");
-    page(
+    if (!page(here,
       t("profile_title", { name: prof.username }),
       `<div class="panel profile">
         <h1 id="profile-name">${esc(prof.username)} ${prof.online ? `<span class="badge online">${t("online_now")}</span>` : ""}</h1>
@@ -226,7 +232,7 @@ export async function profilePage(name) {
           : `<p class="muted">${t("no_games_yet")}</p>`}
       </div>
       ${prof.recent.length ? `<div class="panel"><h2>${t("recent_games")}</h2><ol class="recent" id="recent">${recent}</ol></div>` : ""}`,
-    );
+    )) return;
   };
   draw();
   ui.rerender = draw;
@@ -234,6 +240,7 @@ export async function profilePage(name) {
 
 // ---------------------------------------------------------------------- leaderboards
 export async function leadersPage() {
+  const here = location.pathname;
   const catalogue = await loadCatalogue();
   const params = new URLSearchParams(location.search);
   let variant = params.get("variant") || catalogue.default_variant;
@@ -256,7 +263,7 @@ export async function leadersPage() {
       )
       .join("");
     const bots = board.bots.map((b) => `<li>${esc(t("bot_level", { level: b.bot }))}: <b>${b.rating}</b></li>`).join("");
-    page(
+    if (!page(here,
       t("leaders_title", { title: variantTitle(board.variant, board.title) }),
       `<div class="panel">
         <h1>${esc(t("leaders_title", { title: variantTitle(board.variant, board.title) }))}</h1>
@@ -269,7 +276,7 @@ export async function leadersPage() {
           : `<p class="muted" id="no-leaders">${t("no_leaders")}</p>`}
       </div>
       <div class="panel"><h2>${t("bot_ratings")}</h2><ul class="bot-ratings">${bots}</ul></div>`,
-    );
+    )) return;
     $$("[data-variant]").forEach((b) =>
       b.addEventListener("click", () => {
         variant = b.dataset.variant;
@@ -284,9 +291,10 @@ export async function leadersPage() {
 
 // ---------------------------------------------------------------------- friends
 export async function friendsPage() {
+  const here = location.pathname;
   await loadMe(true);
   if (!currentUser()) {
-    page(t("friends_title"), `<div class="panel"><h1>${t("friends_title")}</h1><p>${t("login_to_see")}</p><a href="/login" data-link>${t("nav_login")}</a></div>`);
+    if (!page(here, t("friends_title"), `<div class="panel"><h1>${t("friends_title")}</h1><p>${t("login_to_see")}</p><a href="/login" data-link>${t("nav_login")}</a></div>`)) return;
     return;
   }
   let friends = [];
@@ -310,7 +318,7 @@ export async function friendsPage() {
     const invites = (me.invites || [])
       .map((i) => `<li>${esc(t("invited_by", { name: i.by, table: i.table }))} <a class="button" href="${esc(i.url)}" data-link>${t("go_table")}</a></li>`)
       .join("");
-    page(
+    if (!page(here,
       t("friends_title"),
       `${invites ? `<div class="panel"><h2>${t("invites")}</h2><ul id="invites">${invites}</ul></div>` : ""}
       <div class="panel">
@@ -318,7 +326,7 @@ export async function friendsPage() {
         <form id="friend-form" class="row"><input name="username" maxlength="20" placeholder="${t("username")}" required><button type="submit">${t("add_friend")}</button></form>
         ${friends.length ? `<ul class="friends" id="friends">${list}</ul>` : `<p class="muted">${t("no_friends")}</p>`}
       </div>`,
-    );
+    )) return;
     const f = $("#friend-form");
     f.addEventListener("submit", async (e) => {
       e.preventDefault();

@@ -8,6 +8,7 @@ export async function lobby() {
   document.title = "Sabacc";
   $("#crumb").textContent = "";
   const catalogue = await loadCatalogue();
+  if (location.pathname !== "/") return; // left for another page meanwhile
   const level = catalogue.default_level || "easy";
   const form = { variant: catalogue.default_variant, seats: ["human", "human", `bot:${level}`] };
   const bots = catalogue.bots;

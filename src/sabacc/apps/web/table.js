@@ -4,7 +4,7 @@ import { api, deckStyle, variantInfo } from "./api.js";
 import { cardHTML, dieHTML, displayCode } from "./cards.js";
 import { $, $$, app, esc, modal, store, toast } from "./dom.js";
 import { openHistory } from "./history.js";
-import { inviteButtonHTML, mutedNames, toggleMute, wireInvite } from "./community.js";
+import { currentUser, inviteButtonHTML, mutedNames, toggleMute, wireInvite } from "./community.js";
 import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
 import { sound } from "./sound.js";
@@ -557,7 +557,7 @@ export class TablePage {
 
   waitingHTML(table, me, you) {
     const open = table.seats.filter((s) => !s.taken).length;
-    const name = store.get("sabacc:name") || "";
+    const name = currentUser()?.username || store.get("sabacc:name") || "";
     const sit = me == null && table.status !== "playing" && open > 0;
     return `<div class="panel waiting">
       ${sit ? `<label class="inline">${t("your_name")} <input id="sit-name" maxlength="24" value="${esc(name)}" placeholder="${t("name_placeholder")}"></label>` : ""}
@@ -873,7 +873,8 @@ export class TablePage {
 
   async sit(seat) {
     const input = $("#sit-name");
-    const name = (input?.value || store.get("sabacc:name") || "").trim();
+    // A logged-in player sits under their username whatever the box says (the server's rule).
+    const name = (currentUser()?.username || input?.value || store.get("sabacc:name") || "").trim();
     if (!name) {
       toast(t("name_needed"), "error");
       input?.focus();

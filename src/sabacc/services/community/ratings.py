@@ -4,7 +4,7 @@ A game counts (is *rated*) when at least two different accounts played it; every
 part in the update by its final place (equal stacks share a place), bots included, but a bot's
 rating is fixed and published (:data:`BOT_RATINGS`), so humans measure themselves against it
 and bots never drift. What players are shown is the *ordinal* ``mu - 3 sigma`` (a rating the
-system is 99% sure is no higher than the player's), scaled as :func:`display`.
+system is about 99% sure the player's skill is above), scaled as :func:`display`.
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ class Rating:
 
 
 def display(rating: Rating) -> int:
-    """The number players see: the ordinal on a familiar scale (a new account shows 0, a
-    rating of ``mu`` 25 known well shows about 1000)."""
-    return round(rating.ordinal * 40)
+    """The number players see: the ordinal on a familiar scale, ``1000 + 40 * ordinal`` (a new
+    account shows 1000 and climbs as its games make its rating surer; a player known to be as
+    good as the average new player, ``mu`` 25 with ``sigma`` 1, shows 1880)."""
+    return round(1000 + 40 * rating.ordinal)
 
 
 def bot_rating(bot: str) -> Rating:
