@@ -83,6 +83,14 @@ def test_sign_up_play_profile_leaderboard(browser: Browser, site: ServerProcess)
             page.wait_for_selector(".my-hand .card")
         names = [s["name"] for s in site.get(f"/api/tables/{code}").json()["seats"]]
         assert names[:2] == ["Lando", "Qira"]  # seated under their usernames
+        # Qira chats; Lando mutes her for himself (she still sees her line).
+        b.fill("#chat-input", "hello from Qira")
+        b.press("#chat-input", "Enter")
+        a.wait_for_selector("#chat li:has-text('hello from Qira')")
+        a.click("#chat [data-mute='Qira']")
+        a.wait_for_selector("#chat li.muted-line")
+        assert "hello from Qira" not in a.inner_text("#chat")
+        assert "hello from Qira" in b.inner_text("#chat")
         deadline = time.monotonic() + 25
         while site.get(f"/api/tables/{code}").json()["status"] != "finished":
             assert time.monotonic() < deadline, "the game did not finish"

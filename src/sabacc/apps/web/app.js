@@ -70,3 +70,5 @@ window.addEventListener("resize", () => {
 initLang();
 paintNav();
 route();
+// Invitations and presence: the account's view is asked for again every half minute.
+setInterval(() => loadMe(true).then(paintNav), 30_000);

@@ -204,10 +204,11 @@ export async function profilePage(name) {
       .map(
         (v) => `<tr>
           <th scope="row">${esc(variantTitle(v.variant, v.title))}</th>
-          <td>${v.games}</td><td>${v.hands}</td><td class="${v.net >= 0 ? "up" : "down"}">${signed(v.net)}</td>
-          <td>${pct(v.win_rate)}</td><td>${v.sabacc_pots}</td>
-          <td>${v.best_hand ? esc(handName(v.best_hand.name)) : "—"}</td>
-          <td>${v.rating ? `<b>${v.rating.rating}</b> <small class="muted">(${v.rating.games})</small>` : `<span class="muted">${t("unrated")}</span>`}</td>
+          <td data-label="${esc(t("games_col"))}">${v.games}</td><td data-label="${esc(t("hands_col"))}">${v.hands}</td>
+          <td data-label="${esc(t("net_col"))}" class="${v.net >= 0 ? "up" : "down"}">${signed(v.net)}</td>
+          <td data-label="${esc(t("win_rate_col"))}">${pct(v.win_rate)}</td><td data-label="${esc(t("sabacc_pots_col"))}">${v.sabacc_pots}</td>
+          <td data-label="${esc(t("best_hand_col"))}">${v.best_hand ? esc(handName(v.best_hand.name)) : "—"}</td>
+          <td data-label="${esc(t("rating_col"))}">${v.rating ? `<b>${v.rating.rating}</b> <small class="muted">(${v.rating.games})</small>` : `<span class="muted">${t("unrated")}</span>`}</td>
         </tr>`,
       )
       .join("");
@@ -225,7 +226,7 @@ export async function profilePage(name) {
         <h1 id="profile-name">${esc(prof.username)} ${prof.online ? `<span class="badge online">${t("online_now")}</span>` : ""}</h1>
         <p class="muted">${esc(t("member_since", { date: since }))}</p>
         ${prof.variants.length
-          ? `<div class="scroll-x"><table class="stats" id="stats"><thead><tr>
+          ? `<div class="scroll-x"><table class="stats by-variant" id="stats"><thead><tr>
               <th>${t("variant_col")}</th><th>${t("games_col")}</th><th>${t("hands_col")}</th><th>${t("net_col")}</th>
               <th>${t("win_rate_col")}</th><th>${t("sabacc_pots_col")}</th><th>${t("best_hand_col")}</th><th>${t("rating_col")}</th>
             </tr></thead><tbody>${rows}</tbody></table></div>`
