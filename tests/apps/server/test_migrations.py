@@ -29,7 +29,9 @@ PREVIOUS_RELEASE = [
 T = {t.name: t for t in PREVIOUS_RELEASE}
 
 
-def _previous_release_db(url: str, games: int = 3) -> list[tuple[str, list[tuple[int, str]]]]:
+def _previous_release_db(
+    url: str, games: int = 3, finish: bool = False
+) -> list[tuple[str, list[tuple[int, str]]]]:
     """A database as the release before migrations left it: its tables only, no
     ``alembic_version``, with ``games`` played games (each a table of its own). Returns each
     table's code and its game's actions."""
@@ -41,15 +43,16 @@ def _previous_release_db(url: str, games: int = 3) -> list[tuple[str, list[tuple
             code = f"OLD{g:03d}"
             names = ["Ann", "R2-D2", "Ben"]
             seed = 1000 + g
-            game = sabacc.new_game("spike", players=names, seed=seed)
+            options = {"game_end": "hands:1"} if finish else {}
+            game = sabacc.new_game("spike", players=names, seed=seed, **options)
             rng = random.Random(g)
-            while not game.is_over and len(game.actions) < 40:
+            while not game.is_over and (finish or len(game.actions) < 40):
                 game.apply(rng.choice(game.legal_actions()), seat=game.current_player)
             table_id = conn.execute(
                 insert(T["tables"]).returning(T["tables"].c.id),
                 {
                     "code": code, "name": "Old table", "variant": "corellian_spike",
-                    "options": {}, "turn_timer": 30.0, "listed": True, "host_hash": "h" * 64,
+                    "options": options, "turn_timer": 30.0, "listed": True, "host_hash": "h" * 64,
                     "status": "finished" if game.is_over else "playing", "games_played": 1,
                     "created_at": utcnow(),
                 },
@@ -69,7 +72,7 @@ def _previous_release_db(url: str, games: int = 3) -> list[tuple[str, list[tuple
                 insert(T["games"]).returning(T["games"].c.id),
                 {
                     "table_id": table_id, "number": 1, "variant": "corellian_spike",
-                    "options": {}, "seed": seed, "players": names,
+                    "options": options, "seed": seed, "players": names,
                     "seat_tokens": ["0" * 64, None, "2" * 64],
                     "bots": [None, "heuristic", None], "stacks": list(game.stacks),
                     "hands": game.hand_no, "action_count": len(game.actions),
@@ -150,3 +153,38 @@ def test_the_baseline_is_the_previous_release_schema(db_url: str) -> None:
             assert conn.execute(select(TableRow.id)).all() == []
     finally:
         engine.dispose()
+
+
+def test_games_finished_before_the_upgrade_count_once_their_player_signs_up(db_url: str) -> None:
+    made = _previous_release_db(db_url, games=2, finish=True)
+    store = Store(db_url)
+    try:
+        user = store.create_user("ann", "ann", "not-a-real-hash")
+        # The browser that played seat 0 of those games hands its token over.
+        assert store.link_tokens(user.id, ["0" * 64]) == 1
+        prof = store.profile(user.id)
+        (row,) = prof["variants"]
+        assert row["games"] == len(made) and row["hands"] >= len(made)
+        assert row["rating"] is None  # ratings are never made up afterwards
+        assert {g["table"] for g in prof["recent"]} == {code for code, _ in made}
+        # Once only: linking again adds nothing.
+        assert store.summarise_old_games(["0" * 64]) == 0
+        assert store.profile(user.id)["variants"][0]["games"] == len(made)
+    finally:
+        store.close()
+
+
+def test_servers_starting_together_upgrade_once(db_url: str) -> None:
+    """Three stores opened at once on one new database (a cluster starting): one of them makes
+    the schema, the others wait and find it made; none fails."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(3) as pool:
+        stores = list(pool.map(lambda _: Store(db_url), range(3)))
+    try:
+        assert sorted(str(s.upgraded_from) for s in stores) == [head(), head(), "None"]
+        with stores[0].engine.connect() as conn:
+            assert current(conn) == head()
+    finally:
+        for s in stores:
+            s.close()

@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import String, case, cast, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sabacc.services.community.ratings import MU, SIGMA, Rating, display, rated
-from sabacc.services.community.ratings import update as rate
+from sabacc.services.community.ratings import update as rate_game
 from sabacc.services.community.stats import SeatSummary
 from sabacc.services.store.models import (
+    ActionRow,
     FriendRow,
     GameRow,
     PlayerGameRow,
@@ -188,7 +189,53 @@ class CommunityStore:
                     .where(PlayerGameRow.token_hash.in_(mine), PlayerGameRow.user_id.is_(None))
                     .values(user_id=user_id)
                 )
+        if new:
+            self.summarise_old_games(new)
         return len(new)
+
+    def summarise_old_games(self, hashes: Iterable[str], limit: int = 500) -> int:
+        """Store the summaries of finished games played with the seat tokens ``hashes`` that
+        have none (games finished before summaries were kept: replayed from their actions),
+        so that they count in the owner's stats (not in ratings: those are never made up
+        afterwards). Returns how many games were summarised."""
+        from sabacc import replay
+        from sabacc.services.community.stats import summarise
+
+        wanted = set(hashes)
+        done = 0
+        with self.session() as s:
+            summarised = select(PlayerGameRow.game_id).where(PlayerGameRow.game_id == GameRow.id)
+            mentions = or_(*(cast(GameRow.seat_tokens, String).contains(h) for h in wanted))
+            candidates = s.scalars(
+                select(GameRow)
+                .where(GameRow.finished_at.is_not(None), ~summarised.exists(), mentions)
+                .limit(limit)
+            ).all()
+            games = [
+                (g.id, g.variant, list(g.seat_tokens), list(g.bots), _document(g))
+                for g in candidates
+                if wanted & {t for t in g.seat_tokens if t}
+            ]
+            for game_id, _variant, _tokens, _bots, doc in games:
+                doc["actions"] = [
+                    {"seat": seat, "action": action}
+                    for seat, action in s.execute(
+                        select(ActionRow.seat, ActionRow.action)
+                        .where(ActionRow.game_id == game_id)
+                        .order_by(ActionRow.idx)
+                    )
+                ]
+        for game_id, variant, tokens, bots, doc in games:
+            try:
+                game = replay(doc)
+                if not game.is_over:
+                    continue
+                summaries = summarise(game)
+            except Exception:  # a game that no longer replays: left out of the stats
+                continue
+            self.record_results(game_id, variant, tokens, bots, summaries, rate=False)
+            done += 1
+        return done
 
     def token_owners(self, hashes: Iterable[str | None]) -> dict[str, int]:
         wanted = {h for h in hashes if h}
@@ -210,6 +257,8 @@ class CommunityStore:
         tokens: Sequence[str | None],
         bots: Sequence[str | None],
         summaries: Sequence[SeatSummary],
+        *,
+        rate: bool = True,
     ) -> bool:
         """Store a finished game's human seats' summaries and, if it is rated (two accounts
         or more), update the ratings of its accounts. Once per game: a second call changes
@@ -225,7 +274,7 @@ class CommunityStore:
                 ).all()
             )
             users: list[int | None] = [owners.get(t) if t else None for t in tokens]
-            is_rated = rated(users)
+            is_rated = rate and rated(users)
             now = utcnow()
             for summary in summaries:
                 seat = summary.seat
@@ -262,7 +311,7 @@ class CommunityStore:
             places = [0] * len(tokens)
             for summary in summaries:
                 places[summary.seat] = summary.place
-            after = rate(before, bots, places)
+            after = rate_game(before, bots, places)
             for seat, u in enumerate(users):
                 new = after[seat]
                 if u is None or new is None:
@@ -392,6 +441,17 @@ class CommunityStore:
                 .order_by(UserRow.name_key)
             ).all()
         return [(int(i), str(n)) for i, n in rows]
+
+
+def _document(row: GameRow) -> dict[str, Any]:
+    """A stored game's hand-history document, its actions still to be added."""
+    from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION
+
+    return {
+        "format": HISTORY_FORMAT, "version": HISTORY_VERSION, "variant": row.variant,
+        "options": dict(row.options or {}), "seed": int(row.seed), "players": list(row.players),
+        "actions": [], "result": row.result,
+    }  # fmt: skip
 
 
 def _rating_json(row: RatingRow) -> dict[str, Any]:

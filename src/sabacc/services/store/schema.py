@@ -9,6 +9,7 @@ one PostgreSQL take turns (a transaction-scoped advisory lock), so a revision ru
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from alembic import command
@@ -22,6 +23,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BASELINE = "0001"
 #: The PostgreSQL advisory lock held while upgrading ("sabmig" in ASCII).
 MIGRATE_KEY = 0x7361626D6967
+#: Alembic's ``context`` is one per process: stores opened in several threads take turns.
+_UPGRADING = threading.Lock()
 
 
 def alembic_config(conn: Connection | None = None) -> Config:
@@ -48,7 +51,7 @@ def upgrade(engine: Engine, target: str = "head") -> str | None:
     """Bring the database of ``engine`` to ``target`` (the newest revision by default);
     returns the revision it was at before (None: it had no stamp)."""
     newest = head() if target == "head" else target
-    with engine.begin() as conn:
+    with _UPGRADING, engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATE_KEY})
         was = current(conn)
