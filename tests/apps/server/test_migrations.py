@@ -4,6 +4,7 @@ with every game kept, the scripts make exactly the models' schema, on SQLite and
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -43,7 +44,7 @@ def _previous_release_db(
             code = f"OLD{g:03d}"
             names = ["Ann", "R2-D2", "Ben"]
             seed = 1000 + g
-            options = {"game_end": "hands:1"} if finish else {}
+            options: dict[str, Any] = {"game_end": "hands:1"} if finish else {}
             game = sabacc.new_game("spike", players=names, seed=seed, **options)
             rng = random.Random(g)
             while not game.is_over and (finish or len(game.actions) < 40):
