@@ -273,6 +273,20 @@ def test_rated_games_profiles_and_the_leaderboard(site: ServerProcess) -> None:
         assert site.get(page).status_code == 200
 
 
+def test_a_guest_cannot_sit_under_an_accounts_name(site: ServerProcess) -> None:
+    a = Browser(site)
+    assert a.signup("Rey_99").status_code == 201
+    made = a.create(seats=["human", "human", "bot:easy"], player_name="x")
+    guest = Browser(site)
+    for name in ("rey_99", "REY_99"):
+        r = guest.post(f"/api/tables/{made['code']}/join", {"name": name})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    r = guest.post("/api/tables", {"seats": ["human", "bot:easy"], "player_name": "Rey_99"})
+    assert r.json()["error"]["code"] == "name_taken"
+    assert site.get(f"/api/tables/{made['code']}").json()["seats"][1]["taken"] is False
+    assert guest.join(made["code"], "Rey")["seat"] == 1
+
+
 def test_games_with_one_account_or_only_bots_do_not_count(site: ServerProcess) -> None:
     a = Browser(site)
     assert a.signup("karl").status_code == 201

@@ -52,6 +52,8 @@ MAX_INVITES = 20
 INVITE_TTL = 3600.0
 #: Quick match: the waits a player may choose (seconds before bots fill the table).
 MATCH_WAITS = (0, 15, 30, 60, 120)
+#: Quick-match tickets one server holds at once.
+MAX_TICKETS = 2000
 
 
 def reserved_names() -> frozenset[str]:
@@ -592,6 +594,8 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
         name = user.username if user is not None else clean_name(body.name)
         if not name:
             raise ServerError("bad_name", "please give a name")
+        if len(community.tickets) >= MAX_TICKETS:
+            raise ServerError("match_busy", "too many players are waiting: try again soon", 503)
         ticket = community.enqueue(body.model_copy(update={"variant": info.name}), user, name)
         await community.match_now(mgr())
         return ticket_json(community, ticket)

@@ -645,6 +645,8 @@ class TableManager:
         host_hash = hash_token(host_token)
         seat_no: int | None = None
         sits = req.player_name is not None and bool(clean_name(req.player_name))
+        if sits and user is None:
+            await self._not_an_account(clean_name(req.player_name or ""))
         if sits or (user is not None and req.player_name is not None):
             first = next((s for s in seats if s.kind == "human"), None)
             if first is not None:
@@ -710,6 +712,8 @@ class TableManager:
     ) -> dict[str, Any]:
         self._usable(table)
         display = user.username if user is not None else clean_name(name)
+        if user is None and display:
+            await self._not_an_account(display)
         if not display:
             raise ServerError("bad_name", "please give a name")
         if table.status == "playing":
@@ -747,6 +751,18 @@ class TableManager:
         await self._maybe_start(table)
         self._changed(table)
         return {"code": table.code, "seat": chosen.position, "token": token}
+
+    async def _not_an_account(self, name: str) -> None:
+        """A guest may not sit under an account's username (nobody passes for someone else)."""
+        from sabacc.services.community.accounts import name_key
+
+        key = name_key(name)
+        if len(key) <= 20 and await self.read(lambda: self.store.user_by_key(key)) is not None:
+            raise ServerError(
+                "name_taken",
+                f"{name!r} is a player's account name: log in as them, or choose another name",
+                status=409,
+            )
 
     def seat_for_token(self, table: Table, token: str) -> int:
         seat = table.seat_of(hash_token(token))
