@@ -56,6 +56,7 @@ from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
 from sabacc.services.messages import LANGUAGES
 from sabacc.services.render import vocabulary, vocabulary_json
 from sabacc.services.store import Store, StoreBusy
+from sabacc.services.store.schema import head as schema_head
 from sabacc.variants.registry import lookup, variant_names
 
 log = logging.getLogger("sabacc.apps.server")
@@ -198,6 +199,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         raise_open_file_limit()
         workers = storage_workers(settings, settings.db_url)
         store = Store(settings.db_url, timeout=settings.storage_timeout, pool_size=workers + 1)
+        if store.upgraded_from != schema_head():
+            log.info(
+                "database schema upgraded in place from %s to %s",
+                store.upgraded_from or "the release before migrations (or new)",
+                schema_head(),
+            )
         if settings.cluster and not store.url.startswith("postgresql"):
             store.close()
             raise StoreBusy("--cluster needs PostgreSQL: SQLite is one server per file")

@@ -1045,14 +1045,16 @@ class TableManager:
         game = table.game
         if game is None or not game.is_over:
             return
-        summaries = summarise(game)
         tokens, bots, variant = list(rec.seat_tokens), list(rec.bots), table.variant
         try:
-            await self.persist(
+            summaries = summarise(game)
+            await self.read(
                 lambda: self.store.record_results(rec.id, variant, tokens, bots, summaries)
             )
-        except ServerError:
-            log.warning("table %s: the game's stats could not be stored", table.code)
+        except Exception:
+            # Not a reason to stop the server's writes (as a lost database is): the game is
+            # stored; only its place in the stats is missing, and the log says so.
+            log.exception("table %s: the game's stats could not be stored", table.code)
 
     # ------------------------------------------------------------------ the community layer
     def forget_names(self, hashes: set[str], name: str) -> None:
