@@ -37,7 +37,7 @@ export async function paintNav() {
   if (!nav) return;
   await loadMe();
   const user = currentUser();
-  nav.innerHTML = `<a href="/leaders" data-link id="nav-leaders">${t("nav_leaders")}</a>
+  nav.innerHTML = `<a href="/leaders" data-link id="nav-leaders"><span class="wide">${t("nav_leaders")}</span><span class="narrow">${t("nav_leaders_short")}</span></a>
     ${user ? `<a href="/friends" data-link id="nav-friends">${t("nav_friends")}${me.invites?.length ? ` <span class="badge">${me.invites.length}</span>` : ""}</a>
       <a href="/account" data-link id="nav-account" class="nav-user">${esc(user.username)}</a>`
     : `<a href="/login" data-link id="nav-login">${t("nav_login")}</a>`}`;

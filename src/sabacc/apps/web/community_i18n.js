@@ -4,6 +4,7 @@ import { STRINGS } from "./i18n.js";
 export const COMMUNITY_STRINGS = {
   en: {
     nav_leaders: "Leaderboards",
+    nav_leaders_short: "Ranks",
     nav_friends: "Friends",
     nav_login: "Log in",
     nav_signup: "Sign up",
@@ -96,6 +97,7 @@ export const COMMUNITY_STRINGS = {
   },
   ja: {
     nav_leaders: "ランキング",
+    nav_leaders_short: "順位",
     nav_friends: "フレンド",
     nav_login: "ログイン",
     nav_signup: "登録",
