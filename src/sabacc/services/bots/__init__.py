@@ -20,17 +20,20 @@ from sabacc.services.bots.base import (
 )
 from sabacc.services.bots.ismcts import IsmctsBot
 from sabacc.services.bots.levels import DEFAULT_LEVEL, LEVELS, Level, bots_for, level_names
+from sabacc.services.bots.reference import REFERENCE, ReferenceBot
 from sabacc.services.bots.simple import HeuristicBot, RandomBot
 
 __all__ = [
     "BOTS",
     "DEFAULT_LEVEL",
     "LEVELS",
+    "REFERENCE",
     "Bot",
     "HeuristicBot",
     "IsmctsBot",
     "Level",
     "RandomBot",
+    "ReferenceBot",
     "Sampler",
     "SearchBot",
     "bot_names",
