@@ -13,11 +13,13 @@ from sabacc.services.bots.base import (
     Sampler,
     SearchBot,
     bot_names,
+    check_turn,
     decide,
     make_bot,
     register_bot,
     sampler_for,
 )
+from sabacc.services.bots.expert import SharpBot
 from sabacc.services.bots.ismcts import IsmctsBot
 from sabacc.services.bots.levels import DEFAULT_LEVEL, LEVELS, Level, bots_for, level_names
 from sabacc.services.bots.reference import REFERENCE, ReferenceBot
@@ -36,8 +38,10 @@ __all__ = [
     "ReferenceBot",
     "Sampler",
     "SearchBot",
+    "SharpBot",
     "bot_names",
     "bots_for",
+    "check_turn",
     "decide",
     "level_names",
     "make_bot",

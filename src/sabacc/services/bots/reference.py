@@ -40,7 +40,7 @@ from sabacc.core.actions import Action, Bet, Call, Check, Discard, Gain, Junk, R
 from sabacc.core.errors import OptionError
 from sabacc.engine.bots import card_value
 from sabacc.engine.observation import Observation
-from sabacc.services.bots.base import register_bot
+from sabacc.services.bots.base import check_turn, register_bot
 from sabacc.variants.registry import lookup
 
 
@@ -289,6 +289,7 @@ class ReferenceBot:
         self._card, self._bet, self.about = REFERENCE[name]
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        check_turn(observation, legal)
         if len(legal) == 1:
             return legal[0]
         t = Table(observation, legal)
