@@ -214,7 +214,7 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            help="A difficulty level (easy, normal, hard) or comma-separated bot names for the "
+            help="A difficulty level (easy, normal, hard, expert) or comma-separated bot names for the "
             "other seats (cycled): ismcts, heuristic, random; ismcts:N sets its playouts."
         ),
     ] = "easy",

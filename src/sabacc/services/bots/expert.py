@@ -83,8 +83,9 @@ class Params:
     value: float = 0.56
     #: Raise for value above this p.
     raise_value: float = 0.72
-    #: Bluff rate per unit of the opponents' fold rate above ``bluff_floor``.
-    bluff: float = 0.6
+    #: Bluff rate (with a hand below ``probe_floor``) per unit of the opponents' fold rate above
+    #: ``bluff_floor`` (the product of the live opponents' fold rates).
+    bluff: float = 2.0
     bluff_floor: float = 0.4
     #: A small bet (a third of the pot) when nobody has bet this hand and p is above
     #: ``probe_floor``, this often: it takes pots from players who fold too much.
@@ -103,16 +104,24 @@ class SharpBot:
         self._hand: tuple[Any, Any] = (None, None)
         self._last: dict[int, str] = {}
         self._hand_aggr: dict[int, int] = {}
+        self._live: set[int] = set()
 
     # ------------------------------------------------------------------ reading the table
     def _observe(self, obs: Observation) -> None:
         """Count each opponent's new betting action (its ``last_action`` changed)."""
         hand = (obs["hand"], obs["dealer"])
+        me = obs["seat"]
         if hand != self._hand:
+            self._folds_of_last_hand(obs)
             self._hand = hand
             self._last = {}
             self._hand_aggr = {}
-        me = obs["seat"]
+            self._live = set()
+        self._live |= {
+            s["seat"]
+            for s in obs["seats"]
+            if s["seat"] != me and s["status"] in ("active", "all_in")
+        }
         for s in obs["seats"]:
             seat = s["seat"]
             text = s["last_action"] or ""
@@ -130,6 +139,19 @@ class SharpBot:
                 seen.checks += 1
             elif word in ("junk", "fold"):
                 seen.folds += 1
+
+    def _folds_of_last_hand(self, obs: Observation) -> None:
+        """Count the junks this seat did not see: a hand that ended when the others junked
+        (or a showdown the seat was not in) tells who left it, from ``last_hand``."""
+        last = obs.get("last_hand")
+        if not last or last.get("hand") != self._hand[0] or not self._live:
+            return
+        stayed = {int(s) for s in last.get("hands", {})}
+        for pot in last.get("pots", []):
+            stayed |= set(pot.get("winners", []))
+        for seat in self._live - stayed:
+            if self._last.get(seat, "").split(" ")[0] not in ("junk", "fold"):
+                self.seen.setdefault(seat, Seen()).folds += 1
 
     def credibility(self, seat: int) -> float:
         """How much this opponent's bets mean strength (1 fully, 0 not at all)."""
@@ -225,7 +247,7 @@ class SharpBot:
             if b is not None:
                 return b
         if (
-            p < 0.2
+            p <= prm.probe_floor
             and fold_rate > prm.bluff_floor
             and self.rng.random() < prm.bluff * (fold_rate - prm.bluff_floor)
         ):
