@@ -87,8 +87,8 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
 
     ``name`` may carry one argument after a colon: ``ismcts:200`` (200 playouts per decision),
     ``ismcts:0.5s`` (half a second per decision, not deterministic), or be a difficulty level
-    (``easy``, ``normal``, ``hard``, ``expert``: :mod:`sabacc.services.bots.levels`). Keyword ``params`` go
-    to the bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
+    (``easy``, ``normal``, ``hard``, ``expert``: :mod:`sabacc.services.bots.levels`). Keyword
+    ``params`` go to the bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
     """
     from sabacc.services.bots.levels import resolve_level
 
