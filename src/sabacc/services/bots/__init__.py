@@ -2,9 +2,9 @@
 
 ``make_bot("random", seed=1)`` builds a bot by name (``"ismcts:200"`` passes a budget);
 :data:`BOTS` lists the names. Difficulty levels (``easy``, ``normal``, ``hard``, ``expert``)
-name a bot and its budget (:mod:`sabacc.services.bots.levels`); ``make_bot`` accepts them too. Harnesses
-ask a bot for a move with :func:`decide`, which also gives search bots a sampler of states
-consistent with the seat's information.
+name a bot and its budget (:mod:`sabacc.services.bots.levels`); ``make_bot`` accepts them too.
+Harnesses ask a bot for a move with :func:`decide`, which also gives search bots a sampler of
+states consistent with the seat's information.
 """
 
 from sabacc.services.bots.base import (
