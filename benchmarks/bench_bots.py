@@ -96,7 +96,7 @@ def matrix_hands(opponent: str, players: int, hands: int) -> int:
     enough)."""
     if opponent.startswith("ismcts"):
         budget = int(opponent.partition(":")[2] or 800)
-        share = 1.0 if budget <= 64 else 0.5
+        share = 1.0 if budget <= 64 else 0.3
         hands = int(hands * share / (2.5 if players > 2 else 1))
     return max(players * 10, hands)
 
@@ -116,18 +116,33 @@ def run_matrix(
     return out
 
 
-#: Adjacent difficulty levels, easiest first; each pair is measured heads-up for the ladder.
-def run_ladder(hands: int, seed: int, workers: int, variant: str) -> list[dict[str, Any]]:
+def run_ladder(
+    hands: int,
+    seed: int,
+    workers: int,
+    variant: str,
+    matrix: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
+    the matrix already played heads-up is taken from it; searchers get fewer hands."""
     from sabacc.services.bots.levels import LEVELS
 
     levels = list(LEVELS.values())
     out = []
     for i, (low, high) in enumerate(itertools.pairwise(levels)):
-        searchers = sum(1 for b in (low.bot, high.bot) if b.startswith("ismcts"))
-        n = hands if searchers == 0 else hands // 2 if high.bot.endswith(":32") else hands // 4
-        data = run_match(
-            f"{high.name} vs {low.name}", (high.bot, low.bot), n, seed + 500 + i, workers, variant
-        )
+        lineup = (high.bot, low.bot)
+        done = [
+            m
+            for m in matrix or []
+            if tuple(m["lineup"]) == lineup and m["players"] == 2 and m.get("deal_score")
+        ]
+        if done:
+            data = dict(done[0])
+        else:
+            searchers = sum(1 for b in lineup if b.startswith("ismcts"))
+            n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 6)
+            data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant)
+        data["match"] = f"{high.name} vs {low.name}"
         data["levels"] = [high.name, low.name]
         out.append(data)
     return out
@@ -387,7 +402,9 @@ def main(argv: list[str] | None = None) -> int:
             args.candidate, args.matrix_hands, args.seed, args.workers, args.variant
         )
     if "ladder" in parts:
-        report["ladder"] = run_ladder(args.ladder_hands, args.seed, args.workers, args.variant)
+        report["ladder"] = run_ladder(
+            args.ladder_hands, args.seed, args.workers, args.variant, report.get("matrix")
+        )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started
         report["load_average_end"] = list(os.getloadavg())

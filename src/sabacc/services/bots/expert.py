@@ -69,6 +69,9 @@ class Seen:
 class Params:
     """The sharp bot's constants (measured, docs/bots.md)."""
 
+    #: How much an opponent's actions of this hand count towards its aggression (earlier hands
+    #: count fully).
+    within: float = 0.3
     #: Extra exponent on p per credible bet or raise an opponent made this hand.
     narrowing: float = 1.0
     #: How often a player who bets only for value would bet or raise: an opponent this
@@ -104,6 +107,8 @@ class SharpBot:
         self._hand: tuple[Any, Any] = (None, None)
         self._last: dict[int, str] = {}
         self._hand_aggr: dict[int, int] = {}
+        self._hand_actions: dict[int, int] = {}
+        self._hand_bets: dict[int, int] = {}
         self._live: set[int] = set()
 
     # ------------------------------------------------------------------ reading the table
@@ -116,6 +121,8 @@ class SharpBot:
             self._hand = hand
             self._last = {}
             self._hand_aggr = {}
+            self._hand_actions = {}
+            self._hand_bets = {}
             self._live = set()
         self._live |= {
             s["seat"]
@@ -130,9 +137,12 @@ class SharpBot:
             self._last[seat] = text
             word = text.split(" ")[0]
             seen = self.seen.setdefault(seat, Seen())
+            self._hand_actions[seat] = self._hand_actions.get(seat, 0) + 1
             if word in AGGRESSIVE:
                 seen.aggressive += 1
                 self._hand_aggr[seat] = self._hand_aggr.get(seat, 0) + 1
+                if word == "bet":
+                    self._hand_bets[seat] = self._hand_bets.get(seat, 0) + 1
             elif word == "call":
                 seen.calls += 1
             elif word == "check":
@@ -154,9 +164,15 @@ class SharpBot:
                 self.seen.setdefault(seat, Seen()).folds += 1
 
     def credibility(self, seat: int) -> float:
-        """How much this opponent's bets mean strength (1 fully, 0 not at all)."""
-        a = self.seen.get(seat, Seen()).aggression
-        return min(1.0, self.params.honest / a)
+        """How much this opponent's bets mean strength (1 fully, 0 not at all), from how often
+        it was aggressive: in earlier hands, and in this hand's raises; this hand's bets count
+        only ``within`` as much (a player betting every round of one hand is more often strong
+        than wild; one raising every bet is more often wild)."""
+        seen = self.seen.get(seat, Seen())
+        discount = (1.0 - self.params.within) * self._hand_bets.get(seat, 0)
+        aggressive = seen.aggressive - discount
+        total = seen.total - discount
+        return min(1.0, self.params.honest * total / max(aggressive, 1e-9))
 
     # ------------------------------------------------------------------ deciding
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
