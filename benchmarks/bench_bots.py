@@ -25,6 +25,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,24 +97,44 @@ def matrix_hands(opponent: str, players: int, hands: int) -> int:
     enough)."""
     if opponent.startswith("ismcts"):
         budget = int(opponent.partition(":")[2] or 800)
-        share = 1.0 if budget <= 64 else 0.3
+        share = 1.0 if budget <= 64 else 0.25
         hands = int(hands * share / (2.5 if players > 2 else 1))
     return max(players * 10, hands)
 
 
 def run_matrix(
-    candidate: str, hands: int, seed: int, workers: int, variant: str
+    candidate: str,
+    hands: int,
+    seed: int,
+    workers: int,
+    variant: str,
+    save: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """The candidate against every opponent, heads-up and one against three."""
-    out: list[dict[str, Any]] = []
+    """The candidate against every opponent, heads-up and one against three. Played cheapest
+    first, ``save(results so far)`` after each pairing (a long run interrupted keeps what it
+    measured); each pairing's seed depends only on its place in the table."""
+    plan: list[tuple[float, int, int, str, int, str, int]] = []
     for players, table in ((2, "heads-up"), (4, "4 players")):
         for i, opponent in enumerate(EXISTING + REFERENCE_OPPONENTS):
-            lineup = (candidate,) + (opponent,) * (players - 1)
             n = matrix_hands(opponent, players, hands)
-            data = run_match(table, lineup, n, seed + 100 * players + i, workers, variant)
-            data["opponent"] = opponent
-            out.append(data)
-    return out
+            cost = n * (players - 1) * _decision_cost(opponent)
+            plan.append((cost, len(plan), players, table, i, opponent, n))
+    done: dict[int, dict[str, Any]] = {}
+    for _cost, place, players, table, i, opponent, n in sorted(plan):
+        lineup = (candidate,) + (opponent,) * (players - 1)
+        data = run_match(table, lineup, n, seed + 100 * players + i, workers, variant)
+        data["opponent"] = opponent
+        done[place] = data
+        if save is not None:
+            save([done[k] for k in sorted(done)])
+    return [done[k] for k in sorted(done)]
+
+
+def _decision_cost(bot: str) -> float:
+    """Rough milliseconds per decision, to play cheap pairings first."""
+    if bot.startswith("ismcts"):
+        return 0.03 * int(bot.partition(":")[2] or 800)
+    return 0.1
 
 
 def run_ladder(
@@ -140,7 +161,7 @@ def run_ladder(
             data = dict(done[0])
         else:
             searchers = sum(1 for b in lineup if b.startswith("ismcts"))
-            n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 6)
+            n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
             data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant)
         data["match"] = f"{high.name} vs {low.name}"
         data["levels"] = [high.name, low.name]
@@ -397,9 +418,24 @@ def main(argv: list[str] | None = None) -> int:
         )
     if "timing" in parts:
         report["default_ismcts"] = default_bot_times(args.timing_decisions, args.seed, args.variant)
+
+    def save(key: str) -> Callable[[list[dict[str, Any]]], None]:
+        def write(results: list[dict[str, Any]]) -> None:
+            report[key] = results
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+            out.with_suffix(".md").write_text(markdown(report))
+
+        return write
+
     if "matrix" in parts:
         report["matrix"] = run_matrix(
-            args.candidate, args.matrix_hands, args.seed, args.workers, args.variant
+            args.candidate,
+            args.matrix_hands,
+            args.seed,
+            args.workers,
+            args.variant,
+            save("matrix"),
         )
     if "ladder" in parts:
         report["ladder"] = run_ladder(

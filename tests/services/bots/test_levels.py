@@ -78,3 +78,25 @@ def test_the_bot_api_refuses_a_finished_game_and_another_seats_turn() -> None:
             decide(make_bot(name, 1), game)
     with pytest.raises(NotToActError, match="the game is over"):
         make_bot("sharp", 1).act(game.observation(0), [])
+
+
+def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
+    """scripts/ratings.py computes each level's rating from the committed benchmark; the
+    numbers in LEVELS (shown in docs and the README) must be those."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("ratings", root / "scripts" / "ratings.py")
+    assert spec is not None and spec.loader is not None
+    ratings = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ratings)
+    report = json.loads((root / "benchmarks" / "results" / "bench_bots.json").read_text())
+    ladder = report["ladder"]
+    assert [step["levels"] for step in ladder] == [
+        [high, low] for low, high in zip(level_names(), level_names()[1:], strict=False)
+    ]
+    measured = ratings.ratings(ladder)
+    assert {name: level.rating for name, level in LEVELS.items()} == measured
+    assert measured["easy"] == 1000
