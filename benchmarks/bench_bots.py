@@ -97,7 +97,7 @@ def matrix_hands(opponent: str, players: int, hands: int) -> int:
     enough)."""
     if opponent.startswith("ismcts"):
         budget = int(opponent.partition(":")[2] or 800)
-        share = 1.0 if budget <= 64 else 0.25
+        share = 1.0 if budget <= 64 else 0.15
         hands = int(hands * share / (2.5 if players > 2 else 1))
     return max(players * 10, hands)
 
@@ -143,6 +143,7 @@ def run_ladder(
     workers: int,
     variant: str,
     matrix: list[dict[str, Any]] | None = None,
+    only: set[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
     the matrix already played heads-up is taken from it; searchers get fewer hands."""
@@ -151,6 +152,8 @@ def run_ladder(
     levels = list(LEVELS.values())
     out = []
     for i, (low, high) in enumerate(itertools.pairwise(levels)):
+        if only and high.name not in only:
+            continue
         lineup = (high.bot, low.bot)
         done = [
             m
@@ -359,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ladder-hands", type=int, default=2000, help="hands per ladder step")
     parser.add_argument(
+        "--ladder-steps",
+        default="",
+        help="only these ladder steps, by the harder level's name (comma-separated)",
+    )
+    parser.add_argument(
         "--parts",
         default="matches,speedup,timing",
         help="what to run, comma-separated, of matches, speedup, timing, matrix, ladder; "
@@ -438,8 +446,9 @@ def main(argv: list[str] | None = None) -> int:
             save("matrix"),
         )
     if "ladder" in parts:
+        steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None
         report["ladder"] = run_ladder(
-            args.ladder_hands, args.seed, args.workers, args.variant, report.get("matrix")
+            args.ladder_hands, args.seed, args.workers, args.variant, report.get("matrix"), steps
         )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started
