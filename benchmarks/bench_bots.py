@@ -144,9 +144,11 @@ def run_ladder(
     variant: str,
     matrix: list[dict[str, Any]] | None = None,
     only: set[str] | None = None,
+    earlier: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
-    the matrix already played heads-up is taken from it; searchers get fewer hands."""
+    the matrix (or an ``earlier`` ladder) already played heads-up is taken from it; searchers
+    get fewer hands."""
     from sabacc.services.bots.levels import LEVELS
 
     levels = list(LEVELS.values())
@@ -157,7 +159,7 @@ def run_ladder(
         lineup = (high.bot, low.bot)
         done = [
             m
-            for m in matrix or []
+            for m in [*(matrix or []), *(earlier or [])]
             if tuple(m["lineup"]) == lineup and m["players"] == 2 and m.get("deal_score")
         ]
         if done:
@@ -362,6 +364,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ladder-hands", type=int, default=2000, help="hands per ladder step")
     parser.add_argument(
+        "--ladder-from",
+        default="",
+        help="a report (JSON) whose ladder steps are reused instead of played again",
+    )
+    parser.add_argument(
         "--ladder-steps",
         default="",
         help="only these ladder steps, by the harder level's name (comma-separated)",
@@ -447,8 +454,19 @@ def main(argv: list[str] | None = None) -> int:
         )
     if "ladder" in parts:
         steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None
+        earlier = (
+            json.loads(Path(args.ladder_from).read_text()).get("ladder", [])
+            if args.ladder_from
+            else None
+        )
         report["ladder"] = run_ladder(
-            args.ladder_hands, args.seed, args.workers, args.variant, report.get("matrix"), steps
+            args.ladder_hands,
+            args.seed,
+            args.workers,
+            args.variant,
+            report.get("matrix"),
+            steps,
+            earlier,
         )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started
