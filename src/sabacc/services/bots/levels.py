@@ -7,7 +7,7 @@ wherever it accepts a bot name, so ``sabacc play --bots hard`` and a web table's
 share one mapping:
 
 ========  ==============  ======================================================================
-level     bot             what it means
+level     bot             what it means (rating: 1000, 1080, 1144, 1155)
 ========  ==============  ======================================================================
 easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
@@ -59,6 +59,7 @@ LEVELS: dict[str, Level] = {
                 "en": "plays its own hand and the pot odds, no search; decides at once",
                 "ja": "自分の手札とポットオッズだけで判断し、先読みはしない（即決）",
             },
+            rating=1000,
         ),
         Level(
             "normal",
@@ -67,6 +68,7 @@ LEVELS: dict[str, Level] = {
                 "en": "searches 32 imagined deals per decision",
                 "ja": "1手ごとに32通りの配り方を想定して探索する",
             },
+            rating=1080,
         ),
         Level(
             "hard",
@@ -75,6 +77,7 @@ LEVELS: dict[str, Level] = {
                 "en": "searches 800 imagined deals per decision (about 0.1 s each)",
                 "ja": "1手ごとに800通りの配り方を想定して探索する（1手約0.1秒）",
             },
+            rating=1144,
         ),
         Level(
             "expert",
@@ -83,6 +86,7 @@ LEVELS: dict[str, Level] = {
                 "en": "exact odds, value bets and bluffs, and a model of each opponent's betting",
                 "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方のモデルで打つ",
             },
+            rating=1155,
         ),
     )
 }
