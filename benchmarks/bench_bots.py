@@ -17,6 +17,7 @@ Writes ``benchmarks/results/bench_bots.json`` and ``bench_bots.md`` and prints t
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -24,6 +25,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +54,7 @@ def run_match(
     cpu1 = os.times()
     data = result.to_dict()
     data["match"] = name
+    data["deal_score"] = deal_score(result)
     data["cpu_seconds"] = (cpu1.children_user + cpu1.children_system + cpu1.user + cpu1.system) - (
         cpu0.children_user + cpu0.children_system + cpu0.user + cpu0.system
     )
@@ -63,6 +66,112 @@ def run_match(
         )
     log(f"  {data['seconds']:.0f}s wall, {data['hands_per_second']:.1f} hands/s")
     return data
+
+
+def deal_score(result: Any) -> float:
+    """The first bot's share of deals it finished ahead on (a tie counts half): over one
+    duplicate deal (the same cards from every seat), the chance it beats the rest of the table."""
+    nets, _hands = result.deal_series()
+    if not nets:
+        return 0.5
+    return sum(1.0 if d[0] > 0 else 0.5 if d[0] == 0 else 0.0 for d in nets) / len(nets)
+
+
+#: The opponents of the matrix: every bot we had before the candidate, then the reference
+#: opponents written from public strategy descriptions (sabacc.services.bots.reference).
+EXISTING = ("random", "heuristic", "ismcts:32", "ismcts:800")
+REFERENCE_OPPONENTS = (
+    "ref-zero",
+    "ref-minimizer",
+    "ref-potodds",
+    "ref-station",
+    "ref-maniac",
+    "ref-tight",
+    "ref-rule",
+)
+
+
+def matrix_hands(opponent: str, players: int, hands: int) -> int:
+    """Hands for one pairing: searchers are slow, so their 4-player pairings (three searchers
+    at the table), and ``ismcts:800``'s, get fewer hands (the interval says how many were
+    enough)."""
+    if opponent.startswith("ismcts"):
+        budget = int(opponent.partition(":")[2] or 800)
+        share = 1.0 if budget <= 64 else 0.15
+        hands = int(hands * share / (2.5 if players > 2 else 1))
+    return max(players * 10, hands)
+
+
+def run_matrix(
+    candidate: str,
+    hands: int,
+    seed: int,
+    workers: int,
+    variant: str,
+    save: Callable[[list[dict[str, Any]]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """The candidate against every opponent, heads-up and one against three. Played cheapest
+    first, ``save(results so far)`` after each pairing (a long run interrupted keeps what it
+    measured); each pairing's seed depends only on its place in the table."""
+    plan: list[tuple[float, int, int, str, int, str, int]] = []
+    for players, table in ((2, "heads-up"), (4, "4 players")):
+        for i, opponent in enumerate(EXISTING + REFERENCE_OPPONENTS):
+            n = matrix_hands(opponent, players, hands)
+            cost = n * (players - 1) * _decision_cost(opponent)
+            plan.append((cost, len(plan), players, table, i, opponent, n))
+    done: dict[int, dict[str, Any]] = {}
+    for _cost, place, players, table, i, opponent, n in sorted(plan):
+        lineup = (candidate,) + (opponent,) * (players - 1)
+        data = run_match(table, lineup, n, seed + 100 * players + i, workers, variant)
+        data["opponent"] = opponent
+        done[place] = data
+        if save is not None:
+            save([done[k] for k in sorted(done)])
+    return [done[k] for k in sorted(done)]
+
+
+def _decision_cost(bot: str) -> float:
+    """Rough milliseconds per decision, to play cheap pairings first."""
+    if bot.startswith("ismcts"):
+        return 0.03 * int(bot.partition(":")[2] or 800)
+    return 0.1
+
+
+def run_ladder(
+    hands: int,
+    seed: int,
+    workers: int,
+    variant: str,
+    matrix: list[dict[str, Any]] | None = None,
+    only: set[str] | None = None,
+    earlier: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
+    the matrix (or an ``earlier`` ladder) already played heads-up is taken from it; searchers
+    get fewer hands."""
+    from sabacc.services.bots.levels import LEVELS
+
+    levels = list(LEVELS.values())
+    out = []
+    for i, (low, high) in enumerate(itertools.pairwise(levels)):
+        if only and high.name not in only:
+            continue
+        lineup = (high.bot, low.bot)
+        done = [
+            m
+            for m in [*(matrix or []), *(earlier or [])]
+            if tuple(m["lineup"]) == lineup and m["players"] == 2 and m.get("deal_score")
+        ]
+        if done:
+            data = dict(done[0])
+        else:
+            searchers = sum(1 for b in lineup if b.startswith("ismcts"))
+            n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
+            data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant)
+        data["match"] = f"{high.name} vs {low.name}"
+        data["levels"] = [high.name, low.name]
+        out.append(data)
+    return out
 
 
 def speedup(
@@ -168,9 +277,49 @@ def markdown(report: dict[str, Any]) -> str:
                 f"{b['sabacc_wins']} | {b['decision_ms']['median']:.2f} / "
                 f"{b['decision_ms']['p95']:.2f} |"
             )
+    matrix = report.get("matrix") or []
+    if matrix:
+        cand = matrix[0]["lineup"][0]
+        lines += [
+            "",
+            f"## `{cand}` against every bot and every reference opponent",
+            "",
+            f"Credits per hand of `{cand}` (95% CI over duplicate deals), the share of deals it "
+            "finished ahead on, and its decision time (wall clock, median / p95 ms).",
+            "",
+            "| table | opponent | hands | credits/hand | 95% CI | significant | deals ahead | "
+            f"`{cand}` ms median / p95 | opponent ms median / p95 |",
+            "|---|---|---:|---:|---|---|---:|---|---|",
+        ]
+        for m in matrix:
+            me, other = m["bots"][0], m["bots"][1]
+            lo, hi = me["ci95"]
+            sig = "yes" if lo > 0 else "no (loses)" if hi < 0 else "no"
+            lines.append(
+                f"| {m['match']} | {m['opponent']} | {me['hands']} | {me['per_hand']:+.3f} | "
+                f"[{lo:+.3f}, {hi:+.3f}] | {sig} | {m['deal_score']:.1%} | "
+                f"{me['decision_ms']['median']:.2f} / {me['decision_ms']['p95']:.2f} | "
+                f"{other['decision_ms']['median']:.2f} / {other['decision_ms']['p95']:.2f} |"
+            )
+    ladder = report.get("ladder") or []
+    if ladder:
+        lines += [
+            "",
+            "## The difficulty ladder (adjacent levels, heads-up)",
+            "",
+            "| match | line-up | hands | credits/hand of the harder level | 95% CI | deals ahead |",
+            "|---|---|---:|---:|---|---:|",
+        ]
+        for m in ladder:
+            me = m["bots"][0]
+            lines.append(
+                f"| {m['match']} | {' vs '.join(m['lineup'])} | {me['hands']} | "
+                f"{me['per_hand']:+.3f} | [{me['ci95'][0]:+.3f}, {me['ci95'][1]:+.3f}] | "
+                f"{m['deal_score']:.1%} |"
+            )
     lines += ["", "| match | line-up | wall s | CPU s |", "|---|---|---:|---:|"]
     cpu = 0.0
-    for m in report["matches"]:
+    for m in report["matches"] + matrix + ladder:
         cpu += m.get("cpu_seconds", 0.0)
         lines.append(
             f"| {m['match']} | {', '.join(m['lineup'])} | {m['seconds']:.0f} | "
@@ -206,10 +355,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speedup-hands", type=int, default=400)
     parser.add_argument("--timing-decisions", type=int, default=120)
     parser.add_argument("--quick", action="store_true", help="skip the speed-up and timing runs")
+    parser.add_argument("--candidate", default="sharp", help="the bot of the matrix")
+    parser.add_argument(
+        "--matrix-hands",
+        type=int,
+        default=2000,
+        help="hands per matrix pairing (searching opponents get a quarter to a half)",
+    )
+    parser.add_argument("--ladder-hands", type=int, default=2000, help="hands per ladder step")
+    parser.add_argument(
+        "--ladder-from",
+        default="",
+        help="a report (JSON) whose ladder steps are reused instead of played again",
+    )
+    parser.add_argument(
+        "--ladder-steps",
+        default="",
+        help="only these ladder steps, by the harder level's name (comma-separated)",
+    )
     parser.add_argument(
         "--parts",
         default="matches,speedup,timing",
-        help="what to run (comma-separated); parts not run are kept from an earlier report",
+        help="what to run, comma-separated, of matches, speedup, timing, matrix, ladder; "
+        "parts not run are kept from an earlier report",
     )
     parser.add_argument("--out", default=str(RESULTS / "bench_bots"))
     parser.add_argument(
@@ -227,7 +395,10 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     command = "python " + " ".join([sys.argv[0], *(argv if argv is not None else sys.argv[1:])])
     report: dict[str, Any] = {}
-    if parts != {"matches", "speedup", "timing"} and out.with_suffix(".json").exists():
+    if (
+        parts != {"matches", "speedup", "timing", "matrix", "ladder"}
+        and out.with_suffix(".json").exists()
+    ):
         report = json.loads(out.with_suffix(".json").read_text())
         report.setdefault("commands", [report.get("command", "")]).append(command)
     else:
@@ -262,6 +433,41 @@ def main(argv: list[str] | None = None) -> int:
         )
     if "timing" in parts:
         report["default_ismcts"] = default_bot_times(args.timing_decisions, args.seed, args.variant)
+
+    def save(key: str) -> Callable[[list[dict[str, Any]]], None]:
+        def write(results: list[dict[str, Any]]) -> None:
+            report[key] = results
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+            out.with_suffix(".md").write_text(markdown(report))
+
+        return write
+
+    if "matrix" in parts:
+        report["matrix"] = run_matrix(
+            args.candidate,
+            args.matrix_hands,
+            args.seed,
+            args.workers,
+            args.variant,
+            save("matrix"),
+        )
+    if "ladder" in parts:
+        steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None
+        earlier = (
+            json.loads(Path(args.ladder_from).read_text()).get("ladder", [])
+            if args.ladder_from
+            else None
+        )
+        report["ladder"] = run_ladder(
+            args.ladder_hands,
+            args.seed,
+            args.workers,
+            args.variant,
+            report.get("matrix"),
+            steps,
+            earlier,
+        )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started
         report["load_average_end"] = list(os.getloadavg())

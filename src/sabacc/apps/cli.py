@@ -214,8 +214,8 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            help="A difficulty level (easy, normal, hard) or comma-separated bot names for the "
-            "other seats (cycled): ismcts, heuristic, random; ismcts:N sets its playouts."
+            help="A difficulty level (easy, normal, hard, expert) or comma-separated bot names "
+            "for the other seats (cycled): ismcts, heuristic, random; ismcts:N sets its playouts."
         ),
     ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",

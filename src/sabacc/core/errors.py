@@ -23,6 +23,11 @@ class OptionError(SabaccError, ValueError):
     """An unknown option name, or an option value out of its allowed range."""
 
 
+class NotToActError(SabaccError, ValueError):
+    """A bot asked to act for a seat that is not to act: the game is over, or it is another
+    seat's turn (or the observation is a spectator's)."""
+
+
 class UnknownVariantError(SabaccError, ValueError):
     """A variant name (or alias) that is not registered."""
 

@@ -94,6 +94,16 @@ class BotModel:
     #: decision (``{"hard": "ismcts:200"}``); the other levels keep their generic bot.
     level_bots: ClassVar[Mapping[str, str]] = {}
 
+    #: The phase in which a seat decides whether to call the hand (ask for the showdown), if
+    #: the variant has one (classic's ``"calling"``); the search lists every action there.
+    calling_phase: ClassVar[str | None] = None
+
+    def target_total(self, observation: Mapping[str, Any]) -> int | None:
+        """The total a hand aims at, for players who only count (the reference opponents of
+        :mod:`sabacc.services.bots.reference`): 0 in the Spike family; None where winning is
+        not "closest to a total" in that simple sense."""
+        return None
+
     def hand_quality(self, view: View) -> float:
         """Estimated chance that the seat's current hand beats one opponent at the showdown."""
         return 0.5 if view.values else 0.0

@@ -39,6 +39,8 @@ def classic_q(values: Sequence[int], scoring: str = "signed") -> float:
 class ClassicBot(BotModel):
     """Classic sabacc: draw towards 23, call the hand when strong, fold a hopeless bomb out."""
 
+    calling_phase = "calling"
+
     def __init__(self, deck: Deck) -> None:
         self.pool: dict[int, int] = dict(deck.value_counts)
         self.cache: dict[tuple[tuple[int, ...], str], float] = {}

@@ -456,8 +456,9 @@ class KesselBot(BotModel):
     """Kessel's value function and token sense (see the module docstring)."""
 
     #: ``hard``'s 800 worlds take 1-5 s per decision here (Spike: about 0.5 s); 200 worlds
-    #: think about as long as Spike's hard bot (under 1 s at 4 players).
-    level_bots: ClassVar[Mapping[str, str]] = {"hard": "ismcts:200"}
+    #: think about as long as Spike's hard bot (under 1 s at 4 players). ``expert`` is the same
+    #: search: sharp only differs in betting, which Kessel has none of.
+    level_bots: ClassVar[Mapping[str, str]] = {"hard": "ismcts:200", "expert": "ismcts:200"}
 
     def __init__(self, impostors: int = 3, sylops: int = 1) -> None:
         self.counts = (3, 3, 3, 3, 3, 3, impostors, sylops)

@@ -178,6 +178,9 @@ class SpikeBot(BotModel):
     def __init__(self, deck: Deck) -> None:
         self.deck = _Deck(deck)
 
+    def target_total(self, observation: Mapping[str, Any]) -> int | None:
+        return 0
+
     def hand_quality(self, view: View) -> float:
         if not view.values:
             return 0.0

@@ -10,6 +10,7 @@ from sabacc.services.bots import (
     LEVELS,
     HeuristicBot,
     IsmctsBot,
+    SharpBot,
     bots_for,
     level_names,
     make_bot,
@@ -17,12 +18,13 @@ from sabacc.services.bots import (
 
 
 def test_levels_map_to_bots_and_budgets() -> None:
-    assert level_names() == ["easy", "normal", "hard"]
+    assert level_names() == ["easy", "normal", "hard", "expert"]
     assert DEFAULT_LEVEL == "easy"
     assert isinstance(make_bot("easy", 1), HeuristicBot)
     normal, hard = make_bot("normal", 1), make_bot("Hard", 1)
     assert isinstance(normal, IsmctsBot) and isinstance(hard, IsmctsBot)
     assert normal.playouts < hard.playouts
+    assert isinstance(make_bot("expert", 1), SharpBot)
     for level in LEVELS.values():
         assert set(level.about) == {"en", "ja"}
 
@@ -48,3 +50,53 @@ def test_a_variant_maps_a_slow_level_to_its_own_budget() -> None:
         assert isinstance(bot, IsmctsBot) and bot.playouts == 200
     assert bots_for("hard", sabacc.variant("spike").info) == ("ismcts:800",)
     assert bots_for("", sabacc.variant("kessel").info) == ("heuristic",)
+
+
+def test_the_bot_api_refuses_a_finished_game_and_another_seats_turn() -> None:
+    import sabacc
+    from sabacc.core.errors import NotToActError
+    from sabacc.services.bots import decide
+
+    game = sabacc.new_game("spike", players=2, seed=3, log=False, game_end="hands:1")
+    seat = game.current_player
+    assert seat is not None
+    other = 1 - seat
+    for name in ("sharp", "heuristic", "ref-rule"):
+        bot = make_bot(name, 1)
+        with pytest.raises(NotToActError, match=f"seat {other} is not to act"):
+            decide(bot, game, other)
+    # Called directly with another seat's view, the new bots refuse too.
+    for name in ("sharp", "ref-station"):
+        with pytest.raises(NotToActError, match="not to act"):
+            make_bot(name, 1).act(game.observation(other), game.legal_actions())
+        with pytest.raises(NotToActError, match="spectator"):
+            make_bot(name, 1).act(game.observation(None), game.legal_actions())
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    for name in ("sharp", "ismcts:4", "ref-zero"):
+        with pytest.raises(NotToActError, match="the game is over"):
+            decide(make_bot(name, 1), game)
+    with pytest.raises(NotToActError, match="the game is over"):
+        make_bot("sharp", 1).act(game.observation(0), [])
+
+
+def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
+    """scripts/ratings.py computes each level's rating from the committed benchmark; the
+    numbers in LEVELS (shown in docs and the README) must be those."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("ratings", root / "scripts" / "ratings.py")
+    assert spec is not None and spec.loader is not None
+    ratings = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ratings)
+    report = json.loads((root / "benchmarks" / "results" / "bench_bots.json").read_text())
+    ladder = report["ladder"]
+    assert [step["levels"] for step in ladder] == [
+        [high, low] for low, high in zip(level_names(), level_names()[1:], strict=False)
+    ]
+    measured = ratings.ratings(ladder)
+    assert {name: level.rating for name, level in LEVELS.items()} == measured
+    assert measured["easy"] == 1000

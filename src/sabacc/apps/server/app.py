@@ -108,7 +108,7 @@ def variants_catalogue() -> dict[str, Any]:
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name
     levels = [
-        {"name": level.name, "bot": level.bot, "about": dict(level.about)}
+        {"name": level.name, "bot": level.bot, "about": dict(level.about), "rating": level.rating}
         for level in LEVELS.values()
     ]
     return {

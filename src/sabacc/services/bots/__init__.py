@@ -1,10 +1,10 @@
 """Bots: players that see only a seat's observation and its legal actions.
 
 ``make_bot("random", seed=1)`` builds a bot by name (``"ismcts:200"`` passes a budget);
-:data:`BOTS` lists the names. Difficulty levels (``easy``, ``normal``, ``hard``) name a bot
-and its budget (:mod:`sabacc.services.bots.levels`); ``make_bot`` accepts them too. Harnesses
-ask a bot for a move with :func:`decide`, which also gives search bots a sampler of states
-consistent with the seat's information.
+:data:`BOTS` lists the names. Difficulty levels (``easy``, ``normal``, ``hard``, ``expert``)
+name a bot and its budget (:mod:`sabacc.services.bots.levels`); ``make_bot`` accepts them too.
+Harnesses ask a bot for a move with :func:`decide`, which also gives search bots a sampler of
+states consistent with the seat's information.
 """
 
 from sabacc.services.bots.base import (
@@ -13,28 +13,35 @@ from sabacc.services.bots.base import (
     Sampler,
     SearchBot,
     bot_names,
+    check_turn,
     decide,
     make_bot,
     register_bot,
     sampler_for,
 )
+from sabacc.services.bots.expert import SharpBot
 from sabacc.services.bots.ismcts import IsmctsBot
 from sabacc.services.bots.levels import DEFAULT_LEVEL, LEVELS, Level, bots_for, level_names
+from sabacc.services.bots.reference import REFERENCE, ReferenceBot
 from sabacc.services.bots.simple import HeuristicBot, RandomBot
 
 __all__ = [
     "BOTS",
     "DEFAULT_LEVEL",
     "LEVELS",
+    "REFERENCE",
     "Bot",
     "HeuristicBot",
     "IsmctsBot",
     "Level",
     "RandomBot",
+    "ReferenceBot",
     "Sampler",
     "SearchBot",
+    "SharpBot",
     "bot_names",
     "bots_for",
+    "check_turn",
     "decide",
     "level_names",
     "make_bot",

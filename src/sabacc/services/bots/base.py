@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from sabacc.core.actions import Action
-from sabacc.core.errors import OptionError
+from sabacc.core.errors import NotToActError, OptionError
 from sabacc.engine.bots import SearchWorld
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
@@ -87,8 +87,8 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
 
     ``name`` may carry one argument after a colon: ``ismcts:200`` (200 playouts per decision),
     ``ismcts:0.5s`` (half a second per decision, not deterministic), or be a difficulty level
-    (``easy``, ``normal``, ``hard``: :mod:`sabacc.services.bots.levels`). Keyword ``params`` go
-    to the bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
+    (``easy``, ``normal``, ``hard``, ``expert``: :mod:`sabacc.services.bots.levels`). Keyword
+    ``params`` go to the bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
     """
     from sabacc.services.bots.levels import resolve_level
 
@@ -153,6 +153,22 @@ def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
     return sample
 
 
+def check_turn(observation: Observation, legal: Sequence[Action]) -> None:
+    """Raise :class:`NotToActError` unless ``observation`` is the view of the seat to act, with
+    legal actions (bots called directly, without :func:`decide`, check this)."""
+    seat = observation.get("seat")
+    if observation.get("is_over") or observation.get("current_player") is None:
+        raise NotToActError("the game is over: nobody is to act")
+    if seat is None:
+        raise NotToActError("a spectator's observation: no seat to act for")
+    if observation.get("current_player") != seat:
+        raise NotToActError(
+            f"seat {seat} is not to act (seat {observation.get('current_player')} is)"
+        )
+    if not legal:
+        raise NotToActError(f"seat {seat} has no legal action")
+
+
 def wants_sampler(bot: Bot) -> bool:
     """Whether ``bot`` searches and should be given a sampler."""
     return bool(getattr(bot, "uses_sampler", False))
@@ -168,11 +184,11 @@ def decide(bot: Bot, game: GameProtocol, seat: int | None = None) -> Action:
     """
     current = game.current_player
     if current is None:
-        raise OptionError("the game is over: nobody is to act")
+        raise NotToActError("the game is over: nobody is to act")
     if seat is None:
         seat = current
     elif seat != current:
-        raise OptionError(f"seat {seat} is not to act (seat {current} is)")
+        raise NotToActError(f"seat {seat} is not to act (seat {current} is)")
     observation = game.observation(seat)
     legal = game.legal_actions()
     if wants_sampler(bot):

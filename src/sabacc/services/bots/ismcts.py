@@ -46,6 +46,7 @@ from sabacc.services.bots.policy import (
     view_from_observation,
     win_chance,
 )
+from sabacc.variants.registry import lookup
 
 #: Playouts per decision of a plain ``ismcts`` (``sabacc play``'s default opponent): well under
 #: a second per decision on one core.
@@ -162,7 +163,7 @@ class IsmctsBot:
                 if type(a) not in (Check, Call, Junk):
                     add(a)
             return out
-        if view.phase == "calling":  # classic: call the hand or not
+        if view.phase == lookup(view.variant).bot.calling_phase:  # call the hand or not
             for a in legal.fixed:
                 add(a)
             return out

@@ -1,4 +1,5 @@
-"""Bot difficulty levels by name: ``easy``, ``normal``, ``hard``, each a bot and its budget.
+"""Bot difficulty levels by name: ``easy``, ``normal``, ``hard``, ``expert``, each a bot and its
+budget, with a fixed published rating.
 
 A level is what a player picks ("play against easy bots"); the bot behind it is what
 simulations and benchmarks name. :func:`sabacc.services.bots.make_bot` accepts a level name
@@ -6,12 +7,19 @@ wherever it accepts a bot name, so ``sabacc play --bots hard`` and a web table's
 share one mapping:
 
 ========  ==============  ======================================================================
-level     bot             what it means
+level     bot             what it means (rating: 1000, 1080, 1144, 1155)
 ========  ==============  ======================================================================
 easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
 hard      ``ismcts:800``  searches 800 imagined deals per decision (about 0.1 s each)
+expert    ``sharp``       exact odds, value bets, and a model of each opponent's betting
 ========  ==============  ======================================================================
+
+Each level's ``rating`` is an Elo-scale number computed by ``scripts/ratings.py`` from the
+measured heads-up results of adjacent levels (``benchmarks/results/bench_bots.json``, the
+ladder): ``easy`` is fixed at 1000 and each step adds ``400 log10(s / (1 - s))``, ``s`` being the
+harder level's share of duplicate deals finished ahead. A test checks that the numbers here are
+the ones the script computes from the committed results.
 
 A variant whose search is slower maps a level to a smaller budget through its bot model
 (:attr:`sabacc.engine.bots.BotModel.level_bots`): pass its :class:`VariantInfo` to
@@ -37,6 +45,8 @@ class Level:
     name: str
     bot: str
     about: dict[str, str]
+    #: The published rating (Elo scale, easy = 1000; see the module docstring).
+    rating: int = 1000
 
 
 LEVELS: dict[str, Level] = {
@@ -49,6 +59,7 @@ LEVELS: dict[str, Level] = {
                 "en": "plays its own hand and the pot odds, no search; decides at once",
                 "ja": "自分の手札とポットオッズだけで判断し、先読みはしない（即決）",
             },
+            rating=1000,
         ),
         Level(
             "normal",
@@ -57,6 +68,7 @@ LEVELS: dict[str, Level] = {
                 "en": "searches 32 imagined deals per decision",
                 "ja": "1手ごとに32通りの配り方を想定して探索する",
             },
+            rating=1080,
         ),
         Level(
             "hard",
@@ -65,6 +77,16 @@ LEVELS: dict[str, Level] = {
                 "en": "searches 800 imagined deals per decision (about 0.1 s each)",
                 "ja": "1手ごとに800通りの配り方を想定して探索する（1手約0.1秒）",
             },
+            rating=1144,
+        ),
+        Level(
+            "expert",
+            "sharp",
+            {
+                "en": "exact odds, value bets and bluffs, and a model of each opponent's betting",
+                "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方のモデルで打つ",
+            },
+            rating=1155,
         ),
     )
 }

@@ -249,7 +249,7 @@ def policy_action(view: View, rng: random.Random, aggression: float = 0.7) -> Ac
         return own
     if legal.bet is not None or legal.raise_ is not None or view.phase == "betting":
         return betting_action(view, rng, aggression)
-    if view.phase == "calling":
+    if view.phase == _model(view.variant).calling_phase:
         return calling_action(view)
     card_kinds = Stand | Gain | Swap | Discard | Keep
     if legal.fixed and any(isinstance(a, card_kinds) for a in legal.fixed):

@@ -1,0 +1,285 @@
+"""``sharp``: exact hand odds, value betting, and a model of each opponent's betting.
+
+The strongest cheap player we measured (docs/bots.md, "The strongest bot"). It decides from its
+observation only:
+
+* **Cards.** The card action with the best expected hand quality, the expectation taken
+  exactly over the values the seat has not seen (the variant's bot model, as the heuristic).
+* **How strong is my hand against this opponent?** ``p``, the model's chance to beat one
+  opponent's final hand (cards still to come and a Sabacc Shift included), is *conditioned on
+  what each opponent did this hand*: every bet or raise an opponent made narrows its range
+  towards strong hands (``p`` is raised to a power that grows with its aggression), as much as
+  that opponent's aggression has meant strength. An opponent who bets or raises at almost every
+  decision it is seen at (a maniac) is believed much less than one who rarely does.
+* **Opponent model.** For each seat it keeps counts of the betting actions it has seen (bet or
+  raise, call, check, junk), from the ``last_action`` of the seats in each observation, across
+  the hands of a game, with a prior of a few ordinary actions. From them: how often the seat is
+  aggressive (credibility of its bets) and how often it folds (room for bluffs).
+* **Betting.** Value bets and raises sized to the pot when ``p`` (against every live opponent)
+  is high, thinner against players who rarely fold; calls when ``p`` beats the pot odds by a
+  margin; junks otherwise. Bluffs only against players seen folding often, never against a
+  calling station.
+
+Decisions take well under a millisecond (no search), so the bot meets the ≤ 1 s budget by
+three orders of magnitude; the benchmark (``benchmarks/bench_bots.py``) measures it against every
+bot we have and the reference opponents of :mod:`sabacc.services.bots.reference`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
+from sabacc.core.errors import OptionError
+from sabacc.engine.bots import View
+from sabacc.engine.observation import Observation
+from sabacc.services.bots.base import check_turn, register_bot
+from sabacc.services.bots.policy import _model, policy_action, view_from_observation
+
+AGGRESSIVE = ("bet", "raise")
+
+
+@dataclass
+class Seen:
+    """What one opponent has been seen doing (a prior of ordinary play included)."""
+
+    aggressive: float = 1.0
+    calls: float = 2.0
+    checks: float = 2.0
+    folds: float = 1.0
+
+    @property
+    def total(self) -> float:
+        return self.aggressive + self.calls + self.checks + self.folds
+
+    @property
+    def aggression(self) -> float:
+        return self.aggressive / self.total
+
+    @property
+    def fold_rate(self) -> float:
+        """Folds among the times it answered (call, raise or junk)."""
+        return self.folds / (self.folds + self.calls + self.aggressive)
+
+
+@dataclass(frozen=True)
+class Params:
+    """The sharp bot's constants (measured, docs/bots.md)."""
+
+    #: How much an opponent's actions of this hand count towards its aggression (earlier hands
+    #: count fully).
+    within: float = 0.3
+    #: Extra exponent on p per credible bet or raise an opponent made this hand.
+    narrowing: float = 1.0
+    #: How often a player who bets only for value would bet or raise: an opponent this
+    #: aggressive or less is fully believed, one twice as aggressive half as much.
+    honest: float = 0.17
+    #: Below this credibility, an aggressor is expected to keep raising: the call is priced
+    #: as if the stacks will go in.
+    escalates: float = 0.6
+    #: Call when p beats the pot odds by this much.
+    call_margin: float = 0.02
+    #: Bet for value above this p (against every live opponent).
+    value: float = 0.56
+    #: Raise for value above this p.
+    raise_value: float = 0.72
+    #: Bluff rate (with a hand below ``probe_floor``) per unit of the opponents' fold rate above
+    #: ``bluff_floor`` (the product of the live opponents' fold rates).
+    bluff: float = 2.0
+    bluff_floor: float = 0.4
+    #: A small bet (a third of the pot) when nobody has bet this hand and p is above
+    #: ``probe_floor``, this often: it takes pots from players who fold too much.
+    probe: float = 1.0
+    probe_floor: float = 0.15
+
+
+class SharpBot:
+    """See the module docstring."""
+
+    def __init__(self, seed: int | None = None, params: Params | None = None) -> None:
+        self.name = "sharp"
+        self.rng = random.Random(seed)
+        self.params = params or Params()
+        self.seen: dict[int, Seen] = {}
+        self._hand: tuple[Any, Any] = (None, None)
+        self._last: dict[int, str] = {}
+        self._hand_aggr: dict[int, int] = {}
+        self._hand_actions: dict[int, int] = {}
+        self._hand_bets: dict[int, int] = {}
+        self._live: set[int] = set()
+
+    # ------------------------------------------------------------------ reading the table
+    def _observe(self, obs: Observation) -> None:
+        """Count each opponent's new betting action (its ``last_action`` changed)."""
+        hand = (obs["hand"], obs["dealer"])
+        me = obs["seat"]
+        if hand != self._hand:
+            self._folds_of_last_hand(obs)
+            self._hand = hand
+            self._last = {}
+            self._hand_aggr = {}
+            self._hand_actions = {}
+            self._hand_bets = {}
+            self._live = set()
+        self._live |= {
+            s["seat"]
+            for s in obs["seats"]
+            if s["seat"] != me and s["status"] in ("active", "all_in")
+        }
+        for s in obs["seats"]:
+            seat = s["seat"]
+            text = s["last_action"] or ""
+            if seat == me or not text or self._last.get(seat) == text:
+                continue
+            self._last[seat] = text
+            word = text.split(" ")[0]
+            seen = self.seen.setdefault(seat, Seen())
+            self._hand_actions[seat] = self._hand_actions.get(seat, 0) + 1
+            if word in AGGRESSIVE:
+                seen.aggressive += 1
+                self._hand_aggr[seat] = self._hand_aggr.get(seat, 0) + 1
+                if word == "bet":
+                    self._hand_bets[seat] = self._hand_bets.get(seat, 0) + 1
+            elif word == "call":
+                seen.calls += 1
+            elif word == "check":
+                seen.checks += 1
+            elif word in ("junk", "fold"):
+                seen.folds += 1
+
+    def _folds_of_last_hand(self, obs: Observation) -> None:
+        """Count the junks this seat did not see: a hand that ended when the others junked
+        (or a showdown the seat was not in) tells who left it, from ``last_hand``."""
+        last = obs.get("last_hand")
+        if not last or last.get("hand") != self._hand[0] or not self._live:
+            return
+        stayed = {int(s) for s in last.get("hands", {})}
+        for pot in last.get("pots", []):
+            stayed |= set(pot.get("winners", []))
+        for seat in self._live - stayed:
+            if self._last.get(seat, "").split(" ")[0] not in ("junk", "fold"):
+                self.seen.setdefault(seat, Seen()).folds += 1
+
+    def credibility(self, seat: int) -> float:
+        """How much this opponent's bets mean strength (1 fully, 0 not at all), from how often
+        it was aggressive: in earlier hands, and in this hand's raises; this hand's bets count
+        only ``within`` as much (a player betting every round of one hand is more often strong
+        than wild; one raising every bet is more often wild)."""
+        seen = self.seen.get(seat, Seen())
+        discount = (1.0 - self.params.within) * self._hand_bets.get(seat, 0)
+        aggressive = seen.aggressive - discount
+        total = seen.total - discount
+        return min(1.0, self.params.honest * total / max(aggressive, 1e-9))
+
+    # ------------------------------------------------------------------ deciding
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        check_turn(observation, legal)
+        self._observe(observation)
+        if len(legal) == 1:
+            return legal[0]
+        view = view_from_observation(observation, legal)
+        betting = view.legal.bet is not None or view.legal.raise_ is not None
+        betting = betting or view.phase == "betting"
+        model = _model(view.variant)
+        if not betting or model.choose(view, self.rng) is not None:
+            return policy_action(view, self.rng)
+        if model.folds_hopeless(view):
+            junk = next((a for a in legal if type(a) is Junk), None)
+            if junk is not None:
+                return junk
+        return self.bet(view, observation, legal)
+
+    def win_chance(self, view: View, obs: Observation) -> tuple[float, list[int]]:
+        """p against every live opponent, each conditioned on its bets this hand; and the
+        live opponents."""
+        q = _model(view.variant).win_chance(view)
+        q = min(0.999, max(0.001, q))
+        me = obs["seat"]
+        live = [
+            s["seat"]
+            for s in obs["seats"]
+            if s["seat"] != me and s["status"] in ("active", "all_in")
+        ]
+        # Several aggressors in one hand are less likely all to be strong than one: the
+        # narrowing is shared among them.
+        aggressors = max(1, sum(1 for s in live if self._hand_aggr.get(s, 0)))
+        narrowing = self.params.narrowing / aggressors
+        p = 1.0
+        for seat in live:
+            aggr = self._hand_aggr.get(seat, 0)
+            power = 1.0 + narrowing * aggr * self.credibility(seat)
+            p *= q**power
+        return p, live
+
+    def bet(self, view: View, obs: Observation, legal: Sequence[Action]) -> Action:
+        prm = self.params
+        p, live = self.win_chance(view, obs)
+        pot = max(1, view.pot)
+        unit = max(1, view.unit)
+        fold_rate = 1.0
+        for seat in live:
+            fold_rate *= self.seen.get(seat, Seen()).fold_rate
+        lg = view.legal
+
+        def find(kind: type) -> Action | None:
+            return next((a for a in legal if type(a) is kind), None)
+
+        def sized(kind: type, span: tuple[int, int] | None, want: int) -> Action | None:
+            if span is None:
+                return None
+            lo, hi = span
+            amount = min(hi, max(lo, want))
+            return Bet(amount) if kind is Bet else Raise(amount)
+
+        if view.to_call > 0:
+            odds = view.to_call / (pot + view.to_call)
+            wild = [
+                s for s in live if self._hand_aggr.get(s, 0) and self.credibility(s) < prm.escalates
+            ]
+            if wild:
+                stacks = {s["seat"]: s["stack"] + s["committed"] for s in obs["seats"]}
+                me = obs["seat"]
+                mine = stacks[me] if me is not None else view.stack
+                rest = sum(min(stacks[s], mine) for s in wild)
+                odds = min(odds, mine / (mine + rest + 1))
+            if p > prm.raise_value + 0.3 * odds:
+                r = sized(Raise, lg.raise_, max(unit, int(pot * (0.5 + p))))
+                if r is not None:
+                    return r
+            call = find(Call)
+            if call is not None and p >= odds + prm.call_margin:
+                return call
+            return find(Junk) or call or legal[0]
+        if p > prm.value:
+            b = sized(Bet, lg.bet, max(unit, int(pot * (0.4 + 0.6 * p))))
+            if b is not None:
+                return b
+        quiet = not any(self._hand_aggr.get(s, 0) for s in live)
+        if quiet and p > prm.probe_floor and self.rng.random() < prm.probe:
+            b = sized(Bet, lg.bet, max(unit, pot // 3))
+            if b is not None:
+                return b
+        if (
+            p <= prm.probe_floor
+            and fold_rate > prm.bluff_floor
+            and self.rng.random() < prm.bluff * (fold_rate - prm.bluff_floor)
+        ):
+            b = sized(Bet, lg.bet, max(unit, pot // 2))
+            if b is not None:
+                return b
+        return find(Check) or find(Call) or legal[0]
+
+
+def _sharp(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
+    if arg is not None:
+        raise OptionError("the sharp bot takes no parameter after a colon")
+    try:
+        return SharpBot(seed, Params(**params) if params else None)
+    except TypeError as exc:
+        raise OptionError(f"sharp bot: {exc}") from None
+
+
+register_bot("sharp", _sharp)
