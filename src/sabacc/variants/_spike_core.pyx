@@ -18,8 +18,9 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 :class:`~sabacc.core.errors.IllegalActionError` and leaves the state as it was.
 """
 
-from libc.stdint cimport uint32_t, int64_t
+from libc.stdint cimport uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 import random as _random
 from collections.abc import Mapping as _Mapping
@@ -56,6 +57,19 @@ DEF PH_OVER = 5
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
 DEF GE_HANDS = 2
+
+DEF A_STAND = 0
+DEF A_GAIN = 1
+DEF A_SWAP_DISCARD = 2
+DEF A_SWAP_DRAW = 3
+DEF A_CHECK = 4
+DEF A_CALL = 5
+DEF A_BET = 6
+DEF A_RAISE = 7
+DEF A_JUNK = 8
+
+DEF REC_SHOWDOWN = 0
+DEF REC_ALL_JUNKED = 1
 
 DEF BS_NO_LIMIT = 0
 DEF BS_POT_LIMIT = 1
@@ -136,7 +150,32 @@ ctypedef struct State:
     long long bet_hi    # 0: no bet
     long long raise_lo
     long long raise_hi  # 0: no raise
+    signed char last_kind[MAXP]  # LAST_ACTIONS index of each seat's last action this hand (-1)
+    # the record of the hand that ended during the last action (valid while rec_done)
+    char rec_done
+    char rec_reason     # REC_SHOWDOWN or REC_ALL_JUNKED
+    int rec_hand
+    int rec_dealer
+    long long rec_net[MAXP]
+    int rec_npots       # the main pot, then the side pots
+    long long rec_amount[MAXP + 2]
+    int rec_mask[MAXP + 2]   # winners
+    char rec_sab        # the sabacc pot was won
+    long long rec_sab_amount
+    int rec_sab_mask
+    int rec_nshown      # showdown: the hands revealed, from the dealer's left
+    signed char rec_shown_seat[MAXP]
+    int rec_shown_len[MAXP]
+    signed char rec_shown[MAXP][MAXH]
+    long long rec_carry
+    long long rec_sabacc_left
 
+#: The action codes' index in sabacc.apps.rl.features.LAST_ACTIONS (stand, gain, swap, discard,
+#: check, call, bet, raise, junk, call hand).
+cdef signed char LAST_KIND[9]
+LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8]
+_LAST_KIND_OF = {"stand": 0, "gain": 1, "swap": 2, "check": 4, "call": 5, "bet": 6, "raise": 7,
+                 "junk": 8}
 cdef signed char VAL[NC]
 cdef int _i
 for _i in range(NC):
@@ -167,7 +206,7 @@ cdef tuple _CALL_JUNK = (CALL, JUNK)
 
 
 # ---------------------------------------------------------------------------------- the RNG
-cdef void mt_init_genrand(MT* r, uint32_t s) noexcept:
+cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
     cdef int i
     r.mt[0] = s
     for i in range(1, MT_N):
@@ -175,7 +214,7 @@ cdef void mt_init_genrand(MT* r, uint32_t s) noexcept:
     r.mti = MT_N
 
 
-cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept:
+cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept nogil:
     cdef int i = 1, j = 0, k
     mt_init_genrand(r, <uint32_t>19650218)
     k = MT_N if MT_N > klen else klen
@@ -202,7 +241,7 @@ cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept:
     r.mt[0] = <uint32_t>0x80000000
 
 
-cdef inline uint32_t mt_next(MT* r) noexcept:
+cdef inline uint32_t mt_next(MT* r) noexcept nogil:
     cdef uint32_t y
     cdef int kk
     if r.mti >= MT_N:
@@ -224,14 +263,14 @@ cdef inline uint32_t mt_next(MT* r) noexcept:
     return y
 
 
-cdef inline double mt_random(MT* r) noexcept:
+cdef inline double mt_random(MT* r) noexcept nogil:
     """``random.Random.random()``."""
     cdef uint32_t a = mt_next(r) >> 5
     cdef uint32_t b = mt_next(r) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-cdef inline int mt_die(MT* r) noexcept:
+cdef inline int mt_die(MT* r) noexcept nogil:
     """``randrange(6) + 1``: CPython's ``_randbelow(6)`` draws 3 bits until below 6."""
     cdef uint32_t v = mt_next(r) >> 29
     while v >= 6:
@@ -256,7 +295,15 @@ cdef void mt_seed(MT* r, object seed) except *:
     mt_init_by_array(r, key, klen)
 
 
-cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept:
+cdef void mt_seed_u64(MT* r, uint64_t seed) noexcept nogil:
+    """``mt_seed`` for a seed of 0..2**64-1 (``random.Random(seed)``: one or two key words)."""
+    cdef uint32_t key[2]
+    key[0] = <uint32_t>seed  # the low 32 bits
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_by_array(r, key, 2 if key[1] else 1)
+
+
+cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept nogil:
     """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order."""
     cdef double keys[NC]
     cdef double k
@@ -276,7 +323,7 @@ cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept:
         cards[j + 1] = c
 
 
-cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept:
+cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept nogil:
     """CPython's ``_randbelow_with_getrandbits(n)`` for 0 < n < 2**32."""
     cdef int k = 0
     cdef uint32_t m = n, v
@@ -310,7 +357,7 @@ def shuffle_sample(rng, items):
 
 
 # ---------------------------------------------------------------------------------- hands
-cdef int64_t strength(signed char* cards, int size) noexcept:
+cdef int64_t strength(signed char* cards, int size) noexcept nogil:
     """The Spike hand key of :func:`sabacc.variants.spike_hands.evaluate_spike`, packed into one integer.
 
     The 8 fields of the key tuple, each offset to 0..255, in one byte each (most significant
@@ -404,7 +451,7 @@ cdef int64_t strength(signed char* cards, int size) noexcept:
 
 
 cdef inline int64_t pack(int rank, int p1, int p2, int dist, int positive, int size, int possum,
-                         int maxpos) noexcept:
+                         int maxpos) noexcept nogil:
     cdef int64_t k = 13 - rank
     k = k * 256 + (10 - p1)
     k = k * 256 + (10 - p2)
@@ -497,6 +544,683 @@ cdef inline int _lowest_seat(int mask) noexcept:
     return s
 
 
+# ---------------------------------------------------------------------------------- the rules, in C
+# Every rule of the game as a C function on a State and its Opts (no Python objects, no GIL):
+# SpikeCore and SpikeVector both play through them.
+
+cdef void g_compute_legal(State* st, Opts* o) noexcept nogil:
+    cdef int s = st.to_act
+    cdef long long stack, to_call
+    cdef long long lo, hi
+    cdef bint cd
+    if st.legal_ok or s < 0:
+        return
+    st.legal_ok = 1
+    st.bet_hi = st.raise_hi = 0
+    st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
+    st.to_call_pos = 0
+    stack = st.stacks[s]
+    if st.phase == PH_CARD:
+        cd = g_can_draw(st, o)
+        st.can_gain = st.hlen[s] < o.hand_cap and stack >= o.gain_fee and cd
+        if stack >= o.swap_fee and st.hlen[s]:
+            st.can_swap_discard = st.ndiscard > 0
+            st.can_swap_draw = cd
+        return
+    to_call = st.cur_bet - st.round_bet[s]
+    if to_call <= 0:
+        if st.cur_bet > 0:
+            g_raise_range(st, o, s, 0, stack)
+        elif g_size_range(st, o, stack, g_pot_total(st, o), &lo, &hi):
+            st.bet_lo = lo
+            st.bet_hi = hi
+        return
+    st.to_call_pos = 1
+    g_raise_range(st, o, s, to_call, stack)
+
+cdef bint g_size_range(State* st, Opts* o, long long stack_after_call, long long pot_after_call,
+                      long long* lo, long long* hi) noexcept nogil:
+    cdef long long unit = o.unit if o.unit > 1 else 1
+    cdef long long high
+    if stack_after_call <= 0:
+        return False
+    if o.structure == BS_FIXED:
+        high = unit
+    elif o.structure == BS_POT_LIMIT:
+        high = unit if unit > pot_after_call else pot_after_call
+    else:
+        high = stack_after_call
+    if high > stack_after_call:
+        high = stack_after_call
+    lo[0] = unit if unit < stack_after_call else stack_after_call
+    if o.structure == BS_FIXED and stack_after_call >= unit:
+        lo[0] = unit
+    hi[0] = high
+    return True
+
+cdef void g_raise_range(State* st, Opts* o, int s, long long to_call, long long stack) noexcept nogil:
+    cdef long long lo, hi
+    cdef int x, others = 0
+    if st.acted[s]:
+        return
+    if o.max_raises >= 0 and st.raises >= o.max_raises:
+        return
+    for x in range(st.n):
+        if x != s and st.in_hand[x] and not st.folded[x] and st.stacks[x] > 0:
+            others += 1
+    if not others:
+        return
+    if g_size_range(st, o, stack - to_call, g_pot_total(st, o) + to_call, &lo, &hi):
+        st.raise_lo = lo
+        st.raise_hi = hi
+
+# ------------------------------------------------------------------ helpers
+cdef inline long long g_pot_total(State* st, Opts* o) noexcept nogil:
+    cdef long long t = st.dead
+    cdef int s
+    for s in range(st.n):
+        t += st.committed[s]
+    return t
+
+cdef inline bint g_can_draw(State* st, Opts* o) noexcept nogil:
+    return st.ndraw > 0 or st.ndiscard > 1 or st.nmuck > 0
+
+cdef inline int g_nlive(State* st, Opts* o) noexcept nogil:
+    cdef int s, k = 0
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            k += 1
+    return k
+
+cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
+    return st.stacks[s] >= o.ante + o.sab_ante and st.stacks[s] > 0
+
+cdef int g_order_from(State* st, Opts* o, int start, int* out) noexcept nogil:
+    """Live seats clockwise from ``start``; returns how many."""
+    cdef int i, s, k = 0
+    for i in range(st.n):
+        s = (start + i) % st.n
+        if st.in_hand[s] and not st.folded[s]:
+            out[k] = s
+            k += 1
+    return k
+
+cdef int g_odd_order(State* st, Opts* o, int mask, int* out) noexcept nogil:
+    """The seats of ``mask`` from the dealer's left (odd-credit order); returns how many."""
+    cdef int i, s, k = 0
+    for i in range(st.n):
+        s = (st.dealer + 1 + i) % st.n
+        if mask >> s & 1:
+            out[k] = s
+            k += 1
+    return k
+
+cdef long long g_pay(State* st, Opts* o, int s, long long amount, int where) noexcept nogil:
+    """Stack -> pot (where: 0 main/committed, 1 sabacc, 2 dead); returns what was paid."""
+    if amount > st.stacks[s]:
+        amount = st.stacks[s]
+    if amount <= 0:
+        return 0
+    st.stacks[s] -= amount
+    if where == 1:
+        st.sabacc_pot += amount
+    elif where == 0:
+        st.committed[s] += amount
+    else:
+        st.dead += amount
+    return amount
+
+cdef void g_award(State* st, Opts* o, long long amount, int mask) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int k = g_odd_order(st, o, mask, order)
+    cdef long long base, odd
+    cdef int i
+    if k == 0:
+        return
+    base = amount // k
+    odd = amount % k
+    for i in range(k):
+        st.stacks[order[i]] += base + (1 if i < odd else 0)
+
+cdef signed char g_draw(State* st, Opts* o) noexcept nogil:
+    """The draw top (reshuffling first if the pile is empty); -1 if no card is left."""
+    if st.ndraw == 0:
+        g_reshuffle(st, o)
+        if st.ndraw == 0:
+            return -1
+    st.ndraw -= 1
+    return st.draw[st.ndraw]
+
+cdef void g_reshuffle(State* st, Opts* o) noexcept nogil:
+    cdef int k = 0, i
+    for i in range(st.ndiscard - 1):
+        st.draw[k] = st.discard[i]
+        k += 1
+    for i in range(st.nmuck):
+        st.draw[k] = st.muck[i]
+        k += 1
+    if st.ndiscard > 0:
+        st.discard[0] = st.discard[st.ndiscard - 1]
+        st.ndiscard = 1
+    st.nmuck = 0
+    shuffle_sorted(&st.rng, st.draw, k)
+    st.ndraw = k
+
+cdef signed char g_take_from_hand(State* st, Opts* o, int s, int value) noexcept nogil:
+    """Remove a card of ``value``: a publicly known copy first, else the first copy."""
+    cdef int i, idx = -1
+    cdef signed char c
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        if VAL[c] == value:
+            if st.pub[c]:
+                idx = i
+                break
+            if idx < 0:
+                idx = i
+    c = st.hands[s][idx]
+    for i in range(idx, st.hlen[s] - 1):
+        st.hands[s][i] = st.hands[s][i + 1]
+    st.hlen[s] -= 1
+    st.pub[c] = 0
+    return c
+
+cdef void g_clear_hand(State* st, Opts* o, int s, signed char* dest, int* ndest) noexcept nogil:
+    cdef int i
+    cdef signed char c
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        dest[ndest[0]] = c
+        ndest[0] += 1
+        st.pub[c] = 0
+    st.hlen[s] = 0
+
+# ------------------------------------------------------------------ hand lifecycle
+cdef void g_reset_hand_state(State* st, Opts* o) noexcept nogil:
+    cdef int s
+    for s in range(st.n):
+        st.hlen[s] = 0
+        st.in_hand[s] = 0
+        st.folded[s] = 0
+        st.committed[s] = 0
+        st.round_bet[s] = 0
+        st.acted[s] = 0
+        st.allin_last[s] = 0
+        st.hand_start[s] = st.stacks[s]
+    memset(st.pub, 0, sizeof(st.pub))
+    st.dead = 0
+    st.cur_bet = 0
+    st.raises = 0
+    st.ndraw = st.ndiscard = st.nmuck = 0
+    st.round = 0
+    st.qlen = st.qpos = 0
+    st.d1 = st.d2 = 0
+    for s in range(st.n):
+        st.last_kind[s] = -1
+
+cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
+    cdef int s, nalive = 0, first_alive = -1, step, k, i, r
+    cdef int order[MAXP]
+    cdef int alive_mask = 0
+    cdef bint first = st.hand_no == 0
+    for s in range(st.n):
+        if not st.out[s] and not g_can_ante(st, o, s):
+            st.out[s] = 1
+    for s in range(st.n):
+        if not st.out[s]:
+            nalive += 1
+            alive_mask |= 1 << s
+            if first_alive < 0:
+                first_alive = s
+    if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
+        g_end_game(st, o)
+        return
+    if not first:
+        step = 1
+        while st.out[(st.dealer + step) % st.n]:
+            step += 1
+        st.orbit_steps += step
+        st.dealer = (st.dealer + step) % st.n
+        if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
+            g_end_game(st, o)
+            return
+    elif st.out[st.dealer]:
+        st.dealer = first_alive
+    st.hand_no += 1
+    g_reset_hand_state(st, o)
+    st.dead = st.carry
+    st.carry = 0
+    k = g_odd_order(st, o, alive_mask, order)
+    for i in range(k):
+        s = order[i]
+        st.in_hand[s] = 1
+        g_pay(st, o, s, o.ante, 0)
+        g_pay(st, o, s, o.sab_ante, 1)
+    # deal: the whole deck, shuffled
+    for i in range(NC):
+        st.draw[i] = <signed char>i
+    shuffle_sorted(&st.rng, st.draw, NC)
+    st.ndraw = NC
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for r in range(2):
+        for i in range(k):
+            s = order[i]
+            st.ndraw -= 1
+            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
+            st.hlen[s] += 1
+    st.ndraw -= 1
+    st.discard[0] = st.draw[st.ndraw]
+    st.ndiscard = 1
+    st.round = 1
+    g_begin_card_phase(st, o)
+
+cdef void g_begin_card_phase(State* st, Opts* o) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int k, i
+    st.phase = PH_CARD
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        st.queue[i] = <signed char>order[i]
+    st.qlen = k
+    st.qpos = 0
+    g_next_card_turn(st, o)
+
+cdef void g_next_card_turn(State* st, Opts* o) noexcept nogil:
+    st.legal_ok = 0
+    if st.qpos < st.qlen:
+        st.to_act = st.queue[st.qpos]
+        st.qpos += 1
+    else:
+        g_begin_betting(st, o)
+
+cdef void g_begin_betting(State* st, Opts* o) noexcept nogil:
+    cdef int s
+    st.phase = PH_BETTING
+    for s in range(st.n):
+        st.round_bet[s] = 0
+        st.acted[s] = 0
+    st.cur_bet = 0
+    st.raises = 0
+    st.legal_ok = 0
+    st.to_act = g_next_bettor(st, o, (st.dealer + 1) % st.n, 1)
+    if st.to_act < 0:
+        g_spike_phase(st, o)
+
+cdef bint g_needs_to_act(State* st, Opts* o, int s) noexcept nogil:
+    cdef int x, k = 0
+    if not st.in_hand[s] or st.folded[s] or st.stacks[s] == 0:
+        return False
+    if st.round_bet[s] < st.cur_bet:
+        return True
+    if st.acted[s]:
+        return False
+    for x in range(st.n):
+        if st.in_hand[x] and not st.folded[x] and st.stacks[x] > 0:
+            k += 1
+    return k > 1
+
+cdef int g_next_bettor(State* st, Opts* o, int start, bint inclusive) noexcept nogil:
+    cdef int i, s
+    for i in range(0 if inclusive else 1, st.n + 1):
+        s = (start + i) % st.n
+        if g_needs_to_act(st, o, s):
+            return s
+    return -1
+
+cdef void g_perform(State* st, Opts* o, int s, int kind, long long arg) noexcept nogil:
+    """Play seat ``s``'s action ``kind`` (an ``A_*`` code; ``arg``: the swapped card value or
+    the bet/raise amount), already checked legal, and run on to the next decision."""
+    cdef signed char taken, given
+    cdef bint done
+    st.legal_ok = 0
+    st.allin_last[s] = 0
+    st.last_kind[s] = LAST_KIND[kind]
+    if st.phase == PH_BETTING:
+        done = g_betting_act(st, o, s, kind, arg)
+        if g_all_junked_win(st, o):
+            return
+        if done:
+            g_spike_phase(st, o)
+        return
+    if kind == A_GAIN:
+        g_pay(st, o, s, o.gain_fee, 2)
+        taken = g_draw(st, o)
+        st.hands[s][st.hlen[s]] = taken
+        st.hlen[s] += 1
+    elif kind == A_SWAP_DISCARD or kind == A_SWAP_DRAW:
+        g_pay(st, o, s, o.swap_fee, 2)
+        if kind == A_SWAP_DISCARD:
+            st.ndiscard -= 1
+            taken = st.discard[st.ndiscard]
+            given = g_take_from_hand(st, o, s, <int>arg)
+            st.hands[s][st.hlen[s]] = taken
+            st.hlen[s] += 1
+            st.pub[taken] = 1
+            st.discard[st.ndiscard] = given
+            st.ndiscard += 1
+        else:
+            given = g_take_from_hand(st, o, s, <int>arg)
+            taken = g_draw(st, o)
+            st.hands[s][st.hlen[s]] = taken
+            st.hlen[s] += 1
+            st.discard[st.ndiscard] = given
+            st.ndiscard += 1
+    g_next_card_turn(st, o)
+
+cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) noexcept nogil:
+    cdef long long paid, to_call
+    cdef int i
+    if kind == A_CHECK:
+        st.acted[s] = 1
+    elif kind == A_CALL:
+        paid = g_pay(st, o, s, st.cur_bet - st.round_bet[s], 0)
+        st.round_bet[s] += paid
+        st.acted[s] = 1
+        st.allin_last[s] = st.stacks[s] == 0
+    elif kind == A_BET or kind == A_RAISE:
+        to_call = st.cur_bet - st.round_bet[s]
+        paid = g_pay(st, o, s, to_call + amount, 0)
+        st.round_bet[s] += paid
+        if amount >= o.unit:
+            for i in range(st.n):
+                st.acted[i] = 0
+        if kind == A_RAISE:
+            st.raises += 1
+        st.cur_bet = st.round_bet[s]
+        st.acted[s] = 1
+        st.allin_last[s] = st.stacks[s] == 0
+    else:  # junk: the hand is mucked face down
+        st.folded[s] = 1
+        g_clear_hand(st, o, s, st.muck, &st.nmuck)
+    if g_nlive(st, o) > 1:
+        st.to_act = g_next_bettor(st, o, s, 0)
+        if st.to_act >= 0:
+            return False
+    else:
+        st.to_act = -1
+    g_return_uncalled(st, o)
+    return True
+
+cdef void g_return_uncalled(State* st, Opts* o) noexcept nogil:
+    cdef int s, top = -1
+    cdef long long others = 0, excess
+    if not st.cur_bet:
+        return
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            if top < 0 or st.committed[s] > st.committed[top]:
+                top = s
+    if top < 0:
+        return
+    for s in range(st.n):
+        if s != top and st.committed[s] > others:
+            others = st.committed[s]
+    excess = st.committed[top] - others
+    if excess > st.round_bet[top]:
+        excess = st.round_bet[top]
+    if excess > 0:
+        st.committed[top] -= excess
+        st.round_bet[top] -= excess
+        st.stacks[top] += excess
+
+cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
+    cdef int s, winner = -1
+    cdef long long amount
+    if g_nlive(st, o) != 1:
+        return False
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            winner = s
+    amount = g_pot_total(st, o)
+    g_award(st, o, amount, 1 << winner)
+    st.rec_reason = REC_ALL_JUNKED
+    st.rec_npots = 1
+    st.rec_amount[0] = amount
+    st.rec_mask[0] = 1 << winner
+    st.rec_sab = 0
+    st.rec_nshown = 0
+    g_finish_hand(st, o)
+    return True
+
+cdef void g_spike_phase(State* st, Opts* o) noexcept nogil:
+    st.phase = PH_SPIKE
+    st.to_act = -1
+    st.d1 = mt_die(&st.rng)
+    st.d2 = mt_die(&st.rng)
+    if st.d1 == st.d2:
+        g_sabacc_shift(st, o)
+    if st.round < o.rounds:
+        st.round += 1
+        g_begin_card_phase(st, o)
+    else:
+        g_showdown(st, o)
+
+cdef void g_sabacc_shift(State* st, Opts* o) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int sizes[MAXP]
+    cdef int k, i, j, s
+    cdef signed char c
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        s = order[i]
+        sizes[i] = st.hlen[s]
+        g_clear_hand(st, o, s, st.discard, &st.ndiscard)
+    for i in range(k):
+        s = order[i]
+        for j in range(sizes[i]):
+            c = g_draw(st, o)
+            if c < 0:  # more cards in hands than the deck holds (8 seats at hand_cap 8)
+                break
+            st.hands[s][st.hlen[s]] = c
+            st.hlen[s] += 1
+    c = g_draw(st, o)
+    if c >= 0:
+        st.discard[st.ndiscard] = c
+        st.ndiscard += 1
+
+cdef int g_build_pots(State* st, Opts* o, long long* amounts, int* masks) noexcept nogil:
+    """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
+    cdef long long levels[MAXP + 1]
+    cdef long long level, prev = 0, amount, top = -1, c, lo, plo, leftover = 0, x
+    cdef int nlev = 0, npots = 0, s, i, j, elig
+    cdef int live = 0, capped = 0
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            live |= 1 << s
+            if st.committed[s] > top:
+                top = st.committed[s]
+            if st.stacks[s] == 0:
+                capped |= 1 << s
+    if not live:
+        amounts[0] = g_pot_total(st, o)
+        masks[0] = 0
+        return 1
+    for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
+        if capped >> s & 1:
+            levels[nlev] = st.committed[s]
+            nlev += 1
+    levels[nlev] = top
+    nlev += 1
+    for i in range(1, nlev):  # sort ascending
+        x = levels[i]
+        j = i - 1
+        while j >= 0 and levels[j] > x:
+            levels[j + 1] = levels[j]
+            j -= 1
+        levels[j + 1] = x
+    for i in range(nlev):
+        level = levels[i]
+        if i and level == levels[i - 1]:
+            continue
+        amount = 0
+        for s in range(st.n):
+            c = st.committed[s]
+            lo = c if c < level else level
+            plo = c if c < prev else prev
+            amount += lo - plo
+        elig = 0
+        for s in range(st.n):
+            if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
+                elig |= 1 << s
+        if npots and masks[npots - 1] == elig:
+            amounts[npots - 1] += amount
+        elif amount > 0 or not npots:
+            amounts[npots] = amount
+            masks[npots] = elig
+            npots += 1
+        prev = level
+    for s in range(st.n):
+        if st.committed[s] > prev:
+            leftover += st.committed[s] - prev
+    amounts[npots - 1] += leftover
+    amounts[0] += st.dead
+    return npots
+
+cdef void g_showdown(State* st, Opts* o) noexcept nogil:
+    cdef int64_t values[MAXP]
+    cdef long long amounts[MAXP + 2]
+    cdef int masks[MAXP + 2]
+    cdef int dec_key[MAXP + 4]
+    cdef int dec_val[MAXP + 4]
+    cdef int ndec = 0
+    cdef int npots, i, s, live = 0, overall, best_seat = -1
+    cdef int totals[MAXP]
+    cdef int order[MAXP]
+    cdef int j, total, k, won
+    st.phase = PH_SHOWDOWN
+    st.to_act = -1
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            live |= 1 << s
+            values[s] = strength(st.hands[s], st.hlen[s])
+            total = 0
+            for j in range(st.hlen[s]):
+                total += VAL[st.hands[s][j]]
+            totals[s] = total
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    st.rec_nshown = k
+    for i in range(k):  # the revealed hands, for hand_results
+        s = order[i]
+        st.rec_shown_seat[i] = <signed char>s
+        st.rec_shown_len[i] = st.hlen[s]
+        memcpy(st.rec_shown[i], st.hands[s], st.hlen[s])
+    npots = g_build_pots(st, o, amounts, masks)
+    st.rec_npots = npots
+    for i in range(npots):
+        won = g_winners(st, o, masks[i], values, dec_key, dec_val, &ndec)
+        g_award(st, o, amounts[i], won)
+        st.rec_amount[i] = amounts[i]
+        st.rec_mask[i] = won
+    overall = g_winners(st, o, live, values, dec_key, dec_val, &ndec)
+    for s in range(st.n):
+        if overall >> s & 1:
+            best_seat = s
+            break
+    st.rec_sab = 0
+    if totals[best_seat] == 0 and st.sabacc_pot:
+        st.rec_sab = 1
+        st.rec_sab_amount = st.sabacc_pot
+        st.rec_sab_mask = overall
+        g_award(st, o, st.sabacc_pot, overall)
+        st.sabacc_pot = 0
+    st.rec_reason = REC_SHOWDOWN
+    g_finish_hand(st, o)
+
+cdef int g_winners(State* st, Opts* o, int seats, int64_t* values, int* dec_key, int* dec_val,
+                  int* ndec) noexcept nogil:
+    cdef int s, tied = 0, i
+    cdef int64_t best = -1
+    for s in range(st.n):
+        if seats >> s & 1 and values[s] > best:
+            best = values[s]
+    for s in range(st.n):
+        if seats >> s & 1 and values[s] == best:
+            tied |= 1 << s
+    if tied & (tied - 1) == 0:
+        return tied
+    for i in range(ndec[0]):
+        if dec_key[i] == tied:
+            return dec_val[i]
+    dec_key[ndec[0]] = tied
+    dec_val[ndec[0]] = g_break_true_tie(st, o, tied)
+    ndec[0] += 1
+    return dec_val[ndec[0] - 1]
+
+cdef int g_break_true_tie(State* st, Opts* o, int tied) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int drawn[MAXP]
+    cdef int k, i, s, best, keep, v, closeness
+    cdef signed char c
+    if o.tie_split:
+        return tied
+    k = g_odd_order(st, o, tied, order)
+    while k > 1:
+        if not g_can_draw(st, o):
+            break
+        best = -1
+        for i in range(k):
+            if not g_can_draw(st, o):
+                return g_mask_of(st, o, order, k)
+            c = g_draw(st, o)
+            st.discard[st.ndiscard] = c
+            st.ndiscard += 1
+            v = VAL[c]
+            closeness = (10 - (v if v >= 0 else -v)) * 2 + (1 if v > 0 else 0)
+            drawn[i] = closeness
+            if closeness > best:
+                best = closeness
+        keep = 0
+        for i in range(k):
+            if drawn[i] == best:
+                order[keep] = order[i]
+                keep += 1
+        k = keep
+    return g_mask_of(st, o, order, k)
+
+cdef inline int g_mask_of(State* st, Opts* o, int* seats, int k) noexcept nogil:
+    cdef int i, m = 0
+    for i in range(k):
+        m |= 1 << seats[i]
+    return m
+
+cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
+    """End the hand: complete its record (the rest was written by the caller) and start the
+    next one."""
+    cdef int s
+    st.rec_done = 1
+    st.rec_hand = st.hand_no
+    st.rec_dealer = st.dealer
+    for s in range(st.n):
+        st.rec_net[s] = st.stacks[s] - st.hand_start[s]
+    st.rec_carry = st.carry
+    st.rec_sabacc_left = st.sabacc_pot
+    for s in range(st.n):
+        st.committed[s] = 0
+    st.dead = 0
+    st.to_act = -1
+    g_start_hand(st, o)
+
+cdef void g_end_game(State* st, Opts* o) noexcept nogil:
+    cdef int s, alive = 0
+    cdef long long leftover = st.sabacc_pot + st.carry
+    if leftover:
+        for s in range(st.n):
+            if not st.out[s]:
+                alive |= 1 << s
+        if not alive:
+            alive = (1 << st.n) - 1
+        if o.final_split:
+            g_award(st, o, leftover, alive)
+        else:
+            st.house += leftover
+        st.sabacc_pot = 0
+        st.carry = 0
+    st.over = 1
+    st.to_act = -1
+    st.phase = PH_OVER
+
+
+
 cdef class SpikeCore:
     """A game of Corellian Spike on the compiled engine (see the module docstring).
 
@@ -569,15 +1293,16 @@ cdef class SpikeCore:
             st.stacks[s] = o.start
         st.to_act = -1
         st.phase = PH_SETUP
-        self._reset_hand_state()
+        g_reset_hand_state(st, o)
+        self._last = [None] * n
         for s in range(n):
-            if self._can_ante(s):
+            if g_can_ante(st, o, s):
                 break
         else:
             raise OptionError(
                 f"buy_in={o.start} cannot cover the antes ({o.ante} + {o.sab_ante})"
             )
-        self._start_hand()
+        g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
     @property
@@ -686,7 +1411,6 @@ cdef class SpikeCore:
         self._seats.append(actor)
         self._acts.append(action)
         self._last[actor] = action
-        self.st.allin_last[actor] = 0
         self._perform(actor, action)
         return None
 
@@ -983,680 +1707,70 @@ cdef class SpikeCore:
                     return True
         return False
 
-    cdef void _compute_legal(self) noexcept:
-        cdef State* st = &self.st
-        cdef Opts* o = &self.o
-        cdef int s = st.to_act
-        cdef long long stack, to_call
-        cdef long long lo, hi
-        cdef bint cd
-        if st.legal_ok or s < 0:
-            return
-        st.legal_ok = 1
-        st.bet_hi = st.raise_hi = 0
-        st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
-        st.to_call_pos = 0
-        stack = st.stacks[s]
-        if st.phase == PH_CARD:
-            cd = self._can_draw()
-            st.can_gain = st.hlen[s] < o.hand_cap and stack >= o.gain_fee and cd
-            if stack >= o.swap_fee and st.hlen[s]:
-                st.can_swap_discard = st.ndiscard > 0
-                st.can_swap_draw = cd
-            return
-        to_call = st.cur_bet - st.round_bet[s]
-        if to_call <= 0:
-            if st.cur_bet > 0:
-                self._raise_range(s, 0, stack)
-            elif self._size_range(stack, self._pot_total(), &lo, &hi):
-                st.bet_lo = lo
-                st.bet_hi = hi
-            return
-        st.to_call_pos = 1
-        self._raise_range(s, to_call, stack)
+    # ------------------------------------------------------------------ the rules (C functions)
+    cdef inline void _compute_legal(self) noexcept:
+        g_compute_legal(&self.st, &self.o)
 
-    cdef bint _size_range(self, long long stack_after_call, long long pot_after_call,
-                          long long* lo, long long* hi) noexcept:
-        cdef long long unit = self.o.unit if self.o.unit > 1 else 1
-        cdef long long high
-        if stack_after_call <= 0:
-            return False
-        if self.o.structure == BS_FIXED:
-            high = unit
-        elif self.o.structure == BS_POT_LIMIT:
-            high = unit if unit > pot_after_call else pot_after_call
-        else:
-            high = stack_after_call
-        if high > stack_after_call:
-            high = stack_after_call
-        lo[0] = unit if unit < stack_after_call else stack_after_call
-        if self.o.structure == BS_FIXED and stack_after_call >= unit:
-            lo[0] = unit
-        hi[0] = high
-        return True
-
-    cdef void _raise_range(self, int s, long long to_call, long long stack) noexcept:
-        cdef State* st = &self.st
-        cdef long long lo, hi
-        cdef int o, others = 0
-        if st.acted[s]:
-            return
-        if self.o.max_raises >= 0 and st.raises >= self.o.max_raises:
-            return
-        for o in range(st.n):
-            if o != s and st.in_hand[o] and not st.folded[o] and st.stacks[o] > 0:
-                others += 1
-        if not others:
-            return
-        if self._size_range(stack - to_call, self._pot_total() + to_call, &lo, &hi):
-            st.raise_lo = lo
-            st.raise_hi = hi
-
-    # ------------------------------------------------------------------ helpers
     cdef inline long long _pot_total(self) noexcept:
-        cdef long long t = self.st.dead
-        cdef int s
-        for s in range(self.st.n):
-            t += self.st.committed[s]
-        return t
+        return g_pot_total(&self.st, &self.o)
 
-    cdef inline bint _can_draw(self) noexcept:
-        return self.st.ndraw > 0 or self.st.ndiscard > 1 or self.st.nmuck > 0
+    cdef inline int _build_pots(self, long long* amounts, int* masks) noexcept:
+        return g_build_pots(&self.st, &self.o, amounts, masks)
 
-    cdef inline int _nlive(self) noexcept:
-        cdef int s, k = 0
-        for s in range(self.st.n):
-            if self.st.in_hand[s] and not self.st.folded[s]:
-                k += 1
-        return k
-
-    cdef bint _can_ante(self, int s) noexcept:
-        return self.st.stacks[s] >= self.o.ante + self.o.sab_ante and self.st.stacks[s] > 0
-
-    cdef int _order_from(self, int start, int* out) noexcept:
-        """Live seats clockwise from ``start``; returns how many."""
-        cdef int i, s, k = 0
-        for i in range(self.st.n):
-            s = (start + i) % self.st.n
-            if self.st.in_hand[s] and not self.st.folded[s]:
-                out[k] = s
-                k += 1
-        return k
-
-    cdef int _odd_order(self, int mask, int* out) noexcept:
-        """The seats of ``mask`` from the dealer's left (odd-credit order); returns how many."""
-        cdef int i, s, k = 0
-        for i in range(self.st.n):
-            s = (self.st.dealer + 1 + i) % self.st.n
-            if mask >> s & 1:
-                out[k] = s
-                k += 1
-        return k
-
-    cdef long long _pay(self, int s, long long amount, int where) noexcept:
-        """Stack -> pot (where: 0 main/committed, 1 sabacc, 2 dead); returns what was paid."""
-        if amount > self.st.stacks[s]:
-            amount = self.st.stacks[s]
-        if amount <= 0:
-            return 0
-        self.st.stacks[s] -= amount
-        if where == 1:
-            self.st.sabacc_pot += amount
-        elif where == 0:
-            self.st.committed[s] += amount
-        else:
-            self.st.dead += amount
-        return amount
-
-    cdef void _award(self, long long amount, int mask) noexcept:
-        cdef int order[MAXP]
-        cdef int k = self._odd_order(mask, order)
-        cdef long long base, odd
-        cdef int i
-        if k == 0:
-            return
-        base = amount // k
-        odd = amount % k
-        for i in range(k):
-            self.st.stacks[order[i]] += base + (1 if i < odd else 0)
-
-    cdef signed char _draw(self) noexcept:
-        """The draw top (reshuffling first if the pile is empty); -1 if no card is left."""
+    cdef void _perform(self, int s, object action) except *:
+        """Play a legal action object through the C rules, then log the hand it ended."""
         cdef State* st = &self.st
-        if st.ndraw == 0:
-            self._reshuffle()
-            if st.ndraw == 0:
-                return -1
-        st.ndraw -= 1
-        return st.draw[st.ndraw]
-
-    cdef void _reshuffle(self) noexcept:
-        cdef State* st = &self.st
-        cdef int k = 0, i
-        for i in range(st.ndiscard - 1):
-            st.draw[k] = st.discard[i]
-            k += 1
-        for i in range(st.nmuck):
-            st.draw[k] = st.muck[i]
-            k += 1
-        if st.ndiscard > 0:
-            st.discard[0] = st.discard[st.ndiscard - 1]
-            st.ndiscard = 1
-        st.nmuck = 0
-        shuffle_sorted(&st.rng, st.draw, k)
-        st.ndraw = k
-
-    cdef signed char _take_from_hand(self, int s, int value) noexcept:
-        """Remove a card of ``value``: a publicly known copy first, else the first copy."""
-        cdef State* st = &self.st
-        cdef int i, idx = -1
-        cdef signed char c
-        for i in range(st.hlen[s]):
-            c = st.hands[s][i]
-            if VAL[c] == value:
-                if st.pub[c]:
-                    idx = i
-                    break
-                if idx < 0:
-                    idx = i
-        c = st.hands[s][idx]
-        for i in range(idx, st.hlen[s] - 1):
-            st.hands[s][i] = st.hands[s][i + 1]
-        st.hlen[s] -= 1
-        st.pub[c] = 0
-        return c
-
-    cdef void _clear_hand(self, int s, signed char* dest, int* ndest) noexcept:
-        cdef int i
-        cdef signed char c
-        for i in range(self.st.hlen[s]):
-            c = self.st.hands[s][i]
-            dest[ndest[0]] = c
-            ndest[0] += 1
-            self.st.pub[c] = 0
-        self.st.hlen[s] = 0
-
-    # ------------------------------------------------------------------ hand lifecycle
-    cdef void _reset_hand_state(self):
-        cdef State* st = &self.st
-        cdef int s
-        for s in range(st.n):
-            st.hlen[s] = 0
-            st.in_hand[s] = 0
-            st.folded[s] = 0
-            st.committed[s] = 0
-            st.round_bet[s] = 0
-            st.acted[s] = 0
-            st.allin_last[s] = 0
-            st.hand_start[s] = st.stacks[s]
-        memset(st.pub, 0, sizeof(st.pub))
-        st.dead = 0
-        st.cur_bet = 0
-        st.raises = 0
-        st.ndraw = st.ndiscard = st.nmuck = 0
-        st.round = 0
-        st.qlen = st.qpos = 0
-        st.d1 = st.d2 = 0
-        self._last = [None] * st.n
-
-    cdef void _start_hand(self):
-        cdef State* st = &self.st
-        cdef Opts* o = &self.o
-        cdef int s, nalive = 0, first_alive = -1, step, k, i
-        cdef int order[MAXP]
-        cdef int alive_mask = 0
-        cdef bint first = st.hand_no == 0
-        for s in range(st.n):
-            if not st.out[s] and not self._can_ante(s):
-                st.out[s] = 1
-        for s in range(st.n):
-            if not st.out[s]:
-                nalive += 1
-                alive_mask |= 1 << s
-                if first_alive < 0:
-                    first_alive = s
-        if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
-            self._end_game()
-            return
-        if not first:
-            step = 1
-            while st.out[(st.dealer + step) % st.n]:
-                step += 1
-            st.orbit_steps += step
-            st.dealer = (st.dealer + step) % st.n
-            if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
-                self._end_game()
-                return
-        elif st.out[st.dealer]:
-            st.dealer = first_alive
-        st.hand_no += 1
-        self._reset_hand_state()
-        st.dead = st.carry
-        st.carry = 0
-        k = self._odd_order(alive_mask, order)
-        for i in range(k):
-            s = order[i]
-            st.in_hand[s] = 1
-            self._pay(s, o.ante, 0)
-            self._pay(s, o.sab_ante, 1)
-        # deal: the whole deck, shuffled
-        for i in range(NC):
-            st.draw[i] = <signed char>i
-        shuffle_sorted(&st.rng, st.draw, NC)
-        st.ndraw = NC
-        k = self._order_from((st.dealer + 1) % st.n, order)
-        for _ in range(2):
-            for i in range(k):
-                s = order[i]
-                st.ndraw -= 1
-                st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
-                st.hlen[s] += 1
-        st.ndraw -= 1
-        st.discard[0] = st.draw[st.ndraw]
-        st.ndiscard = 1
-        st.round = 1
-        self._begin_card_phase()
-
-    cdef void _begin_card_phase(self):
-        cdef int order[MAXP]
-        cdef int k, i
-        self.st.phase = PH_CARD
-        k = self._order_from((self.st.dealer + 1) % self.st.n, order)
-        for i in range(k):
-            self.st.queue[i] = <signed char>order[i]
-        self.st.qlen = k
-        self.st.qpos = 0
-        self._next_card_turn()
-
-    cdef void _next_card_turn(self):
-        self.st.legal_ok = 0
-        if self.st.qpos < self.st.qlen:
-            self.st.to_act = self.st.queue[self.st.qpos]
-            self.st.qpos += 1
-        else:
-            self._begin_betting()
-
-    cdef void _begin_betting(self):
-        cdef State* st = &self.st
-        cdef int s
-        st.phase = PH_BETTING
-        for s in range(st.n):
-            st.round_bet[s] = 0
-            st.acted[s] = 0
-        st.cur_bet = 0
-        st.raises = 0
-        st.legal_ok = 0
-        st.to_act = self._next_bettor((st.dealer + 1) % st.n, 1)
-        if st.to_act < 0:
-            self._spike_phase()
-
-    cdef bint _needs_to_act(self, int s) noexcept:
-        cdef State* st = &self.st
-        cdef int o, k = 0
-        if not st.in_hand[s] or st.folded[s] or st.stacks[s] == 0:
-            return False
-        if st.round_bet[s] < st.cur_bet:
-            return True
-        if st.acted[s]:
-            return False
-        for o in range(st.n):
-            if st.in_hand[o] and not st.folded[o] and st.stacks[o] > 0:
-                k += 1
-        return k > 1
-
-    cdef int _next_bettor(self, int start, bint inclusive) noexcept:
-        cdef int i, s
-        for i in range(0 if inclusive else 1, self.st.n + 1):
-            s = (start + i) % self.st.n
-            if self._needs_to_act(s):
-                return s
-        return -1
-
-    cdef void _perform(self, int s, object action):
-        cdef State* st = &self.st
-        cdef Opts* o = &self.o
-        cdef signed char taken, given
-        cdef bint done
+        cdef int kind
+        cdef long long arg = 0
+        cdef int hand = st.hand_no
         t = type(action)
-        if st.phase == PH_BETTING:
-            done = self._betting_act(s, action, t)
-            if self._all_junked_win():
-                return
-            if done:
-                self._spike_phase()
-            return
-        if t is _Gain:
-            self._pay(s, o.gain_fee, 2)
-            taken = self._draw()
-            st.hands[s][st.hlen[s]] = taken
-            st.hlen[s] += 1
+        if t is _Stand:
+            kind = A_STAND
+        elif t is _Gain:
+            kind = A_GAIN
         elif t is _Swap:
-            self._pay(s, o.swap_fee, 2)
-            if action.source == "discard":
-                st.ndiscard -= 1
-                taken = st.discard[st.ndiscard]
-                given = self._take_from_hand(s, action.value)
-                st.hands[s][st.hlen[s]] = taken
-                st.hlen[s] += 1
-                st.pub[taken] = 1
-                st.discard[st.ndiscard] = given
-                st.ndiscard += 1
-            else:
-                given = self._take_from_hand(s, action.value)
-                taken = self._draw()
-                st.hands[s][st.hlen[s]] = taken
-                st.hlen[s] += 1
-                st.discard[st.ndiscard] = given
-                st.ndiscard += 1
-        self._next_card_turn()
-
-    cdef bint _betting_act(self, int s, object action, object t):
-        cdef State* st = &self.st
-        cdef long long paid, to_call, amount
-        cdef int i
-        if t is _Check:
-            st.acted[s] = 1
+            kind = A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW
+            arg = action.value
+        elif t is _Check:
+            kind = A_CHECK
         elif t is _Call:
-            paid = self._pay(s, st.cur_bet - st.round_bet[s], 0)
-            st.round_bet[s] += paid
-            st.acted[s] = 1
-            st.allin_last[s] = st.stacks[s] == 0
-        elif t is _Bet or t is _Raise:
-            amount = action.amount
-            to_call = st.cur_bet - st.round_bet[s]
-            paid = self._pay(s, to_call + amount, 0)
-            st.round_bet[s] += paid
-            if amount >= self.o.unit:
-                for i in range(st.n):
-                    st.acted[i] = 0
-            if t is _Raise:
-                st.raises += 1
-            st.cur_bet = st.round_bet[s]
-            st.acted[s] = 1
-            st.allin_last[s] = st.stacks[s] == 0
-        else:  # junk: the hand is mucked face down
-            st.folded[s] = 1
-            self._clear_hand(s, st.muck, &st.nmuck)
-        if self._nlive() > 1:
-            st.to_act = self._next_bettor(s, 0)
-            if st.to_act >= 0:
-                return False
+            kind = A_CALL
+        elif t is _Bet:
+            kind = A_BET
+            arg = action.amount
+        elif t is _Raise:
+            kind = A_RAISE
+            arg = action.amount
         else:
-            st.to_act = -1
-        self._return_uncalled()
-        return True
+            kind = A_JUNK
+        st.rec_done = 0
+        g_perform(st, &self.o, s, kind, arg)
+        if st.rec_done:
+            self._log_hand()
+        if st.hand_no != hand:
+            self._last = [None] * st.n
 
-    cdef void _return_uncalled(self) noexcept:
+    cdef void _log_hand(self) except *:
+        """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
+        ``_hand_data``."""
         cdef State* st = &self.st
-        cdef int s, top = -1
-        cdef long long others = 0, excess
-        if not st.cur_bet:
-            return
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                if top < 0 or st.committed[s] > st.committed[top]:
-                    top = s
-        if top < 0:
-            return
-        for s in range(st.n):
-            if s != top and st.committed[s] > others:
-                others = st.committed[s]
-        excess = st.committed[top] - others
-        if excess > st.round_bet[top]:
-            excess = st.round_bet[top]
-        if excess > 0:
-            st.committed[top] -= excess
-            st.round_bet[top] -= excess
-            st.stacks[top] += excess
-
-    cdef bint _all_junked_win(self):
-        cdef State* st = &self.st
-        cdef int s, winner = -1
-        cdef long long amount
-        if self._nlive() != 1:
-            return False
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                winner = s
-        amount = self._pot_total()
-        self._award(amount, 1 << winner)
-        self._finish_hand("all_junked", ((amount, 1 << winner),), None, None)
-        return True
-
-    cdef void _spike_phase(self):
-        cdef State* st = &self.st
-        st.phase = PH_SPIKE
-        st.to_act = -1
-        st.d1 = mt_die(&st.rng)
-        st.d2 = mt_die(&st.rng)
-        if st.d1 == st.d2:
-            self._sabacc_shift()
-        if st.round < self.o.rounds:
-            st.round += 1
-            self._begin_card_phase()
-        else:
-            self._showdown()
-
-    cdef void _sabacc_shift(self) noexcept:
-        cdef State* st = &self.st
-        cdef int order[MAXP]
-        cdef int sizes[MAXP]
-        cdef int k, i, j, s
-        cdef signed char c
-        k = self._order_from((st.dealer + 1) % st.n, order)
-        for i in range(k):
-            s = order[i]
-            sizes[i] = st.hlen[s]
-            self._clear_hand(s, st.discard, &st.ndiscard)
-        for i in range(k):
-            s = order[i]
-            for j in range(sizes[i]):
-                c = self._draw()
-                if c < 0:  # more cards in hands than the deck holds (8 seats at hand_cap 8)
-                    break
-                st.hands[s][st.hlen[s]] = c
-                st.hlen[s] += 1
-        c = self._draw()
-        if c >= 0:
-            st.discard[st.ndiscard] = c
-            st.ndiscard += 1
-
-    cdef int _build_pots(self, long long* amounts, int* masks) noexcept:
-        """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
-        cdef State* st = &self.st
-        cdef long long levels[MAXP + 1]
-        cdef long long level, prev = 0, amount, top = -1, c, lo, plo, leftover = 0, x
-        cdef int nlev = 0, npots = 0, s, i, j, elig
-        cdef int live = 0, capped = 0
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                live |= 1 << s
-                if st.committed[s] > top:
-                    top = st.committed[s]
-                if st.stacks[s] == 0:
-                    capped |= 1 << s
-        if not live:
-            amounts[0] = self._pot_total()
-            masks[0] = 0
-            return 1
-        for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
-            if capped >> s & 1:
-                levels[nlev] = st.committed[s]
-                nlev += 1
-        levels[nlev] = top
-        nlev += 1
-        for i in range(1, nlev):  # sort ascending
-            x = levels[i]
-            j = i - 1
-            while j >= 0 and levels[j] > x:
-                levels[j + 1] = levels[j]
-                j -= 1
-            levels[j + 1] = x
-        for i in range(nlev):
-            level = levels[i]
-            if i and level == levels[i - 1]:
-                continue
-            amount = 0
-            for s in range(st.n):
-                c = st.committed[s]
-                lo = c if c < level else level
-                plo = c if c < prev else prev
-                amount += lo - plo
-            elig = 0
-            for s in range(st.n):
-                if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
-                    elig |= 1 << s
-            if npots and masks[npots - 1] == elig:
-                amounts[npots - 1] += amount
-            elif amount > 0 or not npots:
-                amounts[npots] = amount
-                masks[npots] = elig
-                npots += 1
-            prev = level
-        for s in range(st.n):
-            if st.committed[s] > prev:
-                leftover += st.committed[s] - prev
-        amounts[npots - 1] += leftover
-        amounts[0] += st.dead
-        return npots
-
-    cdef void _showdown(self):
-        cdef State* st = &self.st
-        cdef int64_t values[MAXP]
-        cdef long long amounts[MAXP + 2]
-        cdef int masks[MAXP + 2]
-        cdef int dec_key[MAXP + 4]
-        cdef int dec_val[MAXP + 4]
-        cdef int ndec = 0
-        cdef int npots, i, s, live = 0, overall, best_seat = -1
-        cdef int totals[MAXP]
-        cdef int order[MAXP]
-        cdef int j, total, k, won
-        cdef list shown = []
-        cdef list pots = []
-        st.phase = PH_SHOWDOWN
-        st.to_act = -1
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                live |= 1 << s
-                values[s] = strength(st.hands[s], st.hlen[s])
-                total = 0
-                for j in range(st.hlen[s]):
-                    total += VAL[st.hands[s][j]]
-                totals[s] = total
-        k = self._order_from((st.dealer + 1) % st.n, order)
-        for i in range(k):  # the revealed hands, for hand_results
-            s = order[i]
-            shown.append((s, (<char*>st.hands[s])[:st.hlen[s]]))
-        npots = self._build_pots(amounts, masks)
-        for i in range(npots):
-            won = self._winners(masks[i], values, dec_key, dec_val, &ndec)
-            self._award(amounts[i], won)
-            pots.append((amounts[i], won))
-        overall = self._winners(live, values, dec_key, dec_val, &ndec)
-        for s in range(st.n):
-            if overall >> s & 1:
-                best_seat = s
-                break
-        sab_won = None
-        if totals[best_seat] == 0 and st.sabacc_pot:
-            sab_won = (st.sabacc_pot, overall)
-            self._award(st.sabacc_pot, overall)
-            st.sabacc_pot = 0
-        self._finish_hand("showdown", tuple(pots), sab_won, tuple(shown))
-
-    cdef int _winners(self, int seats, int64_t* values, int* dec_key, int* dec_val,
-                      int* ndec) noexcept:
-        cdef int s, tied = 0, i
-        cdef int64_t best = -1
-        for s in range(self.st.n):
-            if seats >> s & 1 and values[s] > best:
-                best = values[s]
-        for s in range(self.st.n):
-            if seats >> s & 1 and values[s] == best:
-                tied |= 1 << s
-        if tied & (tied - 1) == 0:
-            return tied
-        for i in range(ndec[0]):
-            if dec_key[i] == tied:
-                return dec_val[i]
-        dec_key[ndec[0]] = tied
-        dec_val[ndec[0]] = self._break_true_tie(tied)
-        ndec[0] += 1
-        return dec_val[ndec[0] - 1]
-
-    cdef int _break_true_tie(self, int tied) noexcept:
-        cdef State* st = &self.st
-        cdef int order[MAXP]
-        cdef int drawn[MAXP]
-        cdef int k, i, s, best, keep, v, closeness
-        cdef signed char c
-        if self.o.tie_split:
-            return tied
-        k = self._odd_order(tied, order)
-        while k > 1:
-            if not self._can_draw():
-                break
-            best = -1
-            for i in range(k):
-                if not self._can_draw():
-                    return self._mask_of(order, k)
-                c = self._draw()
-                st.discard[st.ndiscard] = c
-                st.ndiscard += 1
-                v = VAL[c]
-                closeness = (10 - (v if v >= 0 else -v)) * 2 + (1 if v > 0 else 0)
-                drawn[i] = closeness
-                if closeness > best:
-                    best = closeness
-            keep = 0
-            for i in range(k):
-                if drawn[i] == best:
-                    order[keep] = order[i]
-                    keep += 1
-            k = keep
-        return self._mask_of(order, k)
-
-    cdef inline int _mask_of(self, int* seats, int k) noexcept:
-        cdef int i, m = 0
-        for i in range(k):
-            m |= 1 << seats[i]
-        return m
-
-    cdef void _finish_hand(self, str reason, tuple pots, object sabacc, object shown):
-        cdef State* st = &self.st
-        cdef int s
+        cdef int s, i
         self.hand_nets.append(
-            (st.hand_no, st.dealer, reason,
-             tuple([st.stacks[s] - st.hand_start[s] for s in range(st.n)]))
+            (st.rec_hand, st.rec_dealer,
+             "showdown" if st.rec_reason == REC_SHOWDOWN else "all_junked",
+             tuple([st.rec_net[s] for s in range(st.n)]))
         )
-        self._hand_data.append((pots, sabacc, shown, st.carry, st.sabacc_pot))
-        for s in range(st.n):
-            st.committed[s] = 0
-        st.dead = 0
-        st.to_act = -1
-        self._start_hand()
-
-    cdef void _end_game(self):
-        cdef State* st = &self.st
-        cdef int s, alive = 0
-        cdef long long leftover = st.sabacc_pot + st.carry
-        if leftover:
-            for s in range(st.n):
-                if not st.out[s]:
-                    alive |= 1 << s
-            if not alive:
-                alive = (1 << st.n) - 1
-            if self.o.final_split:
-                self._award(leftover, alive)
-            else:
-                st.house += leftover
-            st.sabacc_pot = 0
-            st.carry = 0
-        st.over = 1
-        st.to_act = -1
-        st.phase = PH_OVER
-
+        pots = tuple([(st.rec_amount[i], st.rec_mask[i]) for i in range(st.rec_npots)])
+        if st.rec_reason == REC_SHOWDOWN:
+            shown = tuple([
+                (<int>st.rec_shown_seat[i], (<char*>st.rec_shown[i])[:st.rec_shown_len[i]])
+                for i in range(st.rec_nshown)
+            ])
+            sab_won = (st.rec_sab_amount, st.rec_sab_mask) if st.rec_sab else None
+        else:
+            shown = None
+            sab_won = None
+        self._hand_data.append((pots, sab_won, shown, st.rec_carry, st.rec_sabacc_left))
     # ------------------------------------------------------------------ results, observation
     cdef object _pot_result(self, str pot, long long amount, int mask, int dealer, str reason):
         """The :class:`PotResult` of an award: winners in odd-credit order, odd credits first."""
@@ -1966,11 +2080,13 @@ cdef class SpikeCore:
                 st.hands[s][i] = c
                 st.pub[c] = c in public
             text = snapshot.last_action[s]
+            st.last_kind[s] = -1
             if text is None:
                 last.append(None)
             else:
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
+                st.last_kind[s] = _LAST_KIND_OF[last[s].kind]
         new._last = last
         st.hand_no = snapshot.hand_no
         st.dealer = snapshot.dealer
@@ -2124,3 +2240,4 @@ cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, 
     new._legal_obj = None
     new._legal_list = None
     return new
+
