@@ -295,31 +295,133 @@ cdef void mt_seed(MT* r, object seed) except *:
     mt_init_by_array(r, key, klen)
 
 
-cdef void mt_seed_u64(MT* r, uint64_t seed) noexcept nogil:
-    """``mt_seed`` for a seed of 0..2**64-1 (``random.Random(seed)``: one or two key words)."""
-    cdef uint32_t key[2]
-    key[0] = <uint32_t>seed  # the low 32 bits
-    key[1] = <uint32_t>(seed >> 32)
-    mt_init_by_array(r, key, 2 if key[1] else 1)
+DEF SEED_GROUP = 16
+
+cdef MT _MT_BASE  # init_genrand(19650218), where every init_by_array starts
+mt_init_genrand(&_MT_BASE, <uint32_t>19650218)
+
+
+cdef void mt_seed_group(MT** rs, const uint64_t* seeds, int count) noexcept nogil:
+    """``mt_seed_u64(rs[g], seeds[g])`` for ``count`` <= SEED_GROUP generators at once.
+
+    ``init_by_array`` is a chain of dependent steps; one seed at a time it is bound by their
+    latency. Here the chains of sixteen seeds advance side by side (the compiler vectorises the
+    inner loops over the group), each step the same as in ``mt_init_by_array``: with a key of
+    one or two words, the word added at step ``j`` is ``key[j % klen] + j % klen``. The first
+    draw of a fresh generator regenerates its words: that is done here too, side by side (the
+    state is then that of ``random.Random(seed)`` after its first ``getrandbits(32)`` call
+    regenerated, with ``mti = 0``: the same stream).
+    """
+    cdef uint32_t t[MT_N][SEED_GROUP]
+    cdef uint32_t k0[SEED_GROUP]
+    cdef uint32_t k1[SEED_GROUP]
+    cdef uint32_t y
+    cdef int i = 1, it, g
+    cdef uint64_t seed
+    for g in range(SEED_GROUP):
+        seed = seeds[g] if g < count else 0
+        k0[g] = <uint32_t>seed
+        k1[g] = <uint32_t>(seed >> 32) + 1 if seed >> 32 else <uint32_t>seed
+    for it in range(MT_N):
+        y = _MT_BASE.mt[it]
+        for g in range(SEED_GROUP):
+            t[it][g] = y
+    for it in range(MT_N):
+        if it & 1:
+            for g in range(SEED_GROUP):
+                t[i][g] = (t[i][g] ^ ((t[i - 1][g] ^ (t[i - 1][g] >> 30)) * <uint32_t>1664525)) + k1[g]
+        else:
+            for g in range(SEED_GROUP):
+                t[i][g] = (t[i][g] ^ ((t[i - 1][g] ^ (t[i - 1][g] >> 30)) * <uint32_t>1664525)) + k0[g]
+        i += 1
+        if i >= MT_N:
+            for g in range(SEED_GROUP):
+                t[0][g] = t[MT_N - 1][g]
+            i = 1
+    for it in range(MT_N - 1):
+        for g in range(SEED_GROUP):
+            t[i][g] = (t[i][g] ^ ((t[i - 1][g] ^ (t[i - 1][g] >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
+        i += 1
+        if i >= MT_N:
+            for g in range(SEED_GROUP):
+                t[0][g] = t[MT_N - 1][g]
+            i = 1
+    for g in range(SEED_GROUP):
+        t[0][g] = <uint32_t>0x80000000
+    # the first regeneration (mt_next's), on every generator of the group at once
+    for it in range(MT_N - MT_M):
+        for g in range(SEED_GROUP):
+            y = (t[it][g] & <uint32_t>0x80000000) | (t[it + 1][g] & <uint32_t>0x7fffffff)
+            t[it][g] = t[it + MT_M][g] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+    for it in range(MT_N - MT_M, MT_N - 1):
+        for g in range(SEED_GROUP):
+            y = (t[it][g] & <uint32_t>0x80000000) | (t[it + 1][g] & <uint32_t>0x7fffffff)
+            t[it][g] = t[it + (MT_M - MT_N)][g] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+    for g in range(SEED_GROUP):
+        y = (t[MT_N - 1][g] & <uint32_t>0x80000000) | (t[0][g] & <uint32_t>0x7fffffff)
+        t[MT_N - 1][g] = t[MT_M - 1][g] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+    for it in range(MT_N):  # row by row: one cache line of t at a time
+        for g in range(count):
+            rs[g].mt[it] = t[it][g]
+    for g in range(count):
+        rs[g].mti = 0
+
+
+def seed_group_sample(seeds):
+    """The Mersenne Twister states ``mt_seed_group`` makes for up to 16 seeds (for tests)."""
+    cdef MT rs[SEED_GROUP]
+    cdef MT* ptrs[SEED_GROUP]
+    cdef uint64_t keys[SEED_GROUP]
+    cdef int g, count = len(seeds)
+    memset(keys, 0, sizeof(keys))
+    if count > SEED_GROUP:
+        raise ValueError("at most 16 seeds")
+    for g in range(count):
+        ptrs[g] = &rs[g]
+        keys[g] = seeds[g]
+    mt_seed_group(ptrs, keys, count)
+    return [tuple([rs[g].mt[i] for i in range(MT_N)] + [rs[g].mti]) for g in range(count)]
 
 
 cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept nogil:
-    """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order."""
-    cdef double keys[NC]
-    cdef double k
+    """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order.
+
+    A ``random()`` value is ``(a * 2**26 + b) / 2**53``: the 53-bit integer ``a * 2**26 + b``
+    orders the cards exactly as the float does. The cards are spread into 64 buckets by its top
+    6 bits (a counting sort: stable), then an insertion sort (stable) fixes the few inversions
+    left inside buckets: the same order as a stable sort of the floats, in linear time.
+    """
+    cdef uint64_t keys[NC]
+    cdef uint64_t sorted_keys[NC]
+    cdef signed char sorted_cards[NC]
+    cdef int start[65]
+    cdef uint64_t k
     cdef signed char c
     cdef int i, j
+    cdef uint32_t a, b
+    memset(start, 0, sizeof(start))
     for i in range(count):
-        keys[i] = mt_random(r)
-    for i in range(1, count):  # insertion sort: stable, and fast at 62 cards
-        k = keys[i]
-        c = cards[i]
+        a = mt_next(r) >> 5
+        b = mt_next(r) >> 6
+        k = (<uint64_t>a << 26) | b
+        keys[i] = k
+        start[(k >> 47) + 1] += 1
+    for i in range(64):
+        start[i + 1] += start[i]
+    for i in range(count):
+        j = start[keys[i] >> 47]
+        start[keys[i] >> 47] = j + 1
+        sorted_keys[j] = keys[i]
+        sorted_cards[j] = cards[i]
+    for i in range(count):  # insertion sort: only inversions inside a bucket are left
+        k = sorted_keys[i]
+        c = sorted_cards[i]
         j = i - 1
-        while j >= 0 and keys[j] > k:
-            keys[j + 1] = keys[j]
+        while j >= 0 and sorted_keys[j] > k:
+            sorted_keys[j + 1] = sorted_keys[j]
             cards[j + 1] = cards[j]
             j -= 1
-        keys[j + 1] = k
+        sorted_keys[j + 1] = k
         cards[j + 1] = c
 
 
@@ -2241,3 +2343,537 @@ cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, 
     new._legal_list = None
     return new
 
+
+# ---------------------------------------------------------------------------------- many games
+# SpikeVector plays B games at once on the C rules above, with no Python per game: the batch
+# reset and step loops run without the GIL, reading action indices from and writing
+# observations, rewards and masks into caller-owned buffers. The Python side
+# (sabacc.apps.rl.vector.VectorEnv) owns the NumPy arrays, and hands in the observation encoder
+# (sabacc.apps.rl.features) and the action table (sabacc.apps.rl.actions), whose layouts are
+# read here, so the vectors and indices are those of the scalar environments.
+
+DEF MAXA = 128
+DEF MAXSIZES = 32
+
+ctypedef struct VecCfg:
+    int n
+    int game_episode    # rewards include the final_pot split at the end of a game
+    long long start
+    # the action table
+    int nact
+    int bet_base
+    int raise_base
+    int nsizes
+    signed char act_kind[MAXA]
+    signed char act_val[MAXA]
+    signed char act_slot[MAXA]  # swaps: value + 10; other kinds: 21 (see vec_mask)
+    int size_kind[MAXSIZES]     # 0 min, 1 max, 2 pot fraction, 3 exact credits
+    double size_x[MAXSIZES]
+    # the observation layout
+    int obs_size
+    int o_card
+    int o_betting
+    int o_values
+    int o_size
+    int o_rank
+    int nranks
+    int o_pots
+    int o_seats
+    int per_seat
+    int o_round
+    int o_top
+    int o_pile
+    int o_piles
+    double buy
+    double deck
+    double total_scale
+
+
+cpdef uint64_t next_seed(uint64_t seed) noexcept nogil:
+    """The seed of a slot's next episode after one seeded ``seed`` (SplitMix64's output for
+    the state ``seed``): ``SpikeVector`` auto-resets a finished game with it."""
+    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+def action_code(action):
+    """``(kind, value)`` of a Spike action object for :class:`SpikeVector`'s action table."""
+    t = type(action)
+    if t is _Stand:
+        return A_STAND, 0
+    if t is _Gain and action.value is None:
+        return A_GAIN, 0
+    if t is _Swap and action.source in ("discard", "draw"):
+        return (A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW), action.value
+    if t is _Check:
+        return A_CHECK, 0
+    if t is _Call:
+        return A_CALL, 0
+    if t is _Junk:
+        return A_JUNK, 0
+    raise ValueError(f"{action!r} is not a fixed Corellian Spike action")
+
+
+cdef void vec_deal(State* st, Opts* o, VecCfg* cfg) noexcept nogil:
+    """A fresh game on an RNG just seeded, as ``SpikeCore(options, seed=..., players=n)``
+    starts it (the RNG comes first in the State and is kept)."""
+    cdef int s
+    memset((<char*>st) + sizeof(MT), 0, sizeof(State) - sizeof(MT))
+    st.n = cfg.n
+    for s in range(cfg.n):
+        st.stacks[s] = o.start
+    st.to_act = -1
+    st.phase = PH_SETUP
+    g_reset_hand_state(st, o)
+    g_start_hand(st, o)
+
+
+cdef inline bint vec_holds(State* st, int s, int value) noexcept nogil:
+    cdef int i
+    for i in range(st.hlen[s]):
+        if VAL[st.hands[s][i]] == value:
+            return True
+    return False
+
+
+cdef inline long long vec_amount(VecCfg* cfg, int j, long long lo, long long hi,
+                                 long long pot) noexcept nogil:
+    """``ActionTable.amount``: the amount of size ``j`` (-1: not legal)."""
+    cdef int kind = cfg.size_kind[j]
+    cdef long long amt
+    if kind == 0:
+        return lo
+    if kind == 1:
+        return hi
+    if kind == 2:
+        amt = <long long>(cfg.size_x[j] * pot + 0.5)
+        return lo if amt < lo else hi if amt > hi else amt
+    amt = <long long>cfg.size_x[j]
+    return amt if lo <= amt <= hi else -1
+
+
+cdef bint vec_decode(State* st, Opts* o, VecCfg* cfg, long long idx, int* kind,
+                     long long* arg) noexcept nogil:
+    """The action of index ``idx`` at the current decision (False: not legal)."""
+    cdef int k, s = st.to_act
+    cdef long long amt, pot
+    cdef bint card = st.phase == PH_CARD
+    g_compute_legal(st, o)
+    if idx < 0 or idx >= cfg.nact:
+        return False
+    if idx < cfg.bet_base:
+        k = cfg.act_kind[idx]
+        kind[0] = k
+        arg[0] = cfg.act_val[idx]
+        if k == A_STAND:
+            return card
+        if k == A_GAIN:
+            return card and st.can_gain
+        if k == A_SWAP_DISCARD:
+            return card and st.can_swap_discard and vec_holds(st, s, cfg.act_val[idx])
+        if k == A_SWAP_DRAW:
+            return card and st.can_swap_draw and vec_holds(st, s, cfg.act_val[idx])
+        if card:
+            return False
+        if k == A_CHECK:
+            return not st.to_call_pos
+        if k == A_CALL:
+            return st.to_call_pos
+        return k == A_JUNK
+    pot = g_pot_total(st, o)
+    if idx < cfg.raise_base:
+        if not st.bet_hi:
+            return False
+        amt = vec_amount(cfg, <int>(idx - cfg.bet_base), st.bet_lo, st.bet_hi, pot)
+        kind[0] = A_BET
+    else:
+        if not st.raise_hi:
+            return False
+        amt = vec_amount(cfg, <int>(idx - cfg.raise_base), st.raise_lo, st.raise_hi,
+                         pot + st.cur_bet - st.round_bet[s])
+        kind[0] = A_RAISE
+    if amt < 0:
+        return False
+    arg[0] = amt
+    return True
+
+
+cdef void vec_mask(State* st, Opts* o, VecCfg* cfg, signed char* m) noexcept nogil:
+    """Write the action mask of the current decision (the legality ``vec_decode`` checks),
+    without a branch per index: a fixed index is legal when its kind is and, for a swap, the
+    hand holds its value (``act_slot``: the value's slot in ``seen``, or the always-set one)."""
+    cdef int i, j, s = st.to_act
+    cdef signed char seen[22]
+    cdef signed char allow[9]
+    cdef bint card = st.phase == PH_CARD
+    cdef signed char bet_ok, raise_ok
+    g_compute_legal(st, o)
+    memset(seen, 0, sizeof(seen))
+    seen[21] = 1
+    for i in range(st.hlen[s]):
+        seen[VAL[st.hands[s][i]] + 10] = 1
+    allow[A_STAND] = card
+    allow[A_GAIN] = card and st.can_gain
+    allow[A_SWAP_DISCARD] = card and st.can_swap_discard
+    allow[A_SWAP_DRAW] = card and st.can_swap_draw
+    allow[A_CHECK] = not card and not st.to_call_pos
+    allow[A_CALL] = not card and st.to_call_pos
+    allow[A_JUNK] = not card
+    allow[A_BET] = allow[A_RAISE] = 0
+    for i in range(cfg.bet_base):
+        m[i] = allow[cfg.act_kind[i]] & seen[cfg.act_slot[i]]
+    bet_ok = st.bet_hi != 0
+    raise_ok = st.raise_hi != 0
+    for j in range(cfg.nsizes):
+        if cfg.size_kind[j] == 3:
+            m[cfg.bet_base + j] = bet_ok and vec_amount(cfg, j, st.bet_lo, st.bet_hi, 0) >= 0
+            m[cfg.raise_base + j] = raise_ok and vec_amount(
+                cfg, j, st.raise_lo, st.raise_hi, 0) >= 0
+        else:
+            m[cfg.bet_base + j] = bet_ok
+            m[cfg.raise_base + j] = raise_ok
+
+
+cdef int vec_lowest(VecCfg* cfg, signed char* m) noexcept nogil:
+    """The lowest legal index of a mask (the passive action)."""
+    cdef int i
+    for i in range(cfg.nact):
+        if m[i]:
+            return i
+    return -1
+
+
+cdef void vec_obs(State* st, Opts* o, VecCfg* cfg, float* f) noexcept nogil:
+    """The current player's observation vector: ``ObservationEncoder.encode_view`` of its
+    ``seat_view`` (sabacc.apps.rl.features; the same float32 values)."""
+    cdef int me = st.to_act, n = st.n, k, s, i, b, status, la, rank, total = 0
+    cdef int per = cfg.per_seat
+    cdef signed char c
+    cdef long long to_call
+    cdef double buy = cfg.buy
+    memset(f, 0, cfg.obs_size * sizeof(float))
+    if st.phase == PH_CARD:
+        f[cfg.o_card] = 1.0
+    elif st.phase == PH_BETTING:
+        f[cfg.o_betting] = 1.0
+    if st.hlen[me]:
+        for i in range(st.hlen[me]):
+            c = st.hands[me][i]
+            f[cfg.o_values + VAL[c] + 10] += 1.0
+            total += VAL[c]
+        f[cfg.o_size] = st.hlen[me]
+        rank = 13 - <int>(strength(st.hands[me], st.hlen[me]) >> 56)
+        f[cfg.o_rank + (rank if rank < cfg.nranks else cfg.nranks) - 1] = 1.0
+        f[cfg.o_size + 1] = <float>(<double>total / cfg.total_scale)
+    b = cfg.o_pots
+    f[b] = <float>(<double>g_pot_total(st, o) / buy)
+    f[b + 1] = <float>(<double>st.sabacc_pot / buy)
+    f[b + 2] = <float>(<double>st.cur_bet / buy)
+    if st.phase == PH_BETTING:
+        to_call = st.cur_bet - st.round_bet[me]
+        if to_call > 0:
+            f[b + 3] = <float>(<double>to_call / buy)
+    f[b + 4] = <float>(<double>o.unit / buy)
+    b = cfg.o_seats
+    f[b + ((st.dealer - me + n) % n) * per + 9] = 1.0
+    for k in range(n):
+        s = me + k
+        if s >= n:
+            s -= n
+        f[b] = <float>(<double>st.stacks[s] / buy)
+        f[b + 1] = <float>(<double>st.committed[s] / buy)
+        f[b + 2] = <float>(<double>st.round_bet[s] / buy)
+        f[b + 3] = st.hlen[s]
+        if st.out[s]:
+            status = 4
+        elif not st.in_hand[s]:
+            status = 3
+        elif st.folded[s]:
+            status = 2
+        elif st.stacks[s] == 0:
+            status = 1
+        else:
+            status = 0
+        f[b + 4 + status] = 1.0
+        la = st.last_kind[s]
+        if la >= 0:
+            f[b + 10 + la] = 1.0
+        for i in range(st.hlen[s]):
+            c = st.hands[s][i]
+            if st.pub[c]:
+                f[b + 20 + VAL[c] + 10] += 1.0
+        b += per
+    f[cfg.o_round] = <float>(<double>st.round / o.rounds)
+    if st.round >= o.rounds:
+        f[cfg.o_round + 1] = 1.0
+    if st.ndiscard:
+        f[cfg.o_top + VAL[st.discard[st.ndiscard - 1]] + 10] = 1.0
+        for i in range(st.ndiscard):
+            f[cfg.o_pile + VAL[st.discard[i]] + 10] += 1.0
+    f[cfg.o_piles] = <float>(<double>st.ndraw / cfg.deck)
+    f[cfg.o_piles + 1] = <float>(<double>st.nmuck / cfg.deck)
+    if st.d1 != 0 and st.d1 == st.d2:
+        f[cfg.o_piles + 2] = 1.0
+
+
+cdef void vec_reseed(State* games, uint64_t* seeds, int* which, int count) noexcept nogil:
+    """Seed the RNG of ``games[which[i]]`` with ``seeds[which[i]]``, sixteen at a time."""
+    cdef MT* rs[SEED_GROUP]
+    cdef uint64_t keys[SEED_GROUP]
+    cdef int i, g, m
+    i = 0
+    while i < count:
+        m = count - i if count - i < SEED_GROUP else SEED_GROUP
+        for g in range(m):
+            rs[g] = &games[which[i + g]].rng
+            keys[g] = seeds[which[i + g]]
+        mt_seed_group(rs, keys, m)
+        i += m
+
+
+cdef class SpikeVector:
+    """``num_envs`` heads-up-or-more Corellian Spike games on C arrays, stepped together.
+
+    The engine of :class:`sabacc.apps.rl.vector.VectorEnv` (use that: it owns the NumPy
+    buffers, builds the layouts and checks the arguments). ``reset`` and ``step`` take and fill
+    C-contiguous buffers (any buffer-protocol object of the right type and shape) and run
+    without the GIL: per game, decode the index (an illegal one plays the lowest legal index:
+    the passive action), apply it through the same C rules as :class:`SpikeCore`, pay the hand
+    nets as rewards, reset a finished game with :func:`next_seed` of its seed, and write the
+    next decision's observation, mask and player.
+    """
+
+    cdef State* games
+    cdef uint64_t* seeds
+    cdef long long* paid
+    cdef int* which
+    cdef Opts o
+    cdef VecCfg cfg
+    cdef readonly int num_envs
+    cdef readonly long long illegal_count
+    cdef readonly object options
+
+    def __cinit__(self):
+        self.games = NULL
+        self.seeds = NULL
+        self.paid = NULL
+        self.which = NULL
+
+    def __init__(self, int num_envs, options, int players, bint game_episode, table, encoder):
+        """``table``: the RL :class:`~sabacc.apps.rl.actions.ActionTable` whose indices
+        ``step`` takes; ``encoder``: the :class:`~sabacc.apps.rl.features.ObservationEncoder`
+        whose vectors it writes (Spike's layout: its block offsets are read here)."""
+        cdef VecCfg* cfg = &self.cfg
+        cdef int i
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        if type(options) is not SpikeOptions:
+            raise OptionError("SpikeVector takes SpikeOptions")
+        SpikeCore(options, seed=0, players=players)  # the reference checks: players, buy-in
+        if tuple(encoder.values) != tuple(range(-10, 11)) or encoder.n != players:
+            raise ValueError("the encoder is not a Corellian Spike encoder for this table")
+        fixed = [action_code(a) for a in table.fixed]
+        sizes = list(table.size_codes)
+        start = {name: at for name, at, _ in encoder.blocks()}
+        layout = {
+            **start,
+            "size": encoder.size,
+            "card": start["phase"] + encoder.phase_index["card"],
+            "betting": start["phase"] + encoder.phase_index["betting"],
+            "ranks": encoder.ranks,
+            "per_seat": encoder.offsets["seats"][1] // players,
+            "buy_in": encoder.buy_in,
+            "deck": encoder.deck_size,
+            "total_scale": encoder.total_scale,
+        }
+        if len(fixed) + 2 * len(sizes) > MAXA or len(sizes) > MAXSIZES:
+            raise ValueError("the action table is too large for the compiled vector engine")
+        _read_options(&self.o, options)
+        self.options = options
+        self.num_envs = num_envs
+        memset(cfg, 0, sizeof(VecCfg))
+        cfg.n = players
+        cfg.game_episode = game_episode
+        cfg.start = self.o.start
+        cfg.nact = len(fixed) + 2 * len(sizes)
+        cfg.bet_base = len(fixed)
+        cfg.raise_base = len(fixed) + len(sizes)
+        cfg.nsizes = len(sizes)
+        for i, (kind, value) in enumerate(fixed):
+            cfg.act_kind[i] = kind
+            cfg.act_val[i] = value
+            cfg.act_slot[i] = value + 10 if kind in (A_SWAP_DISCARD, A_SWAP_DRAW) else 21
+        for i, (kind, x) in enumerate(sizes):
+            cfg.size_kind[i] = kind
+            cfg.size_x[i] = x
+        cfg.obs_size = layout["size"]
+        cfg.o_card = layout["card"]
+        cfg.o_betting = layout["betting"]
+        cfg.o_values = layout["hand_values"]
+        cfg.o_size = layout["hand_size"]
+        cfg.o_rank = layout["hand_rank"]
+        cfg.nranks = layout["ranks"]
+        cfg.o_pots = layout["pots"]
+        cfg.o_seats = layout["seats"]
+        cfg.per_seat = layout["per_seat"]
+        cfg.o_round = layout["round"]
+        cfg.o_top = layout["discard_top"]
+        cfg.o_pile = layout["discard_pile"]
+        cfg.o_piles = layout["piles"]
+        cfg.buy = layout["buy_in"]
+        cfg.deck = layout["deck"]
+        cfg.total_scale = layout["total_scale"]
+        self.games = <State*>PyMem_Malloc(num_envs * sizeof(State))
+        self.seeds = <uint64_t*>PyMem_Malloc(num_envs * sizeof(uint64_t))
+        self.paid = <long long*>PyMem_Malloc(num_envs * MAXP * sizeof(long long))
+        self.which = <int*>PyMem_Malloc(num_envs * sizeof(int))
+        if self.games == NULL or self.seeds == NULL or self.paid == NULL or self.which == NULL:
+            raise MemoryError()
+        memset(self.games, 0, num_envs * sizeof(State))
+        memset(self.seeds, 0, num_envs * sizeof(uint64_t))
+        memset(self.paid, 0, num_envs * MAXP * sizeof(long long))
+
+    def __dealloc__(self):
+        PyMem_Free(self.games)
+        PyMem_Free(self.seeds)
+        PyMem_Free(self.paid)
+        PyMem_Free(self.which)
+
+    @property
+    def observation_size(self):
+        return self.cfg.obs_size
+
+    @property
+    def num_actions(self):
+        return self.cfg.nact
+
+    def reset(self, const uint64_t[::1] seeds, float[:, ::1] obs, signed char[:, ::1] mask,
+              signed char[::1] player):
+        """Deal game ``b`` with ``seeds[b]``, for every ``b``; write each first decision."""
+        cdef int b, B = self.num_envs
+        cdef State* st
+        self._check(seeds.shape[0], obs, mask, player)
+        with nogil:
+            for b in range(B):
+                self.seeds[b] = seeds[b]
+                self.which[b] = b
+            vec_reseed(self.games, self.seeds, self.which, B)
+            for b in range(B):
+                st = &self.games[b]
+                memset(&self.paid[b * MAXP], 0, MAXP * sizeof(long long))
+                vec_deal(st, &self.o, &self.cfg)
+                vec_obs(st, &self.o, &self.cfg, &obs[b, 0])
+                vec_mask(st, &self.o, &self.cfg, &mask[b, 0])
+                player[b] = <signed char>st.to_act
+
+    def step(self, const int64_t[::1] actions, float[:, ::1] obs, float[:, ::1] rewards,
+             unsigned char[::1] terminated, signed char[:, ::1] mask, signed char[::1] player):
+        """Play ``actions[b]`` in game ``b`` for every ``b`` (see the class docstring)."""
+        cdef int b, s, kind, low, i, nfin = 0, B = self.num_envs, n = self.cfg.n
+        cdef long long arg, illegal = 0
+        cdef long long* paid
+        cdef State* st
+        cdef Opts* o = &self.o
+        cdef VecCfg* cfg = &self.cfg
+        self._check(actions.shape[0], obs, mask, player)
+        if rewards.shape[0] != B or rewards.shape[1] != n or terminated.shape[0] != B:
+            raise ValueError("rewards must be (num_envs, players) and terminated (num_envs,)")
+        with nogil:
+            for b in range(B):
+                st = &self.games[b]
+                paid = &self.paid[b * MAXP]
+                if not vec_decode(st, o, cfg, actions[b], &kind, &arg):
+                    illegal += 1
+                    vec_mask(st, o, cfg, &mask[b, 0])
+                    low = vec_lowest(cfg, &mask[b, 0])
+                    vec_decode(st, o, cfg, low, &kind, &arg)
+                st.rec_done = 0
+                g_perform(st, o, st.to_act, kind, arg)
+                for s in range(n):
+                    rewards[b, s] = 0.0
+                if st.rec_done:
+                    for s in range(n):
+                        rewards[b, s] = <float>st.rec_net[s]
+                        paid[s] += st.rec_net[s]
+                terminated[b] = st.over
+                if st.over:
+                    if cfg.game_episode:
+                        for s in range(n):  # what the final_pot split handed back, if any
+                            rewards[b, s] += <float>(st.stacks[s] - cfg.start - paid[s])
+                    for s in range(n):
+                        paid[s] = 0
+                    self.seeds[b] = next_seed(self.seeds[b])
+                    self.which[nfin] = b
+                    nfin += 1
+                    continue
+                vec_obs(st, o, cfg, &obs[b, 0])
+                vec_mask(st, o, cfg, &mask[b, 0])
+                player[b] = <signed char>st.to_act
+            # auto-reset: the finished games, their RNGs seeded side by side
+            vec_reseed(self.games, self.seeds, self.which, nfin)
+            for i in range(nfin):
+                b = self.which[i]
+                st = &self.games[b]
+                vec_deal(st, o, cfg)
+                vec_obs(st, o, cfg, &obs[b, 0])
+                vec_mask(st, o, cfg, &mask[b, 0])
+                player[b] = <signed char>st.to_act
+        self.illegal_count += illegal
+
+    cdef void _check(self, Py_ssize_t rows, float[:, ::1] obs, signed char[:, ::1] mask,
+                     signed char[::1] player) except *:
+        cdef int B = self.num_envs
+        if rows != B or obs.shape[0] != B or mask.shape[0] != B or player.shape[0] != B:
+            raise ValueError(f"every array must have num_envs={B} rows")
+        if obs.shape[1] != self.cfg.obs_size or mask.shape[1] != self.cfg.nact:
+            raise ValueError("obs must be (num_envs, observation_size), mask (num_envs, actions)")
+
+    def seeds_into(self, uint64_t[::1] out):
+        """Write each game's episode seed (what ``SpikeCore(seed=...)`` replays) into ``out``."""
+        cdef int b
+        if out.shape[0] != self.num_envs:
+            raise ValueError(f"out must have num_envs={self.num_envs} rows")
+        for b in range(self.num_envs):
+            out[b] = self.seeds[b]
+
+    def state(self, int b):
+        """Game ``b``'s state as plain data (the fields of :class:`SpikeSnapshot` that the
+        C state holds: cards as ids, bottom first), for tests and debugging."""
+        cdef State* st
+        cdef int s, i, n
+        if not 0 <= b < self.num_envs:
+            raise IndexError(f"no game {b} in a batch of {self.num_envs}")
+        st = &self.games[b]
+        n = st.n
+        return {
+            "rng_state": tuple([st.rng.mt[i] for i in range(MT_N)] + [st.rng.mti]),
+            "stacks": tuple([st.stacks[s] for s in range(n)]),
+            "out": tuple([bool(st.out[s]) for s in range(n)]),
+            "hand_no": st.hand_no,
+            "dealer": st.dealer,
+            "sabacc_pot": st.sabacc_pot,
+            "carry": st.carry,
+            "house": st.house,
+            "to_act": None if st.to_act < 0 else st.to_act,
+            "phase": _PHASES[st.phase],
+            "over": bool(st.over),
+            "hands": tuple([tuple([st.hands[s][i] for i in range(st.hlen[s])]) for s in range(n)]),
+            "public_ids": tuple([
+                frozenset([st.hands[s][i] for i in range(st.hlen[s]) if st.pub[st.hands[s][i]]])
+                for s in range(n)
+            ]),
+            "in_hand": tuple([bool(st.in_hand[s]) for s in range(n)]),
+            "folded": tuple([bool(st.folded[s]) for s in range(n)]),
+            "committed": tuple([st.committed[s] for s in range(n)]),
+            "round_bet": tuple([st.round_bet[s] for s in range(n)]),
+            "dead": st.dead,
+            "cur_bet": st.cur_bet,
+            "raises": st.raises,
+            "draw": tuple([st.draw[i] for i in range(st.ndraw)]),
+            "discard": tuple([st.discard[i] for i in range(st.ndiscard)]),
+            "muck": tuple([st.muck[i] for i in range(st.nmuck)]),
+            "round": st.round,
+            "last_dice": (st.d1, st.d2) if st.d1 else None,
+        }
