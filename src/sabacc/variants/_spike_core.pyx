@@ -295,7 +295,75 @@ cdef void mt_seed(MT* r, object seed) except *:
     mt_init_by_array(r, key, klen)
 
 
-DEF SEED_GROUP = 16
+DEF SEED_GROUP = 16  # = G in sabacc_spike_seed_rows
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(_MSC_VER)
+    #define SABACC_RESTRICT __restrict
+    #else
+    #define SABACC_RESTRICT restrict
+    #endif
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    __attribute__((target_clones("avx2", "default")))
+    #endif
+    void sabacc_spike_seed_rows(uint32_t *SABACC_RESTRICT t, const uint32_t *SABACC_RESTRICT base,
+                                const uint32_t *SABACC_RESTRICT k0,
+                                const uint32_t *SABACC_RESTRICT k1) {
+        /* t[624][16]: init_by_array of 16 keys of one or two words from init_genrand(19650218)
+           (base), then the first regeneration; column g is generator g (see mt_seed_group). */
+        enum { N = 624, M = 397, G = 16 };  /* = SEED_GROUP */
+        int i = 1, it, g;
+        uint32_t y;
+        for (it = 0; it < N; it++)
+            for (g = 0; g < G; g++) t[it * G + g] = base[it];
+        for (it = 0; it < N; it++) {
+            if (it & 1) {
+                for (g = 0; g < G; g++) {
+                    uint32_t p = t[(i - 1) * G + g];
+                    t[i * G + g] = (t[i * G + g] ^ ((p ^ (p >> 30)) * 1664525u)) + k1[g];
+                }
+            } else {
+                for (g = 0; g < G; g++) {
+                    uint32_t p = t[(i - 1) * G + g];
+                    t[i * G + g] = (t[i * G + g] ^ ((p ^ (p >> 30)) * 1664525u)) + k0[g];
+                }
+            }
+            if (++i >= N) {
+                for (g = 0; g < G; g++) t[g] = t[(N - 1) * G + g];
+                i = 1;
+            }
+        }
+        for (it = 0; it < N - 1; it++) {
+            for (g = 0; g < G; g++) {
+                uint32_t p = t[(i - 1) * G + g];
+                t[i * G + g] = (t[i * G + g] ^ ((p ^ (p >> 30)) * 1566083941u)) - (uint32_t)i;
+            }
+            if (++i >= N) {
+                for (g = 0; g < G; g++) t[g] = t[(N - 1) * G + g];
+                i = 1;
+            }
+        }
+        for (g = 0; g < G; g++) t[g] = 0x80000000u;
+        for (it = 0; it < N - M; it++)
+            for (g = 0; g < G; g++) {
+                y = (t[it * G + g] & 0x80000000u) | (t[(it + 1) * G + g] & 0x7fffffffu);
+                t[it * G + g] = t[(it + M) * G + g] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+            }
+        for (; it < N - 1; it++)
+            for (g = 0; g < G; g++) {
+                y = (t[it * G + g] & 0x80000000u) | (t[(it + 1) * G + g] & 0x7fffffffu);
+                t[it * G + g] = t[(it + M - N) * G + g] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+            }
+        for (g = 0; g < G; g++) {
+            y = (t[(N - 1) * G + g] & 0x80000000u) | (t[g] & 0x7fffffffu);
+            t[(N - 1) * G + g] = t[(M - 1) * G + g] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+        }
+    }
+    """
+    void sabacc_spike_seed_rows(uint32_t* t, const uint32_t* base, const uint32_t* k0,
+                                const uint32_t* k1) noexcept nogil
 
 cdef MT _MT_BASE  # init_genrand(19650218), where every init_by_array starts
 mt_init_genrand(&_MT_BASE, <uint32_t>19650218)
@@ -305,8 +373,9 @@ cdef void mt_seed_group(MT** rs, const uint64_t* seeds, int count) noexcept nogi
     """``mt_seed_u64(rs[g], seeds[g])`` for ``count`` <= SEED_GROUP generators at once.
 
     ``init_by_array`` is a chain of dependent steps; one seed at a time it is bound by their
-    latency. Here the chains of sixteen seeds advance side by side (the compiler vectorises the
-    inner loops over the group), each step the same as in ``mt_init_by_array``: with a key of
+    latency. Here the chains of 16 seeds advance side by side (the compiler vectorises the
+    inner loops over the group; with GCC on x86-64 Linux, an AVX2 copy is also compiled and
+    chosen at run time where the CPU has it), each step the same as in ``mt_init_by_array``: with a key of
     one or two words, the word added at step ``j`` is ``key[j % klen] + j % klen``. The first
     draw of a fresh generator regenerates its words: that is done here too, side by side (the
     state is then that of ``random.Random(seed)`` after its first ``getrandbits(32)`` call
@@ -315,51 +384,13 @@ cdef void mt_seed_group(MT** rs, const uint64_t* seeds, int count) noexcept nogi
     cdef uint32_t t[MT_N][SEED_GROUP]
     cdef uint32_t k0[SEED_GROUP]
     cdef uint32_t k1[SEED_GROUP]
-    cdef uint32_t y
-    cdef int i = 1, it, g
+    cdef int it, g
     cdef uint64_t seed
     for g in range(SEED_GROUP):
         seed = seeds[g] if g < count else 0
         k0[g] = <uint32_t>seed
         k1[g] = <uint32_t>(seed >> 32) + 1 if seed >> 32 else <uint32_t>seed
-    for it in range(MT_N):
-        y = _MT_BASE.mt[it]
-        for g in range(SEED_GROUP):
-            t[it][g] = y
-    for it in range(MT_N):
-        if it & 1:
-            for g in range(SEED_GROUP):
-                t[i][g] = (t[i][g] ^ ((t[i - 1][g] ^ (t[i - 1][g] >> 30)) * <uint32_t>1664525)) + k1[g]
-        else:
-            for g in range(SEED_GROUP):
-                t[i][g] = (t[i][g] ^ ((t[i - 1][g] ^ (t[i - 1][g] >> 30)) * <uint32_t>1664525)) + k0[g]
-        i += 1
-        if i >= MT_N:
-            for g in range(SEED_GROUP):
-                t[0][g] = t[MT_N - 1][g]
-            i = 1
-    for it in range(MT_N - 1):
-        for g in range(SEED_GROUP):
-            t[i][g] = (t[i][g] ^ ((t[i - 1][g] ^ (t[i - 1][g] >> 30)) * <uint32_t>1566083941)) - <uint32_t>i
-        i += 1
-        if i >= MT_N:
-            for g in range(SEED_GROUP):
-                t[0][g] = t[MT_N - 1][g]
-            i = 1
-    for g in range(SEED_GROUP):
-        t[0][g] = <uint32_t>0x80000000
-    # the first regeneration (mt_next's), on every generator of the group at once
-    for it in range(MT_N - MT_M):
-        for g in range(SEED_GROUP):
-            y = (t[it][g] & <uint32_t>0x80000000) | (t[it + 1][g] & <uint32_t>0x7fffffff)
-            t[it][g] = t[it + MT_M][g] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
-    for it in range(MT_N - MT_M, MT_N - 1):
-        for g in range(SEED_GROUP):
-            y = (t[it][g] & <uint32_t>0x80000000) | (t[it + 1][g] & <uint32_t>0x7fffffff)
-            t[it][g] = t[it + (MT_M - MT_N)][g] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
-    for g in range(SEED_GROUP):
-        y = (t[MT_N - 1][g] & <uint32_t>0x80000000) | (t[0][g] & <uint32_t>0x7fffffff)
-        t[MT_N - 1][g] = t[MT_M - 1][g] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
+    sabacc_spike_seed_rows(&t[0][0], _MT_BASE.mt, k0, k1)
     for it in range(MT_N):  # row by row: one cache line of t at a time
         for g in range(count):
             rs[g].mt[it] = t[it][g]
@@ -2630,7 +2661,7 @@ cdef void vec_obs(State* st, Opts* o, VecCfg* cfg, float* f) noexcept nogil:
 
 
 cdef void vec_reseed(State* games, uint64_t* seeds, int* which, int count) noexcept nogil:
-    """Seed the RNG of ``games[which[i]]`` with ``seeds[which[i]]``, sixteen at a time."""
+    """Seed the RNG of ``games[which[i]]`` with ``seeds[which[i]]``, 16 at a time."""
     cdef MT* rs[SEED_GROUP]
     cdef uint64_t keys[SEED_GROUP]
     cdef int i, g, m

@@ -207,7 +207,7 @@ def test_many_heads_up_episodes_match() -> None:
 @hsettings(40)
 @given(seeds=st.lists(st.integers(0, U64), min_size=1, max_size=16))
 def test_grouped_seeding_is_random_seed(seeds: list[int]) -> None:
-    """Sixteen generators seeded side by side are ``random.Random(seed)`` after its first
+    """16 generators seeded side by side are ``random.Random(seed)`` after its first
     regeneration (the state its first draw leaves, minus the draw)."""
     from sabacc.variants._spike_core import seed_group_sample
 
