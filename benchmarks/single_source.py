@@ -101,23 +101,36 @@ def build_cython(dest: Path) -> list[str]:
 
 
 def build_mypyc(dest: Path) -> list[str]:
-    """mypyc the modules together; on failure, drop the module named in the error and retry."""
+    """mypyc the modules together; when the build fails, or a compiled module fails to import,
+    drop the module named in the error and build again."""
     mypyc = Path(sys.executable).with_name("mypyc")
     modules = list(MODULES)
     failed: list[str] = []
     while modules:
+        for old in dest.rglob("*.so"):
+            old.unlink()
         env = dict(os.environ, MYPYPATH=str(dest))
         result = subprocess.run(
             [str(mypyc), *modules], cwd=dest, capture_output=True, text=True, env=env
         )
-        if result.returncode == 0:
-            return failed
         out = result.stdout + result.stderr
-        bad = next((m for m in modules if m in out), None)
+        if result.returncode == 0:
+            check = subprocess.run(
+                [sys.executable, "-c", "import sabacc; sabacc.new_game('classic', players=2)"],
+                cwd=dest,
+                capture_output=True,
+                text=True,
+                env=dict(os.environ, PYTHONPATH=str(dest)),
+            )
+            if check.returncode == 0:
+                return failed
+            out = check.stderr
+        named = [m for m in modules if m in out]  # the innermost one in a traceback
+        bad = max(named, key=out.rindex) if named else None
         if bad is None:
             print("  mypyc failed:", out.strip()[-600:])
             return failed + modules
-        print(f"  mypyc: {bad} did not compile:", out.strip().splitlines()[0][:200])
+        print(f"  mypyc: {bad} did not compile or import:", out.strip().splitlines()[-1][:200])
         modules.remove(bad)
         failed.append(bad)
     return failed

@@ -214,9 +214,13 @@ cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
     r.mti = MT_N
 
 
+cdef MT _MT_BASE  # init_genrand(19650218), where every init_by_array starts
+mt_init_genrand(&_MT_BASE, <uint32_t>19650218)
+
+
 cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept nogil:
     cdef int i = 1, j = 0, k
-    mt_init_genrand(r, <uint32_t>19650218)
+    memcpy(r, &_MT_BASE, sizeof(MT))  # init_genrand(19650218), computed once
     k = MT_N if MT_N > klen else klen
     while k > 0:
         r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
@@ -365,8 +369,6 @@ cdef extern from *:
     void sabacc_spike_seed_rows(uint32_t* t, const uint32_t* base, const uint32_t* k0,
                                 const uint32_t* k1) noexcept nogil
 
-cdef MT _MT_BASE  # init_genrand(19650218), where every init_by_array starts
-mt_init_genrand(&_MT_BASE, <uint32_t>19650218)
 
 
 cdef void mt_seed_group(MT** rs, const uint64_t* seeds, int count) noexcept nogil:
