@@ -31,7 +31,7 @@ SRC = ROOT / "src"
 BUILD = ROOT / "build" / "single_source"
 
 #: The reference engine: what random play of classic and Surabat runs through.
-MODULES = (
+MODULES: tuple[str, ...] = (
     "sabacc/core/actions.py",
     "sabacc/core/cards.py",
     "sabacc/core/errors.py",
@@ -158,7 +158,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-build", action="store_true", help="reuse the last build")
+    parser.add_argument(
+        "--exclude", nargs="*", default=[], help="modules to leave interpreted (sabacc/core/x.py)"
+    )
     args = parser.parse_args()
+    global MODULES
+    MODULES = tuple(m for m in MODULES if m not in args.exclude)
 
     trees: dict[str, Path] = {"interpreted": SRC}
     for tool in args.tools:
