@@ -7,9 +7,10 @@ What is measured: :class:`sabacc.apps.rl.vector.VectorEnv` (heads-up Corellian S
 per episode, auto-reset, ``copy=False``) at each ``--batch`` size. A step is one
 ``env.step(actions)`` call over the whole batch: every game plays one action and gets its
 observation (172 float32), mask (57 int8), player and rewards written, finished games are
-re-dealt. It counts ``batch`` steps. The random legal actions are drawn by the vectorised NumPy
-sampler ``env.sample(rng)`` (one uniform per game over its mask), *outside* the timed part: only
-the environment step is timed ("step only"); "with sampler" times both, for reference.
+re-dealt. It counts ``batch`` steps. The random legal actions are drawn by ``env.sample(rng)``
+(one draw from the NumPy generator per batch, then a uniform legal index per game picked in C
+from its mask), *outside* the timed part: only the environment step is timed ("step only");
+"with sampler" times both, for reference.
 
 Beside it, in the same run and on the same core, pgx's Leduc Hold'em (``pgx.make("leduc_holdem")``,
 JAX on CPU, ``jax.jit(jax.vmap(auto_reset(env.step, env.init)))``) at the same batch sizes,

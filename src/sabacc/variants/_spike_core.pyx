@@ -2881,6 +2881,31 @@ cdef class SpikeVector:
         if obs.shape[1] != self.cfg.obs_size or mask.shape[1] != self.cfg.nact:
             raise ValueError("obs must be (num_envs, observation_size), mask (num_envs, actions)")
 
+    def sample_into(self, uint64_t key, const signed char[:, ::1] mask, int64_t[::1] out):
+        """A uniformly random legal index of every game's ``mask`` into ``out``: game ``b``
+        draws ``next_seed(key + b)`` and takes the ``floor(u * count)``-th legal index, ``u``
+        the draw's top 53 bits as a fraction (the same for the same key and masks)."""
+        cdef int b, i, k, count, B = self.num_envs, A = self.cfg.nact
+        cdef uint64_t r
+        if mask.shape[0] != B or mask.shape[1] != A or out.shape[0] != B:
+            raise ValueError("mask must be (num_envs, actions) and out (num_envs,)")
+        with nogil:
+            for b in range(B):
+                count = 0
+                for i in range(A):
+                    count += mask[b, i] != 0
+                out[b] = -1
+                if count == 0:
+                    continue
+                r = next_seed(key + <uint64_t>b)
+                k = <int>((<double>(r >> 11) * (1.0 / 9007199254740992.0)) * count)
+                for i in range(A):
+                    if mask[b, i]:
+                        if k == 0:
+                            out[b] = i
+                            break
+                        k -= 1
+
     def seeds_into(self, uint64_t[::1] out):
         """Write each game's episode seed (what ``SpikeCore(seed=...)`` replays) into ``out``."""
         cdef int b

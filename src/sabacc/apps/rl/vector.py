@@ -227,14 +227,13 @@ class VectorEnv:
         return self._obs, self._rewards, terminated, self._truncated, self._info()
 
     def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        """A uniformly random legal index for every game, from the current masks (vectorised
-        NumPy: one uniform draw per game, no Python loop)."""
-        mask = self._mask
-        counts = mask.sum(axis=1, dtype=np.int64)
-        pick = (rng.random(self.num_envs) * counts).astype(np.int64)
-        cum = np.cumsum(mask, axis=1, dtype=np.int64)
-        picked: npt.NDArray[np.int64] = (cum <= pick[:, None]).sum(axis=1).astype(np.int64)
-        return picked
+        """A uniformly random legal index for every game, from the current masks: one draw
+        from ``rng`` seeds the batch, the engine picks each game's index (in C, no Python per
+        game); the same ``rng`` state gives the same indices."""
+        key = int(rng.integers(0, 2**63, dtype=np.uint64))
+        out = np.empty(self.num_envs, dtype=np.int64)
+        self._core.sample_into(key, self._mask, out)
+        return out
 
     def state(self, b: int) -> dict[str, Any]:
         """Game ``b``'s whole state as plain data (cards as deck ids), for tests and debugging."""
