@@ -295,6 +295,11 @@ class VariantInfo:
     #: The compiled engine, if the variant has one: a loader returning its game class, called
     #: as ``cls(options, seed=..., players=...)``; it raises ImportError when it is not built.
     compiled: Callable[[], Callable[..., Any]] | None = field(default=None, repr=False)
+    #: The vectorized compiled engine, if the variant has one (:mod:`sabacc.apps.rl.vector`): a
+    #: loader returning its class, called as ``cls(num_envs, options, players, game_episode,
+    #: table, encoder)`` with the RL action table and observation encoder it must reproduce;
+    #: it raises ImportError when it is not built.
+    vector: Callable[[], Callable[..., Any]] | None = field(default=None, repr=False)
     #: The web client's card-art ES module (a file in ``sabacc/variants/art/``).
     card_art: str = ""
     #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.

@@ -18,8 +18,9 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 :class:`~sabacc.core.errors.IllegalActionError` and leaves the state as it was.
 """
 
-from libc.stdint cimport uint32_t, int64_t
+from libc.stdint cimport uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 import random as _random
 from collections.abc import Mapping as _Mapping
@@ -56,6 +57,19 @@ DEF PH_OVER = 5
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
 DEF GE_HANDS = 2
+
+DEF A_STAND = 0
+DEF A_GAIN = 1
+DEF A_SWAP_DISCARD = 2
+DEF A_SWAP_DRAW = 3
+DEF A_CHECK = 4
+DEF A_CALL = 5
+DEF A_BET = 6
+DEF A_RAISE = 7
+DEF A_JUNK = 8
+
+DEF REC_SHOWDOWN = 0
+DEF REC_ALL_JUNKED = 1
 
 DEF BS_NO_LIMIT = 0
 DEF BS_POT_LIMIT = 1
@@ -136,7 +150,32 @@ ctypedef struct State:
     long long bet_hi    # 0: no bet
     long long raise_lo
     long long raise_hi  # 0: no raise
+    signed char last_kind[MAXP]  # LAST_ACTIONS index of each seat's last action this hand (-1)
+    # the record of the hand that ended during the last action (valid while rec_done)
+    char rec_done
+    char rec_reason     # REC_SHOWDOWN or REC_ALL_JUNKED
+    int rec_hand
+    int rec_dealer
+    long long rec_net[MAXP]
+    int rec_npots       # the main pot, then the side pots
+    long long rec_amount[MAXP + 2]
+    int rec_mask[MAXP + 2]   # winners
+    char rec_sab        # the sabacc pot was won
+    long long rec_sab_amount
+    int rec_sab_mask
+    int rec_nshown      # showdown: the hands revealed, from the dealer's left
+    signed char rec_shown_seat[MAXP]
+    int rec_shown_len[MAXP]
+    signed char rec_shown[MAXP][MAXH]
+    long long rec_carry
+    long long rec_sabacc_left
 
+#: The action codes' index in sabacc.apps.rl.features.LAST_ACTIONS (stand, gain, swap, discard,
+#: check, call, bet, raise, junk, call hand).
+cdef signed char LAST_KIND[9]
+LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8]
+_LAST_KIND_OF = {"stand": 0, "gain": 1, "swap": 2, "check": 4, "call": 5, "bet": 6, "raise": 7,
+                 "junk": 8}
 cdef signed char VAL[NC]
 cdef int _i
 for _i in range(NC):
@@ -167,7 +206,7 @@ cdef tuple _CALL_JUNK = (CALL, JUNK)
 
 
 # ---------------------------------------------------------------------------------- the RNG
-cdef void mt_init_genrand(MT* r, uint32_t s) noexcept:
+cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
     cdef int i
     r.mt[0] = s
     for i in range(1, MT_N):
@@ -175,9 +214,13 @@ cdef void mt_init_genrand(MT* r, uint32_t s) noexcept:
     r.mti = MT_N
 
 
-cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept:
+cdef MT _MT_BASE  # init_genrand(19650218), where every init_by_array starts
+mt_init_genrand(&_MT_BASE, <uint32_t>19650218)
+
+
+cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept nogil:
     cdef int i = 1, j = 0, k
-    mt_init_genrand(r, <uint32_t>19650218)
+    memcpy(r, &_MT_BASE, sizeof(MT))  # init_genrand(19650218), computed once
     k = MT_N if MT_N > klen else klen
     while k > 0:
         r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
@@ -202,7 +245,7 @@ cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept:
     r.mt[0] = <uint32_t>0x80000000
 
 
-cdef inline uint32_t mt_next(MT* r) noexcept:
+cdef inline uint32_t mt_next(MT* r) noexcept nogil:
     cdef uint32_t y
     cdef int kk
     if r.mti >= MT_N:
@@ -224,14 +267,14 @@ cdef inline uint32_t mt_next(MT* r) noexcept:
     return y
 
 
-cdef inline double mt_random(MT* r) noexcept:
+cdef inline double mt_random(MT* r) noexcept nogil:
     """``random.Random.random()``."""
     cdef uint32_t a = mt_next(r) >> 5
     cdef uint32_t b = mt_next(r) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-cdef inline int mt_die(MT* r) noexcept:
+cdef inline int mt_die(MT* r) noexcept nogil:
     """``randrange(6) + 1``: CPython's ``_randbelow(6)`` draws 3 bits until below 6."""
     cdef uint32_t v = mt_next(r) >> 29
     while v >= 6:
@@ -256,27 +299,166 @@ cdef void mt_seed(MT* r, object seed) except *:
     mt_init_by_array(r, key, klen)
 
 
-cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept:
-    """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order."""
-    cdef double keys[NC]
-    cdef double k
+DEF SEED_GROUP = 16  # = G in sabacc_spike_seed_rows
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(_MSC_VER)
+    #define SABACC_RESTRICT __restrict
+    #else
+    #define SABACC_RESTRICT restrict
+    #endif
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    __attribute__((target_clones("avx2", "default")))
+    #endif
+    void sabacc_spike_seed_rows(uint32_t *SABACC_RESTRICT t, const uint32_t *SABACC_RESTRICT base,
+                                const uint32_t *SABACC_RESTRICT k0,
+                                const uint32_t *SABACC_RESTRICT k1) {
+        /* t[624][16]: init_by_array of 16 keys of one or two words from init_genrand(19650218)
+           (base), then the first regeneration; column g is generator g (see mt_seed_group). */
+        enum { N = 624, M = 397, G = 16 };  /* = SEED_GROUP */
+        int i = 1, it, g;
+        uint32_t y;
+        for (it = 0; it < N; it++)
+            for (g = 0; g < G; g++) t[it * G + g] = base[it];
+        for (it = 0; it < N; it++) {
+            if (it & 1) {
+                for (g = 0; g < G; g++) {
+                    uint32_t p = t[(i - 1) * G + g];
+                    t[i * G + g] = (t[i * G + g] ^ ((p ^ (p >> 30)) * 1664525u)) + k1[g];
+                }
+            } else {
+                for (g = 0; g < G; g++) {
+                    uint32_t p = t[(i - 1) * G + g];
+                    t[i * G + g] = (t[i * G + g] ^ ((p ^ (p >> 30)) * 1664525u)) + k0[g];
+                }
+            }
+            if (++i >= N) {
+                for (g = 0; g < G; g++) t[g] = t[(N - 1) * G + g];
+                i = 1;
+            }
+        }
+        for (it = 0; it < N - 1; it++) {
+            for (g = 0; g < G; g++) {
+                uint32_t p = t[(i - 1) * G + g];
+                t[i * G + g] = (t[i * G + g] ^ ((p ^ (p >> 30)) * 1566083941u)) - (uint32_t)i;
+            }
+            if (++i >= N) {
+                for (g = 0; g < G; g++) t[g] = t[(N - 1) * G + g];
+                i = 1;
+            }
+        }
+        for (g = 0; g < G; g++) t[g] = 0x80000000u;
+        for (it = 0; it < N - M; it++)
+            for (g = 0; g < G; g++) {
+                y = (t[it * G + g] & 0x80000000u) | (t[(it + 1) * G + g] & 0x7fffffffu);
+                t[it * G + g] = t[(it + M) * G + g] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+            }
+        for (; it < N - 1; it++)
+            for (g = 0; g < G; g++) {
+                y = (t[it * G + g] & 0x80000000u) | (t[(it + 1) * G + g] & 0x7fffffffu);
+                t[it * G + g] = t[(it + M - N) * G + g] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+            }
+        for (g = 0; g < G; g++) {
+            y = (t[(N - 1) * G + g] & 0x80000000u) | (t[g] & 0x7fffffffu);
+            t[(N - 1) * G + g] = t[(M - 1) * G + g] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+        }
+    }
+    """
+    void sabacc_spike_seed_rows(uint32_t* t, const uint32_t* base, const uint32_t* k0,
+                                const uint32_t* k1) noexcept nogil
+
+
+
+cdef void mt_seed_group(MT** rs, const uint64_t* seeds, int count) noexcept nogil:
+    """``mt_seed_u64(rs[g], seeds[g])`` for ``count`` <= SEED_GROUP generators at once.
+
+    ``init_by_array`` is a chain of dependent steps; one seed at a time it is bound by their
+    latency. Here the chains of 16 seeds advance side by side (the compiler vectorises the
+    inner loops over the group; with GCC on x86-64 Linux, an AVX2 copy is also compiled and
+    chosen at run time where the CPU has it), each step the same as in ``mt_init_by_array``: with a key of
+    one or two words, the word added at step ``j`` is ``key[j % klen] + j % klen``. The first
+    draw of a fresh generator regenerates its words: that is done here too, side by side (the
+    state is then that of ``random.Random(seed)`` after its first ``getrandbits(32)`` call
+    regenerated, with ``mti = 0``: the same stream).
+    """
+    cdef uint32_t t[MT_N][SEED_GROUP]
+    cdef uint32_t k0[SEED_GROUP]
+    cdef uint32_t k1[SEED_GROUP]
+    cdef int it, g
+    cdef uint64_t seed
+    for g in range(SEED_GROUP):
+        seed = seeds[g] if g < count else 0
+        k0[g] = <uint32_t>seed
+        k1[g] = <uint32_t>(seed >> 32) + 1 if seed >> 32 else <uint32_t>seed
+    sabacc_spike_seed_rows(&t[0][0], _MT_BASE.mt, k0, k1)
+    for it in range(MT_N):  # row by row: one cache line of t at a time
+        for g in range(count):
+            rs[g].mt[it] = t[it][g]
+    for g in range(count):
+        rs[g].mti = 0
+
+
+def seed_group_sample(seeds):
+    """The Mersenne Twister states ``mt_seed_group`` makes for up to 16 seeds (for tests)."""
+    cdef MT rs[SEED_GROUP]
+    cdef MT* ptrs[SEED_GROUP]
+    cdef uint64_t keys[SEED_GROUP]
+    cdef int g, count = len(seeds)
+    memset(keys, 0, sizeof(keys))
+    if count > SEED_GROUP:
+        raise ValueError("at most 16 seeds")
+    for g in range(count):
+        ptrs[g] = &rs[g]
+        keys[g] = seeds[g]
+    mt_seed_group(ptrs, keys, count)
+    return [tuple([rs[g].mt[i] for i in range(MT_N)] + [rs[g].mti]) for g in range(count)]
+
+
+cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept nogil:
+    """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order.
+
+    A ``random()`` value is ``(a * 2**26 + b) / 2**53``: the 53-bit integer ``a * 2**26 + b``
+    orders the cards exactly as the float does. The cards are spread into 64 buckets by its top
+    6 bits (a counting sort: stable), then an insertion sort (stable) fixes the few inversions
+    left inside buckets: the same order as a stable sort of the floats, in linear time.
+    """
+    cdef uint64_t keys[NC]
+    cdef uint64_t sorted_keys[NC]
+    cdef signed char sorted_cards[NC]
+    cdef int start[65]
+    cdef uint64_t k
     cdef signed char c
     cdef int i, j
+    cdef uint32_t a, b
+    memset(start, 0, sizeof(start))
     for i in range(count):
-        keys[i] = mt_random(r)
-    for i in range(1, count):  # insertion sort: stable, and fast at 62 cards
-        k = keys[i]
-        c = cards[i]
+        a = mt_next(r) >> 5
+        b = mt_next(r) >> 6
+        k = (<uint64_t>a << 26) | b
+        keys[i] = k
+        start[(k >> 47) + 1] += 1
+    for i in range(64):
+        start[i + 1] += start[i]
+    for i in range(count):
+        j = start[keys[i] >> 47]
+        start[keys[i] >> 47] = j + 1
+        sorted_keys[j] = keys[i]
+        sorted_cards[j] = cards[i]
+    for i in range(count):  # insertion sort: only inversions inside a bucket are left
+        k = sorted_keys[i]
+        c = sorted_cards[i]
         j = i - 1
-        while j >= 0 and keys[j] > k:
-            keys[j + 1] = keys[j]
+        while j >= 0 and sorted_keys[j] > k:
+            sorted_keys[j + 1] = sorted_keys[j]
             cards[j + 1] = cards[j]
             j -= 1
-        keys[j + 1] = k
+        sorted_keys[j + 1] = k
         cards[j + 1] = c
 
 
-cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept:
+cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept nogil:
     """CPython's ``_randbelow_with_getrandbits(n)`` for 0 < n < 2**32."""
     cdef int k = 0
     cdef uint32_t m = n, v
@@ -310,7 +492,7 @@ def shuffle_sample(rng, items):
 
 
 # ---------------------------------------------------------------------------------- hands
-cdef int64_t strength(signed char* cards, int size) noexcept:
+cdef int64_t strength(signed char* cards, int size) noexcept nogil:
     """The Spike hand key of :func:`sabacc.variants.spike_hands.evaluate_spike`, packed into one integer.
 
     The 8 fields of the key tuple, each offset to 0..255, in one byte each (most significant
@@ -404,7 +586,7 @@ cdef int64_t strength(signed char* cards, int size) noexcept:
 
 
 cdef inline int64_t pack(int rank, int p1, int p2, int dist, int positive, int size, int possum,
-                         int maxpos) noexcept:
+                         int maxpos) noexcept nogil:
     cdef int64_t k = 13 - rank
     k = k * 256 + (10 - p1)
     k = k * 256 + (10 - p2)
@@ -497,6 +679,683 @@ cdef inline int _lowest_seat(int mask) noexcept:
     return s
 
 
+# ---------------------------------------------------------------------------------- the rules, in C
+# Every rule of the game as a C function on a State and its Opts (no Python objects, no GIL):
+# SpikeCore and SpikeVector both play through them.
+
+cdef void g_compute_legal(State* st, Opts* o) noexcept nogil:
+    cdef int s = st.to_act
+    cdef long long stack, to_call
+    cdef long long lo, hi
+    cdef bint cd
+    if st.legal_ok or s < 0:
+        return
+    st.legal_ok = 1
+    st.bet_hi = st.raise_hi = 0
+    st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
+    st.to_call_pos = 0
+    stack = st.stacks[s]
+    if st.phase == PH_CARD:
+        cd = g_can_draw(st, o)
+        st.can_gain = st.hlen[s] < o.hand_cap and stack >= o.gain_fee and cd
+        if stack >= o.swap_fee and st.hlen[s]:
+            st.can_swap_discard = st.ndiscard > 0
+            st.can_swap_draw = cd
+        return
+    to_call = st.cur_bet - st.round_bet[s]
+    if to_call <= 0:
+        if st.cur_bet > 0:
+            g_raise_range(st, o, s, 0, stack)
+        elif g_size_range(st, o, stack, g_pot_total(st, o), &lo, &hi):
+            st.bet_lo = lo
+            st.bet_hi = hi
+        return
+    st.to_call_pos = 1
+    g_raise_range(st, o, s, to_call, stack)
+
+cdef bint g_size_range(State* st, Opts* o, long long stack_after_call, long long pot_after_call,
+                      long long* lo, long long* hi) noexcept nogil:
+    cdef long long unit = o.unit if o.unit > 1 else 1
+    cdef long long high
+    if stack_after_call <= 0:
+        return False
+    if o.structure == BS_FIXED:
+        high = unit
+    elif o.structure == BS_POT_LIMIT:
+        high = unit if unit > pot_after_call else pot_after_call
+    else:
+        high = stack_after_call
+    if high > stack_after_call:
+        high = stack_after_call
+    lo[0] = unit if unit < stack_after_call else stack_after_call
+    if o.structure == BS_FIXED and stack_after_call >= unit:
+        lo[0] = unit
+    hi[0] = high
+    return True
+
+cdef void g_raise_range(State* st, Opts* o, int s, long long to_call, long long stack) noexcept nogil:
+    cdef long long lo, hi
+    cdef int x, others = 0
+    if st.acted[s]:
+        return
+    if o.max_raises >= 0 and st.raises >= o.max_raises:
+        return
+    for x in range(st.n):
+        if x != s and st.in_hand[x] and not st.folded[x] and st.stacks[x] > 0:
+            others += 1
+    if not others:
+        return
+    if g_size_range(st, o, stack - to_call, g_pot_total(st, o) + to_call, &lo, &hi):
+        st.raise_lo = lo
+        st.raise_hi = hi
+
+# ------------------------------------------------------------------ helpers
+cdef inline long long g_pot_total(State* st, Opts* o) noexcept nogil:
+    cdef long long t = st.dead
+    cdef int s
+    for s in range(st.n):
+        t += st.committed[s]
+    return t
+
+cdef inline bint g_can_draw(State* st, Opts* o) noexcept nogil:
+    return st.ndraw > 0 or st.ndiscard > 1 or st.nmuck > 0
+
+cdef inline int g_nlive(State* st, Opts* o) noexcept nogil:
+    cdef int s, k = 0
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            k += 1
+    return k
+
+cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
+    return st.stacks[s] >= o.ante + o.sab_ante and st.stacks[s] > 0
+
+cdef int g_order_from(State* st, Opts* o, int start, int* out) noexcept nogil:
+    """Live seats clockwise from ``start``; returns how many."""
+    cdef int i, s, k = 0
+    for i in range(st.n):
+        s = (start + i) % st.n
+        if st.in_hand[s] and not st.folded[s]:
+            out[k] = s
+            k += 1
+    return k
+
+cdef int g_odd_order(State* st, Opts* o, int mask, int* out) noexcept nogil:
+    """The seats of ``mask`` from the dealer's left (odd-credit order); returns how many."""
+    cdef int i, s, k = 0
+    for i in range(st.n):
+        s = (st.dealer + 1 + i) % st.n
+        if mask >> s & 1:
+            out[k] = s
+            k += 1
+    return k
+
+cdef long long g_pay(State* st, Opts* o, int s, long long amount, int where) noexcept nogil:
+    """Stack -> pot (where: 0 main/committed, 1 sabacc, 2 dead); returns what was paid."""
+    if amount > st.stacks[s]:
+        amount = st.stacks[s]
+    if amount <= 0:
+        return 0
+    st.stacks[s] -= amount
+    if where == 1:
+        st.sabacc_pot += amount
+    elif where == 0:
+        st.committed[s] += amount
+    else:
+        st.dead += amount
+    return amount
+
+cdef void g_award(State* st, Opts* o, long long amount, int mask) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int k = g_odd_order(st, o, mask, order)
+    cdef long long base, odd
+    cdef int i
+    if k == 0:
+        return
+    base = amount // k
+    odd = amount % k
+    for i in range(k):
+        st.stacks[order[i]] += base + (1 if i < odd else 0)
+
+cdef signed char g_draw(State* st, Opts* o) noexcept nogil:
+    """The draw top (reshuffling first if the pile is empty); -1 if no card is left."""
+    if st.ndraw == 0:
+        g_reshuffle(st, o)
+        if st.ndraw == 0:
+            return -1
+    st.ndraw -= 1
+    return st.draw[st.ndraw]
+
+cdef void g_reshuffle(State* st, Opts* o) noexcept nogil:
+    cdef int k = 0, i
+    for i in range(st.ndiscard - 1):
+        st.draw[k] = st.discard[i]
+        k += 1
+    for i in range(st.nmuck):
+        st.draw[k] = st.muck[i]
+        k += 1
+    if st.ndiscard > 0:
+        st.discard[0] = st.discard[st.ndiscard - 1]
+        st.ndiscard = 1
+    st.nmuck = 0
+    shuffle_sorted(&st.rng, st.draw, k)
+    st.ndraw = k
+
+cdef signed char g_take_from_hand(State* st, Opts* o, int s, int value) noexcept nogil:
+    """Remove a card of ``value``: a publicly known copy first, else the first copy."""
+    cdef int i, idx = -1
+    cdef signed char c
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        if VAL[c] == value:
+            if st.pub[c]:
+                idx = i
+                break
+            if idx < 0:
+                idx = i
+    c = st.hands[s][idx]
+    for i in range(idx, st.hlen[s] - 1):
+        st.hands[s][i] = st.hands[s][i + 1]
+    st.hlen[s] -= 1
+    st.pub[c] = 0
+    return c
+
+cdef void g_clear_hand(State* st, Opts* o, int s, signed char* dest, int* ndest) noexcept nogil:
+    cdef int i
+    cdef signed char c
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        dest[ndest[0]] = c
+        ndest[0] += 1
+        st.pub[c] = 0
+    st.hlen[s] = 0
+
+# ------------------------------------------------------------------ hand lifecycle
+cdef void g_reset_hand_state(State* st, Opts* o) noexcept nogil:
+    cdef int s
+    for s in range(st.n):
+        st.hlen[s] = 0
+        st.in_hand[s] = 0
+        st.folded[s] = 0
+        st.committed[s] = 0
+        st.round_bet[s] = 0
+        st.acted[s] = 0
+        st.allin_last[s] = 0
+        st.hand_start[s] = st.stacks[s]
+    memset(st.pub, 0, sizeof(st.pub))
+    st.dead = 0
+    st.cur_bet = 0
+    st.raises = 0
+    st.ndraw = st.ndiscard = st.nmuck = 0
+    st.round = 0
+    st.qlen = st.qpos = 0
+    st.d1 = st.d2 = 0
+    for s in range(st.n):
+        st.last_kind[s] = -1
+
+cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
+    cdef int s, nalive = 0, first_alive = -1, step, k, i, r
+    cdef int order[MAXP]
+    cdef int alive_mask = 0
+    cdef bint first = st.hand_no == 0
+    for s in range(st.n):
+        if not st.out[s] and not g_can_ante(st, o, s):
+            st.out[s] = 1
+    for s in range(st.n):
+        if not st.out[s]:
+            nalive += 1
+            alive_mask |= 1 << s
+            if first_alive < 0:
+                first_alive = s
+    if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
+        g_end_game(st, o)
+        return
+    if not first:
+        step = 1
+        while st.out[(st.dealer + step) % st.n]:
+            step += 1
+        st.orbit_steps += step
+        st.dealer = (st.dealer + step) % st.n
+        if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
+            g_end_game(st, o)
+            return
+    elif st.out[st.dealer]:
+        st.dealer = first_alive
+    st.hand_no += 1
+    g_reset_hand_state(st, o)
+    st.dead = st.carry
+    st.carry = 0
+    k = g_odd_order(st, o, alive_mask, order)
+    for i in range(k):
+        s = order[i]
+        st.in_hand[s] = 1
+        g_pay(st, o, s, o.ante, 0)
+        g_pay(st, o, s, o.sab_ante, 1)
+    # deal: the whole deck, shuffled
+    for i in range(NC):
+        st.draw[i] = <signed char>i
+    shuffle_sorted(&st.rng, st.draw, NC)
+    st.ndraw = NC
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for r in range(2):
+        for i in range(k):
+            s = order[i]
+            st.ndraw -= 1
+            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
+            st.hlen[s] += 1
+    st.ndraw -= 1
+    st.discard[0] = st.draw[st.ndraw]
+    st.ndiscard = 1
+    st.round = 1
+    g_begin_card_phase(st, o)
+
+cdef void g_begin_card_phase(State* st, Opts* o) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int k, i
+    st.phase = PH_CARD
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        st.queue[i] = <signed char>order[i]
+    st.qlen = k
+    st.qpos = 0
+    g_next_card_turn(st, o)
+
+cdef void g_next_card_turn(State* st, Opts* o) noexcept nogil:
+    st.legal_ok = 0
+    if st.qpos < st.qlen:
+        st.to_act = st.queue[st.qpos]
+        st.qpos += 1
+    else:
+        g_begin_betting(st, o)
+
+cdef void g_begin_betting(State* st, Opts* o) noexcept nogil:
+    cdef int s
+    st.phase = PH_BETTING
+    for s in range(st.n):
+        st.round_bet[s] = 0
+        st.acted[s] = 0
+    st.cur_bet = 0
+    st.raises = 0
+    st.legal_ok = 0
+    st.to_act = g_next_bettor(st, o, (st.dealer + 1) % st.n, 1)
+    if st.to_act < 0:
+        g_spike_phase(st, o)
+
+cdef bint g_needs_to_act(State* st, Opts* o, int s) noexcept nogil:
+    cdef int x, k = 0
+    if not st.in_hand[s] or st.folded[s] or st.stacks[s] == 0:
+        return False
+    if st.round_bet[s] < st.cur_bet:
+        return True
+    if st.acted[s]:
+        return False
+    for x in range(st.n):
+        if st.in_hand[x] and not st.folded[x] and st.stacks[x] > 0:
+            k += 1
+    return k > 1
+
+cdef int g_next_bettor(State* st, Opts* o, int start, bint inclusive) noexcept nogil:
+    cdef int i, s
+    for i in range(0 if inclusive else 1, st.n + 1):
+        s = (start + i) % st.n
+        if g_needs_to_act(st, o, s):
+            return s
+    return -1
+
+cdef void g_perform(State* st, Opts* o, int s, int kind, long long arg) noexcept nogil:
+    """Play seat ``s``'s action ``kind`` (an ``A_*`` code; ``arg``: the swapped card value or
+    the bet/raise amount), already checked legal, and run on to the next decision."""
+    cdef signed char taken, given
+    cdef bint done
+    st.legal_ok = 0
+    st.allin_last[s] = 0
+    st.last_kind[s] = LAST_KIND[kind]
+    if st.phase == PH_BETTING:
+        done = g_betting_act(st, o, s, kind, arg)
+        if g_all_junked_win(st, o):
+            return
+        if done:
+            g_spike_phase(st, o)
+        return
+    if kind == A_GAIN:
+        g_pay(st, o, s, o.gain_fee, 2)
+        taken = g_draw(st, o)
+        st.hands[s][st.hlen[s]] = taken
+        st.hlen[s] += 1
+    elif kind == A_SWAP_DISCARD or kind == A_SWAP_DRAW:
+        g_pay(st, o, s, o.swap_fee, 2)
+        if kind == A_SWAP_DISCARD:
+            st.ndiscard -= 1
+            taken = st.discard[st.ndiscard]
+            given = g_take_from_hand(st, o, s, <int>arg)
+            st.hands[s][st.hlen[s]] = taken
+            st.hlen[s] += 1
+            st.pub[taken] = 1
+            st.discard[st.ndiscard] = given
+            st.ndiscard += 1
+        else:
+            given = g_take_from_hand(st, o, s, <int>arg)
+            taken = g_draw(st, o)
+            st.hands[s][st.hlen[s]] = taken
+            st.hlen[s] += 1
+            st.discard[st.ndiscard] = given
+            st.ndiscard += 1
+    g_next_card_turn(st, o)
+
+cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) noexcept nogil:
+    cdef long long paid, to_call
+    cdef int i
+    if kind == A_CHECK:
+        st.acted[s] = 1
+    elif kind == A_CALL:
+        paid = g_pay(st, o, s, st.cur_bet - st.round_bet[s], 0)
+        st.round_bet[s] += paid
+        st.acted[s] = 1
+        st.allin_last[s] = st.stacks[s] == 0
+    elif kind == A_BET or kind == A_RAISE:
+        to_call = st.cur_bet - st.round_bet[s]
+        paid = g_pay(st, o, s, to_call + amount, 0)
+        st.round_bet[s] += paid
+        if amount >= o.unit:
+            for i in range(st.n):
+                st.acted[i] = 0
+        if kind == A_RAISE:
+            st.raises += 1
+        st.cur_bet = st.round_bet[s]
+        st.acted[s] = 1
+        st.allin_last[s] = st.stacks[s] == 0
+    else:  # junk: the hand is mucked face down
+        st.folded[s] = 1
+        g_clear_hand(st, o, s, st.muck, &st.nmuck)
+    if g_nlive(st, o) > 1:
+        st.to_act = g_next_bettor(st, o, s, 0)
+        if st.to_act >= 0:
+            return False
+    else:
+        st.to_act = -1
+    g_return_uncalled(st, o)
+    return True
+
+cdef void g_return_uncalled(State* st, Opts* o) noexcept nogil:
+    cdef int s, top = -1
+    cdef long long others = 0, excess
+    if not st.cur_bet:
+        return
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            if top < 0 or st.committed[s] > st.committed[top]:
+                top = s
+    if top < 0:
+        return
+    for s in range(st.n):
+        if s != top and st.committed[s] > others:
+            others = st.committed[s]
+    excess = st.committed[top] - others
+    if excess > st.round_bet[top]:
+        excess = st.round_bet[top]
+    if excess > 0:
+        st.committed[top] -= excess
+        st.round_bet[top] -= excess
+        st.stacks[top] += excess
+
+cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
+    cdef int s, winner = -1
+    cdef long long amount
+    if g_nlive(st, o) != 1:
+        return False
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            winner = s
+    amount = g_pot_total(st, o)
+    g_award(st, o, amount, 1 << winner)
+    st.rec_reason = REC_ALL_JUNKED
+    st.rec_npots = 1
+    st.rec_amount[0] = amount
+    st.rec_mask[0] = 1 << winner
+    st.rec_sab = 0
+    st.rec_nshown = 0
+    g_finish_hand(st, o)
+    return True
+
+cdef void g_spike_phase(State* st, Opts* o) noexcept nogil:
+    st.phase = PH_SPIKE
+    st.to_act = -1
+    st.d1 = mt_die(&st.rng)
+    st.d2 = mt_die(&st.rng)
+    if st.d1 == st.d2:
+        g_sabacc_shift(st, o)
+    if st.round < o.rounds:
+        st.round += 1
+        g_begin_card_phase(st, o)
+    else:
+        g_showdown(st, o)
+
+cdef void g_sabacc_shift(State* st, Opts* o) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int sizes[MAXP]
+    cdef int k, i, j, s
+    cdef signed char c
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        s = order[i]
+        sizes[i] = st.hlen[s]
+        g_clear_hand(st, o, s, st.discard, &st.ndiscard)
+    for i in range(k):
+        s = order[i]
+        for j in range(sizes[i]):
+            c = g_draw(st, o)
+            if c < 0:  # more cards in hands than the deck holds (8 seats at hand_cap 8)
+                break
+            st.hands[s][st.hlen[s]] = c
+            st.hlen[s] += 1
+    c = g_draw(st, o)
+    if c >= 0:
+        st.discard[st.ndiscard] = c
+        st.ndiscard += 1
+
+cdef int g_build_pots(State* st, Opts* o, long long* amounts, int* masks) noexcept nogil:
+    """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
+    cdef long long levels[MAXP + 1]
+    cdef long long level, prev = 0, amount, top = -1, c, lo, plo, leftover = 0, x
+    cdef int nlev = 0, npots = 0, s, i, j, elig
+    cdef int live = 0, capped = 0
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            live |= 1 << s
+            if st.committed[s] > top:
+                top = st.committed[s]
+            if st.stacks[s] == 0:
+                capped |= 1 << s
+    if not live:
+        amounts[0] = g_pot_total(st, o)
+        masks[0] = 0
+        return 1
+    for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
+        if capped >> s & 1:
+            levels[nlev] = st.committed[s]
+            nlev += 1
+    levels[nlev] = top
+    nlev += 1
+    for i in range(1, nlev):  # sort ascending
+        x = levels[i]
+        j = i - 1
+        while j >= 0 and levels[j] > x:
+            levels[j + 1] = levels[j]
+            j -= 1
+        levels[j + 1] = x
+    for i in range(nlev):
+        level = levels[i]
+        if i and level == levels[i - 1]:
+            continue
+        amount = 0
+        for s in range(st.n):
+            c = st.committed[s]
+            lo = c if c < level else level
+            plo = c if c < prev else prev
+            amount += lo - plo
+        elig = 0
+        for s in range(st.n):
+            if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
+                elig |= 1 << s
+        if npots and masks[npots - 1] == elig:
+            amounts[npots - 1] += amount
+        elif amount > 0 or not npots:
+            amounts[npots] = amount
+            masks[npots] = elig
+            npots += 1
+        prev = level
+    for s in range(st.n):
+        if st.committed[s] > prev:
+            leftover += st.committed[s] - prev
+    amounts[npots - 1] += leftover
+    amounts[0] += st.dead
+    return npots
+
+cdef void g_showdown(State* st, Opts* o) noexcept nogil:
+    cdef int64_t values[MAXP]
+    cdef long long amounts[MAXP + 2]
+    cdef int masks[MAXP + 2]
+    cdef int dec_key[MAXP + 4]
+    cdef int dec_val[MAXP + 4]
+    cdef int ndec = 0
+    cdef int npots, i, s, live = 0, overall, best_seat = -1
+    cdef int totals[MAXP]
+    cdef int order[MAXP]
+    cdef int j, total, k, won
+    st.phase = PH_SHOWDOWN
+    st.to_act = -1
+    for s in range(st.n):
+        if st.in_hand[s] and not st.folded[s]:
+            live |= 1 << s
+            values[s] = strength(st.hands[s], st.hlen[s])
+            total = 0
+            for j in range(st.hlen[s]):
+                total += VAL[st.hands[s][j]]
+            totals[s] = total
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    st.rec_nshown = k
+    for i in range(k):  # the revealed hands, for hand_results
+        s = order[i]
+        st.rec_shown_seat[i] = <signed char>s
+        st.rec_shown_len[i] = st.hlen[s]
+        memcpy(st.rec_shown[i], st.hands[s], st.hlen[s])
+    npots = g_build_pots(st, o, amounts, masks)
+    st.rec_npots = npots
+    for i in range(npots):
+        won = g_winners(st, o, masks[i], values, dec_key, dec_val, &ndec)
+        g_award(st, o, amounts[i], won)
+        st.rec_amount[i] = amounts[i]
+        st.rec_mask[i] = won
+    overall = g_winners(st, o, live, values, dec_key, dec_val, &ndec)
+    for s in range(st.n):
+        if overall >> s & 1:
+            best_seat = s
+            break
+    st.rec_sab = 0
+    if totals[best_seat] == 0 and st.sabacc_pot:
+        st.rec_sab = 1
+        st.rec_sab_amount = st.sabacc_pot
+        st.rec_sab_mask = overall
+        g_award(st, o, st.sabacc_pot, overall)
+        st.sabacc_pot = 0
+    st.rec_reason = REC_SHOWDOWN
+    g_finish_hand(st, o)
+
+cdef int g_winners(State* st, Opts* o, int seats, int64_t* values, int* dec_key, int* dec_val,
+                  int* ndec) noexcept nogil:
+    cdef int s, tied = 0, i
+    cdef int64_t best = -1
+    for s in range(st.n):
+        if seats >> s & 1 and values[s] > best:
+            best = values[s]
+    for s in range(st.n):
+        if seats >> s & 1 and values[s] == best:
+            tied |= 1 << s
+    if tied & (tied - 1) == 0:
+        return tied
+    for i in range(ndec[0]):
+        if dec_key[i] == tied:
+            return dec_val[i]
+    dec_key[ndec[0]] = tied
+    dec_val[ndec[0]] = g_break_true_tie(st, o, tied)
+    ndec[0] += 1
+    return dec_val[ndec[0] - 1]
+
+cdef int g_break_true_tie(State* st, Opts* o, int tied) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int drawn[MAXP]
+    cdef int k, i, s, best, keep, v, closeness
+    cdef signed char c
+    if o.tie_split:
+        return tied
+    k = g_odd_order(st, o, tied, order)
+    while k > 1:
+        if not g_can_draw(st, o):
+            break
+        best = -1
+        for i in range(k):
+            if not g_can_draw(st, o):
+                return g_mask_of(st, o, order, k)
+            c = g_draw(st, o)
+            st.discard[st.ndiscard] = c
+            st.ndiscard += 1
+            v = VAL[c]
+            closeness = (10 - (v if v >= 0 else -v)) * 2 + (1 if v > 0 else 0)
+            drawn[i] = closeness
+            if closeness > best:
+                best = closeness
+        keep = 0
+        for i in range(k):
+            if drawn[i] == best:
+                order[keep] = order[i]
+                keep += 1
+        k = keep
+    return g_mask_of(st, o, order, k)
+
+cdef inline int g_mask_of(State* st, Opts* o, int* seats, int k) noexcept nogil:
+    cdef int i, m = 0
+    for i in range(k):
+        m |= 1 << seats[i]
+    return m
+
+cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
+    """End the hand: complete its record (the rest was written by the caller) and start the
+    next one."""
+    cdef int s
+    st.rec_done = 1
+    st.rec_hand = st.hand_no
+    st.rec_dealer = st.dealer
+    for s in range(st.n):
+        st.rec_net[s] = st.stacks[s] - st.hand_start[s]
+    st.rec_carry = st.carry
+    st.rec_sabacc_left = st.sabacc_pot
+    for s in range(st.n):
+        st.committed[s] = 0
+    st.dead = 0
+    st.to_act = -1
+    g_start_hand(st, o)
+
+cdef void g_end_game(State* st, Opts* o) noexcept nogil:
+    cdef int s, alive = 0
+    cdef long long leftover = st.sabacc_pot + st.carry
+    if leftover:
+        for s in range(st.n):
+            if not st.out[s]:
+                alive |= 1 << s
+        if not alive:
+            alive = (1 << st.n) - 1
+        if o.final_split:
+            g_award(st, o, leftover, alive)
+        else:
+            st.house += leftover
+        st.sabacc_pot = 0
+        st.carry = 0
+    st.over = 1
+    st.to_act = -1
+    st.phase = PH_OVER
+
+
+
 cdef class SpikeCore:
     """A game of Corellian Spike on the compiled engine (see the module docstring).
 
@@ -569,15 +1428,16 @@ cdef class SpikeCore:
             st.stacks[s] = o.start
         st.to_act = -1
         st.phase = PH_SETUP
-        self._reset_hand_state()
+        g_reset_hand_state(st, o)
+        self._last = [None] * n
         for s in range(n):
-            if self._can_ante(s):
+            if g_can_ante(st, o, s):
                 break
         else:
             raise OptionError(
                 f"buy_in={o.start} cannot cover the antes ({o.ante} + {o.sab_ante})"
             )
-        self._start_hand()
+        g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
     @property
@@ -686,7 +1546,6 @@ cdef class SpikeCore:
         self._seats.append(actor)
         self._acts.append(action)
         self._last[actor] = action
-        self.st.allin_last[actor] = 0
         self._perform(actor, action)
         return None
 
@@ -983,680 +1842,70 @@ cdef class SpikeCore:
                     return True
         return False
 
-    cdef void _compute_legal(self) noexcept:
-        cdef State* st = &self.st
-        cdef Opts* o = &self.o
-        cdef int s = st.to_act
-        cdef long long stack, to_call
-        cdef long long lo, hi
-        cdef bint cd
-        if st.legal_ok or s < 0:
-            return
-        st.legal_ok = 1
-        st.bet_hi = st.raise_hi = 0
-        st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
-        st.to_call_pos = 0
-        stack = st.stacks[s]
-        if st.phase == PH_CARD:
-            cd = self._can_draw()
-            st.can_gain = st.hlen[s] < o.hand_cap and stack >= o.gain_fee and cd
-            if stack >= o.swap_fee and st.hlen[s]:
-                st.can_swap_discard = st.ndiscard > 0
-                st.can_swap_draw = cd
-            return
-        to_call = st.cur_bet - st.round_bet[s]
-        if to_call <= 0:
-            if st.cur_bet > 0:
-                self._raise_range(s, 0, stack)
-            elif self._size_range(stack, self._pot_total(), &lo, &hi):
-                st.bet_lo = lo
-                st.bet_hi = hi
-            return
-        st.to_call_pos = 1
-        self._raise_range(s, to_call, stack)
+    # ------------------------------------------------------------------ the rules (C functions)
+    cdef inline void _compute_legal(self) noexcept:
+        g_compute_legal(&self.st, &self.o)
 
-    cdef bint _size_range(self, long long stack_after_call, long long pot_after_call,
-                          long long* lo, long long* hi) noexcept:
-        cdef long long unit = self.o.unit if self.o.unit > 1 else 1
-        cdef long long high
-        if stack_after_call <= 0:
-            return False
-        if self.o.structure == BS_FIXED:
-            high = unit
-        elif self.o.structure == BS_POT_LIMIT:
-            high = unit if unit > pot_after_call else pot_after_call
-        else:
-            high = stack_after_call
-        if high > stack_after_call:
-            high = stack_after_call
-        lo[0] = unit if unit < stack_after_call else stack_after_call
-        if self.o.structure == BS_FIXED and stack_after_call >= unit:
-            lo[0] = unit
-        hi[0] = high
-        return True
-
-    cdef void _raise_range(self, int s, long long to_call, long long stack) noexcept:
-        cdef State* st = &self.st
-        cdef long long lo, hi
-        cdef int o, others = 0
-        if st.acted[s]:
-            return
-        if self.o.max_raises >= 0 and st.raises >= self.o.max_raises:
-            return
-        for o in range(st.n):
-            if o != s and st.in_hand[o] and not st.folded[o] and st.stacks[o] > 0:
-                others += 1
-        if not others:
-            return
-        if self._size_range(stack - to_call, self._pot_total() + to_call, &lo, &hi):
-            st.raise_lo = lo
-            st.raise_hi = hi
-
-    # ------------------------------------------------------------------ helpers
     cdef inline long long _pot_total(self) noexcept:
-        cdef long long t = self.st.dead
-        cdef int s
-        for s in range(self.st.n):
-            t += self.st.committed[s]
-        return t
+        return g_pot_total(&self.st, &self.o)
 
-    cdef inline bint _can_draw(self) noexcept:
-        return self.st.ndraw > 0 or self.st.ndiscard > 1 or self.st.nmuck > 0
+    cdef inline int _build_pots(self, long long* amounts, int* masks) noexcept:
+        return g_build_pots(&self.st, &self.o, amounts, masks)
 
-    cdef inline int _nlive(self) noexcept:
-        cdef int s, k = 0
-        for s in range(self.st.n):
-            if self.st.in_hand[s] and not self.st.folded[s]:
-                k += 1
-        return k
-
-    cdef bint _can_ante(self, int s) noexcept:
-        return self.st.stacks[s] >= self.o.ante + self.o.sab_ante and self.st.stacks[s] > 0
-
-    cdef int _order_from(self, int start, int* out) noexcept:
-        """Live seats clockwise from ``start``; returns how many."""
-        cdef int i, s, k = 0
-        for i in range(self.st.n):
-            s = (start + i) % self.st.n
-            if self.st.in_hand[s] and not self.st.folded[s]:
-                out[k] = s
-                k += 1
-        return k
-
-    cdef int _odd_order(self, int mask, int* out) noexcept:
-        """The seats of ``mask`` from the dealer's left (odd-credit order); returns how many."""
-        cdef int i, s, k = 0
-        for i in range(self.st.n):
-            s = (self.st.dealer + 1 + i) % self.st.n
-            if mask >> s & 1:
-                out[k] = s
-                k += 1
-        return k
-
-    cdef long long _pay(self, int s, long long amount, int where) noexcept:
-        """Stack -> pot (where: 0 main/committed, 1 sabacc, 2 dead); returns what was paid."""
-        if amount > self.st.stacks[s]:
-            amount = self.st.stacks[s]
-        if amount <= 0:
-            return 0
-        self.st.stacks[s] -= amount
-        if where == 1:
-            self.st.sabacc_pot += amount
-        elif where == 0:
-            self.st.committed[s] += amount
-        else:
-            self.st.dead += amount
-        return amount
-
-    cdef void _award(self, long long amount, int mask) noexcept:
-        cdef int order[MAXP]
-        cdef int k = self._odd_order(mask, order)
-        cdef long long base, odd
-        cdef int i
-        if k == 0:
-            return
-        base = amount // k
-        odd = amount % k
-        for i in range(k):
-            self.st.stacks[order[i]] += base + (1 if i < odd else 0)
-
-    cdef signed char _draw(self) noexcept:
-        """The draw top (reshuffling first if the pile is empty); -1 if no card is left."""
+    cdef void _perform(self, int s, object action) except *:
+        """Play a legal action object through the C rules, then log the hand it ended."""
         cdef State* st = &self.st
-        if st.ndraw == 0:
-            self._reshuffle()
-            if st.ndraw == 0:
-                return -1
-        st.ndraw -= 1
-        return st.draw[st.ndraw]
-
-    cdef void _reshuffle(self) noexcept:
-        cdef State* st = &self.st
-        cdef int k = 0, i
-        for i in range(st.ndiscard - 1):
-            st.draw[k] = st.discard[i]
-            k += 1
-        for i in range(st.nmuck):
-            st.draw[k] = st.muck[i]
-            k += 1
-        if st.ndiscard > 0:
-            st.discard[0] = st.discard[st.ndiscard - 1]
-            st.ndiscard = 1
-        st.nmuck = 0
-        shuffle_sorted(&st.rng, st.draw, k)
-        st.ndraw = k
-
-    cdef signed char _take_from_hand(self, int s, int value) noexcept:
-        """Remove a card of ``value``: a publicly known copy first, else the first copy."""
-        cdef State* st = &self.st
-        cdef int i, idx = -1
-        cdef signed char c
-        for i in range(st.hlen[s]):
-            c = st.hands[s][i]
-            if VAL[c] == value:
-                if st.pub[c]:
-                    idx = i
-                    break
-                if idx < 0:
-                    idx = i
-        c = st.hands[s][idx]
-        for i in range(idx, st.hlen[s] - 1):
-            st.hands[s][i] = st.hands[s][i + 1]
-        st.hlen[s] -= 1
-        st.pub[c] = 0
-        return c
-
-    cdef void _clear_hand(self, int s, signed char* dest, int* ndest) noexcept:
-        cdef int i
-        cdef signed char c
-        for i in range(self.st.hlen[s]):
-            c = self.st.hands[s][i]
-            dest[ndest[0]] = c
-            ndest[0] += 1
-            self.st.pub[c] = 0
-        self.st.hlen[s] = 0
-
-    # ------------------------------------------------------------------ hand lifecycle
-    cdef void _reset_hand_state(self):
-        cdef State* st = &self.st
-        cdef int s
-        for s in range(st.n):
-            st.hlen[s] = 0
-            st.in_hand[s] = 0
-            st.folded[s] = 0
-            st.committed[s] = 0
-            st.round_bet[s] = 0
-            st.acted[s] = 0
-            st.allin_last[s] = 0
-            st.hand_start[s] = st.stacks[s]
-        memset(st.pub, 0, sizeof(st.pub))
-        st.dead = 0
-        st.cur_bet = 0
-        st.raises = 0
-        st.ndraw = st.ndiscard = st.nmuck = 0
-        st.round = 0
-        st.qlen = st.qpos = 0
-        st.d1 = st.d2 = 0
-        self._last = [None] * st.n
-
-    cdef void _start_hand(self):
-        cdef State* st = &self.st
-        cdef Opts* o = &self.o
-        cdef int s, nalive = 0, first_alive = -1, step, k, i
-        cdef int order[MAXP]
-        cdef int alive_mask = 0
-        cdef bint first = st.hand_no == 0
-        for s in range(st.n):
-            if not st.out[s] and not self._can_ante(s):
-                st.out[s] = 1
-        for s in range(st.n):
-            if not st.out[s]:
-                nalive += 1
-                alive_mask |= 1 << s
-                if first_alive < 0:
-                    first_alive = s
-        if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
-            self._end_game()
-            return
-        if not first:
-            step = 1
-            while st.out[(st.dealer + step) % st.n]:
-                step += 1
-            st.orbit_steps += step
-            st.dealer = (st.dealer + step) % st.n
-            if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
-                self._end_game()
-                return
-        elif st.out[st.dealer]:
-            st.dealer = first_alive
-        st.hand_no += 1
-        self._reset_hand_state()
-        st.dead = st.carry
-        st.carry = 0
-        k = self._odd_order(alive_mask, order)
-        for i in range(k):
-            s = order[i]
-            st.in_hand[s] = 1
-            self._pay(s, o.ante, 0)
-            self._pay(s, o.sab_ante, 1)
-        # deal: the whole deck, shuffled
-        for i in range(NC):
-            st.draw[i] = <signed char>i
-        shuffle_sorted(&st.rng, st.draw, NC)
-        st.ndraw = NC
-        k = self._order_from((st.dealer + 1) % st.n, order)
-        for _ in range(2):
-            for i in range(k):
-                s = order[i]
-                st.ndraw -= 1
-                st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
-                st.hlen[s] += 1
-        st.ndraw -= 1
-        st.discard[0] = st.draw[st.ndraw]
-        st.ndiscard = 1
-        st.round = 1
-        self._begin_card_phase()
-
-    cdef void _begin_card_phase(self):
-        cdef int order[MAXP]
-        cdef int k, i
-        self.st.phase = PH_CARD
-        k = self._order_from((self.st.dealer + 1) % self.st.n, order)
-        for i in range(k):
-            self.st.queue[i] = <signed char>order[i]
-        self.st.qlen = k
-        self.st.qpos = 0
-        self._next_card_turn()
-
-    cdef void _next_card_turn(self):
-        self.st.legal_ok = 0
-        if self.st.qpos < self.st.qlen:
-            self.st.to_act = self.st.queue[self.st.qpos]
-            self.st.qpos += 1
-        else:
-            self._begin_betting()
-
-    cdef void _begin_betting(self):
-        cdef State* st = &self.st
-        cdef int s
-        st.phase = PH_BETTING
-        for s in range(st.n):
-            st.round_bet[s] = 0
-            st.acted[s] = 0
-        st.cur_bet = 0
-        st.raises = 0
-        st.legal_ok = 0
-        st.to_act = self._next_bettor((st.dealer + 1) % st.n, 1)
-        if st.to_act < 0:
-            self._spike_phase()
-
-    cdef bint _needs_to_act(self, int s) noexcept:
-        cdef State* st = &self.st
-        cdef int o, k = 0
-        if not st.in_hand[s] or st.folded[s] or st.stacks[s] == 0:
-            return False
-        if st.round_bet[s] < st.cur_bet:
-            return True
-        if st.acted[s]:
-            return False
-        for o in range(st.n):
-            if st.in_hand[o] and not st.folded[o] and st.stacks[o] > 0:
-                k += 1
-        return k > 1
-
-    cdef int _next_bettor(self, int start, bint inclusive) noexcept:
-        cdef int i, s
-        for i in range(0 if inclusive else 1, self.st.n + 1):
-            s = (start + i) % self.st.n
-            if self._needs_to_act(s):
-                return s
-        return -1
-
-    cdef void _perform(self, int s, object action):
-        cdef State* st = &self.st
-        cdef Opts* o = &self.o
-        cdef signed char taken, given
-        cdef bint done
+        cdef int kind
+        cdef long long arg = 0
+        cdef int hand = st.hand_no
         t = type(action)
-        if st.phase == PH_BETTING:
-            done = self._betting_act(s, action, t)
-            if self._all_junked_win():
-                return
-            if done:
-                self._spike_phase()
-            return
-        if t is _Gain:
-            self._pay(s, o.gain_fee, 2)
-            taken = self._draw()
-            st.hands[s][st.hlen[s]] = taken
-            st.hlen[s] += 1
+        if t is _Stand:
+            kind = A_STAND
+        elif t is _Gain:
+            kind = A_GAIN
         elif t is _Swap:
-            self._pay(s, o.swap_fee, 2)
-            if action.source == "discard":
-                st.ndiscard -= 1
-                taken = st.discard[st.ndiscard]
-                given = self._take_from_hand(s, action.value)
-                st.hands[s][st.hlen[s]] = taken
-                st.hlen[s] += 1
-                st.pub[taken] = 1
-                st.discard[st.ndiscard] = given
-                st.ndiscard += 1
-            else:
-                given = self._take_from_hand(s, action.value)
-                taken = self._draw()
-                st.hands[s][st.hlen[s]] = taken
-                st.hlen[s] += 1
-                st.discard[st.ndiscard] = given
-                st.ndiscard += 1
-        self._next_card_turn()
-
-    cdef bint _betting_act(self, int s, object action, object t):
-        cdef State* st = &self.st
-        cdef long long paid, to_call, amount
-        cdef int i
-        if t is _Check:
-            st.acted[s] = 1
+            kind = A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW
+            arg = action.value
+        elif t is _Check:
+            kind = A_CHECK
         elif t is _Call:
-            paid = self._pay(s, st.cur_bet - st.round_bet[s], 0)
-            st.round_bet[s] += paid
-            st.acted[s] = 1
-            st.allin_last[s] = st.stacks[s] == 0
-        elif t is _Bet or t is _Raise:
-            amount = action.amount
-            to_call = st.cur_bet - st.round_bet[s]
-            paid = self._pay(s, to_call + amount, 0)
-            st.round_bet[s] += paid
-            if amount >= self.o.unit:
-                for i in range(st.n):
-                    st.acted[i] = 0
-            if t is _Raise:
-                st.raises += 1
-            st.cur_bet = st.round_bet[s]
-            st.acted[s] = 1
-            st.allin_last[s] = st.stacks[s] == 0
-        else:  # junk: the hand is mucked face down
-            st.folded[s] = 1
-            self._clear_hand(s, st.muck, &st.nmuck)
-        if self._nlive() > 1:
-            st.to_act = self._next_bettor(s, 0)
-            if st.to_act >= 0:
-                return False
+            kind = A_CALL
+        elif t is _Bet:
+            kind = A_BET
+            arg = action.amount
+        elif t is _Raise:
+            kind = A_RAISE
+            arg = action.amount
         else:
-            st.to_act = -1
-        self._return_uncalled()
-        return True
+            kind = A_JUNK
+        st.rec_done = 0
+        g_perform(st, &self.o, s, kind, arg)
+        if st.rec_done:
+            self._log_hand()
+        if st.hand_no != hand:
+            self._last = [None] * st.n
 
-    cdef void _return_uncalled(self) noexcept:
+    cdef void _log_hand(self) except *:
+        """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
+        ``_hand_data``."""
         cdef State* st = &self.st
-        cdef int s, top = -1
-        cdef long long others = 0, excess
-        if not st.cur_bet:
-            return
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                if top < 0 or st.committed[s] > st.committed[top]:
-                    top = s
-        if top < 0:
-            return
-        for s in range(st.n):
-            if s != top and st.committed[s] > others:
-                others = st.committed[s]
-        excess = st.committed[top] - others
-        if excess > st.round_bet[top]:
-            excess = st.round_bet[top]
-        if excess > 0:
-            st.committed[top] -= excess
-            st.round_bet[top] -= excess
-            st.stacks[top] += excess
-
-    cdef bint _all_junked_win(self):
-        cdef State* st = &self.st
-        cdef int s, winner = -1
-        cdef long long amount
-        if self._nlive() != 1:
-            return False
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                winner = s
-        amount = self._pot_total()
-        self._award(amount, 1 << winner)
-        self._finish_hand("all_junked", ((amount, 1 << winner),), None, None)
-        return True
-
-    cdef void _spike_phase(self):
-        cdef State* st = &self.st
-        st.phase = PH_SPIKE
-        st.to_act = -1
-        st.d1 = mt_die(&st.rng)
-        st.d2 = mt_die(&st.rng)
-        if st.d1 == st.d2:
-            self._sabacc_shift()
-        if st.round < self.o.rounds:
-            st.round += 1
-            self._begin_card_phase()
-        else:
-            self._showdown()
-
-    cdef void _sabacc_shift(self) noexcept:
-        cdef State* st = &self.st
-        cdef int order[MAXP]
-        cdef int sizes[MAXP]
-        cdef int k, i, j, s
-        cdef signed char c
-        k = self._order_from((st.dealer + 1) % st.n, order)
-        for i in range(k):
-            s = order[i]
-            sizes[i] = st.hlen[s]
-            self._clear_hand(s, st.discard, &st.ndiscard)
-        for i in range(k):
-            s = order[i]
-            for j in range(sizes[i]):
-                c = self._draw()
-                if c < 0:  # more cards in hands than the deck holds (8 seats at hand_cap 8)
-                    break
-                st.hands[s][st.hlen[s]] = c
-                st.hlen[s] += 1
-        c = self._draw()
-        if c >= 0:
-            st.discard[st.ndiscard] = c
-            st.ndiscard += 1
-
-    cdef int _build_pots(self, long long* amounts, int* masks) noexcept:
-        """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
-        cdef State* st = &self.st
-        cdef long long levels[MAXP + 1]
-        cdef long long level, prev = 0, amount, top = -1, c, lo, plo, leftover = 0, x
-        cdef int nlev = 0, npots = 0, s, i, j, elig
-        cdef int live = 0, capped = 0
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                live |= 1 << s
-                if st.committed[s] > top:
-                    top = st.committed[s]
-                if st.stacks[s] == 0:
-                    capped |= 1 << s
-        if not live:
-            amounts[0] = self._pot_total()
-            masks[0] = 0
-            return 1
-        for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
-            if capped >> s & 1:
-                levels[nlev] = st.committed[s]
-                nlev += 1
-        levels[nlev] = top
-        nlev += 1
-        for i in range(1, nlev):  # sort ascending
-            x = levels[i]
-            j = i - 1
-            while j >= 0 and levels[j] > x:
-                levels[j + 1] = levels[j]
-                j -= 1
-            levels[j + 1] = x
-        for i in range(nlev):
-            level = levels[i]
-            if i and level == levels[i - 1]:
-                continue
-            amount = 0
-            for s in range(st.n):
-                c = st.committed[s]
-                lo = c if c < level else level
-                plo = c if c < prev else prev
-                amount += lo - plo
-            elig = 0
-            for s in range(st.n):
-                if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
-                    elig |= 1 << s
-            if npots and masks[npots - 1] == elig:
-                amounts[npots - 1] += amount
-            elif amount > 0 or not npots:
-                amounts[npots] = amount
-                masks[npots] = elig
-                npots += 1
-            prev = level
-        for s in range(st.n):
-            if st.committed[s] > prev:
-                leftover += st.committed[s] - prev
-        amounts[npots - 1] += leftover
-        amounts[0] += st.dead
-        return npots
-
-    cdef void _showdown(self):
-        cdef State* st = &self.st
-        cdef int64_t values[MAXP]
-        cdef long long amounts[MAXP + 2]
-        cdef int masks[MAXP + 2]
-        cdef int dec_key[MAXP + 4]
-        cdef int dec_val[MAXP + 4]
-        cdef int ndec = 0
-        cdef int npots, i, s, live = 0, overall, best_seat = -1
-        cdef int totals[MAXP]
-        cdef int order[MAXP]
-        cdef int j, total, k, won
-        cdef list shown = []
-        cdef list pots = []
-        st.phase = PH_SHOWDOWN
-        st.to_act = -1
-        for s in range(st.n):
-            if st.in_hand[s] and not st.folded[s]:
-                live |= 1 << s
-                values[s] = strength(st.hands[s], st.hlen[s])
-                total = 0
-                for j in range(st.hlen[s]):
-                    total += VAL[st.hands[s][j]]
-                totals[s] = total
-        k = self._order_from((st.dealer + 1) % st.n, order)
-        for i in range(k):  # the revealed hands, for hand_results
-            s = order[i]
-            shown.append((s, (<char*>st.hands[s])[:st.hlen[s]]))
-        npots = self._build_pots(amounts, masks)
-        for i in range(npots):
-            won = self._winners(masks[i], values, dec_key, dec_val, &ndec)
-            self._award(amounts[i], won)
-            pots.append((amounts[i], won))
-        overall = self._winners(live, values, dec_key, dec_val, &ndec)
-        for s in range(st.n):
-            if overall >> s & 1:
-                best_seat = s
-                break
-        sab_won = None
-        if totals[best_seat] == 0 and st.sabacc_pot:
-            sab_won = (st.sabacc_pot, overall)
-            self._award(st.sabacc_pot, overall)
-            st.sabacc_pot = 0
-        self._finish_hand("showdown", tuple(pots), sab_won, tuple(shown))
-
-    cdef int _winners(self, int seats, int64_t* values, int* dec_key, int* dec_val,
-                      int* ndec) noexcept:
-        cdef int s, tied = 0, i
-        cdef int64_t best = -1
-        for s in range(self.st.n):
-            if seats >> s & 1 and values[s] > best:
-                best = values[s]
-        for s in range(self.st.n):
-            if seats >> s & 1 and values[s] == best:
-                tied |= 1 << s
-        if tied & (tied - 1) == 0:
-            return tied
-        for i in range(ndec[0]):
-            if dec_key[i] == tied:
-                return dec_val[i]
-        dec_key[ndec[0]] = tied
-        dec_val[ndec[0]] = self._break_true_tie(tied)
-        ndec[0] += 1
-        return dec_val[ndec[0] - 1]
-
-    cdef int _break_true_tie(self, int tied) noexcept:
-        cdef State* st = &self.st
-        cdef int order[MAXP]
-        cdef int drawn[MAXP]
-        cdef int k, i, s, best, keep, v, closeness
-        cdef signed char c
-        if self.o.tie_split:
-            return tied
-        k = self._odd_order(tied, order)
-        while k > 1:
-            if not self._can_draw():
-                break
-            best = -1
-            for i in range(k):
-                if not self._can_draw():
-                    return self._mask_of(order, k)
-                c = self._draw()
-                st.discard[st.ndiscard] = c
-                st.ndiscard += 1
-                v = VAL[c]
-                closeness = (10 - (v if v >= 0 else -v)) * 2 + (1 if v > 0 else 0)
-                drawn[i] = closeness
-                if closeness > best:
-                    best = closeness
-            keep = 0
-            for i in range(k):
-                if drawn[i] == best:
-                    order[keep] = order[i]
-                    keep += 1
-            k = keep
-        return self._mask_of(order, k)
-
-    cdef inline int _mask_of(self, int* seats, int k) noexcept:
-        cdef int i, m = 0
-        for i in range(k):
-            m |= 1 << seats[i]
-        return m
-
-    cdef void _finish_hand(self, str reason, tuple pots, object sabacc, object shown):
-        cdef State* st = &self.st
-        cdef int s
+        cdef int s, i
         self.hand_nets.append(
-            (st.hand_no, st.dealer, reason,
-             tuple([st.stacks[s] - st.hand_start[s] for s in range(st.n)]))
+            (st.rec_hand, st.rec_dealer,
+             "showdown" if st.rec_reason == REC_SHOWDOWN else "all_junked",
+             tuple([st.rec_net[s] for s in range(st.n)]))
         )
-        self._hand_data.append((pots, sabacc, shown, st.carry, st.sabacc_pot))
-        for s in range(st.n):
-            st.committed[s] = 0
-        st.dead = 0
-        st.to_act = -1
-        self._start_hand()
-
-    cdef void _end_game(self):
-        cdef State* st = &self.st
-        cdef int s, alive = 0
-        cdef long long leftover = st.sabacc_pot + st.carry
-        if leftover:
-            for s in range(st.n):
-                if not st.out[s]:
-                    alive |= 1 << s
-            if not alive:
-                alive = (1 << st.n) - 1
-            if self.o.final_split:
-                self._award(leftover, alive)
-            else:
-                st.house += leftover
-            st.sabacc_pot = 0
-            st.carry = 0
-        st.over = 1
-        st.to_act = -1
-        st.phase = PH_OVER
-
+        pots = tuple([(st.rec_amount[i], st.rec_mask[i]) for i in range(st.rec_npots)])
+        if st.rec_reason == REC_SHOWDOWN:
+            shown = tuple([
+                (<int>st.rec_shown_seat[i], (<char*>st.rec_shown[i])[:st.rec_shown_len[i]])
+                for i in range(st.rec_nshown)
+            ])
+            sab_won = (st.rec_sab_amount, st.rec_sab_mask) if st.rec_sab else None
+        else:
+            shown = None
+            sab_won = None
+        self._hand_data.append((pots, sab_won, shown, st.rec_carry, st.rec_sabacc_left))
     # ------------------------------------------------------------------ results, observation
     cdef object _pot_result(self, str pot, long long amount, int mask, int dealer, str reason):
         """The :class:`PotResult` of an award: winners in odd-credit order, odd credits first."""
@@ -1966,11 +2215,13 @@ cdef class SpikeCore:
                 st.hands[s][i] = c
                 st.pub[c] = c in public
             text = snapshot.last_action[s]
+            st.last_kind[s] = -1
             if text is None:
                 last.append(None)
             else:
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
+                st.last_kind[s] = _LAST_KIND_OF[last[s].kind]
         new._last = last
         st.hand_no = snapshot.hand_no
         st.dealer = snapshot.dealer
@@ -2124,3 +2375,581 @@ cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, 
     new._legal_obj = None
     new._legal_list = None
     return new
+
+
+# ---------------------------------------------------------------------------------- many games
+# SpikeVector plays B games at once on the C rules above, with no Python per game: the batch
+# reset and step loops run without the GIL, reading action indices from and writing
+# observations, rewards and masks into caller-owned buffers. The Python side
+# (sabacc.apps.rl.vector.VectorEnv) owns the NumPy arrays, and hands in the observation encoder
+# (sabacc.apps.rl.features) and the action table (sabacc.apps.rl.actions), whose layouts are
+# read here, so the vectors and indices are those of the scalar environments.
+
+DEF MAXA = 128
+DEF PREFETCH_AHEAD = 2  # games ahead whose state the batch loop asks the cache for
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define SABACC_PREFETCH(p) __builtin_prefetch((const void*)(p), 1, 3)
+    #else
+    #define SABACC_PREFETCH(p) ((void)0)
+    #endif
+    """
+    void SABACC_PREFETCH(const void* p) noexcept nogil
+DEF MAXSIZES = 32
+
+ctypedef struct VecCfg:
+    int n
+    int game_episode    # rewards include the final_pot split at the end of a game
+    long long start
+    # the action table
+    int nact
+    int bet_base
+    int raise_base
+    int nsizes
+    signed char act_kind[MAXA]
+    signed char act_val[MAXA]
+    signed char act_slot[MAXA]  # swaps: value + 10; other kinds: 21 (see vec_mask)
+    int size_kind[MAXSIZES]     # 0 min, 1 max, 2 pot fraction, 3 exact credits
+    double size_x[MAXSIZES]
+    # the observation layout
+    int obs_size
+    int o_card
+    int o_betting
+    int o_values
+    int o_size
+    int o_rank
+    int nranks
+    int o_pots
+    int o_seats
+    int per_seat
+    int o_round
+    int o_top
+    int o_pile
+    int o_piles
+    double buy
+    double deck
+    double total_scale
+
+
+cpdef uint64_t next_seed(uint64_t seed) noexcept nogil:
+    """The seed of a slot's next episode after one seeded ``seed`` (SplitMix64's output for
+    the state ``seed``): ``SpikeVector`` auto-resets a finished game with it."""
+    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+def action_code(action):
+    """``(kind, value)`` of a Spike action object for :class:`SpikeVector`'s action table."""
+    t = type(action)
+    if t is _Stand:
+        return A_STAND, 0
+    if t is _Gain and action.value is None:
+        return A_GAIN, 0
+    if t is _Swap and action.source in ("discard", "draw"):
+        return (A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW), action.value
+    if t is _Check:
+        return A_CHECK, 0
+    if t is _Call:
+        return A_CALL, 0
+    if t is _Junk:
+        return A_JUNK, 0
+    raise ValueError(f"{action!r} is not a fixed Corellian Spike action")
+
+
+cdef void vec_deal(State* st, Opts* o, VecCfg* cfg) noexcept nogil:
+    """A fresh game on an RNG just seeded, as ``SpikeCore(options, seed=..., players=n)``
+    starts it (the RNG comes first in the State and is kept)."""
+    cdef int s
+    memset((<char*>st) + sizeof(MT), 0, sizeof(State) - sizeof(MT))
+    st.n = cfg.n
+    for s in range(cfg.n):
+        st.stacks[s] = o.start
+    st.to_act = -1
+    st.phase = PH_SETUP
+    g_reset_hand_state(st, o)
+    g_start_hand(st, o)
+
+
+cdef inline bint vec_holds(State* st, int s, int value) noexcept nogil:
+    cdef int i
+    for i in range(st.hlen[s]):
+        if VAL[st.hands[s][i]] == value:
+            return True
+    return False
+
+
+cdef inline long long vec_amount(VecCfg* cfg, int j, long long lo, long long hi,
+                                 long long pot) noexcept nogil:
+    """``ActionTable.amount``: the amount of size ``j`` (-1: not legal)."""
+    cdef int kind = cfg.size_kind[j]
+    cdef long long amt
+    if kind == 0:
+        return lo
+    if kind == 1:
+        return hi
+    if kind == 2:
+        amt = <long long>(cfg.size_x[j] * pot + 0.5)
+        return lo if amt < lo else hi if amt > hi else amt
+    amt = <long long>cfg.size_x[j]
+    return amt if lo <= amt <= hi else -1
+
+
+cdef bint vec_decode(State* st, Opts* o, VecCfg* cfg, long long idx, int* kind,
+                     long long* arg) noexcept nogil:
+    """The action of index ``idx`` at the current decision (False: not legal)."""
+    cdef int k, s = st.to_act
+    cdef long long amt, pot
+    cdef bint card = st.phase == PH_CARD
+    g_compute_legal(st, o)
+    if idx < 0 or idx >= cfg.nact:
+        return False
+    if idx < cfg.bet_base:
+        k = cfg.act_kind[idx]
+        kind[0] = k
+        arg[0] = cfg.act_val[idx]
+        if k == A_STAND:
+            return card
+        if k == A_GAIN:
+            return card and st.can_gain
+        if k == A_SWAP_DISCARD:
+            return card and st.can_swap_discard and vec_holds(st, s, cfg.act_val[idx])
+        if k == A_SWAP_DRAW:
+            return card and st.can_swap_draw and vec_holds(st, s, cfg.act_val[idx])
+        if card:
+            return False
+        if k == A_CHECK:
+            return not st.to_call_pos
+        if k == A_CALL:
+            return st.to_call_pos
+        return k == A_JUNK
+    pot = g_pot_total(st, o)
+    if idx < cfg.raise_base:
+        if not st.bet_hi:
+            return False
+        amt = vec_amount(cfg, <int>(idx - cfg.bet_base), st.bet_lo, st.bet_hi, pot)
+        kind[0] = A_BET
+    else:
+        if not st.raise_hi:
+            return False
+        amt = vec_amount(cfg, <int>(idx - cfg.raise_base), st.raise_lo, st.raise_hi,
+                         pot + st.cur_bet - st.round_bet[s])
+        kind[0] = A_RAISE
+    if amt < 0:
+        return False
+    arg[0] = amt
+    return True
+
+
+cdef void vec_mask(State* st, Opts* o, VecCfg* cfg, signed char* m) noexcept nogil:
+    """Write the action mask of the current decision (the legality ``vec_decode`` checks),
+    without a branch per index: a fixed index is legal when its kind is and, for a swap, the
+    hand holds its value (``act_slot``: the value's slot in ``seen``, or the always-set one)."""
+    cdef int i, j, s = st.to_act
+    cdef signed char seen[22]
+    cdef signed char allow[9]
+    cdef bint card = st.phase == PH_CARD
+    cdef signed char bet_ok, raise_ok
+    g_compute_legal(st, o)
+    memset(seen, 0, sizeof(seen))
+    seen[21] = 1
+    for i in range(st.hlen[s]):
+        seen[VAL[st.hands[s][i]] + 10] = 1
+    allow[A_STAND] = card
+    allow[A_GAIN] = card and st.can_gain
+    allow[A_SWAP_DISCARD] = card and st.can_swap_discard
+    allow[A_SWAP_DRAW] = card and st.can_swap_draw
+    allow[A_CHECK] = not card and not st.to_call_pos
+    allow[A_CALL] = not card and st.to_call_pos
+    allow[A_JUNK] = not card
+    allow[A_BET] = allow[A_RAISE] = 0
+    for i in range(cfg.bet_base):
+        m[i] = allow[cfg.act_kind[i]] & seen[cfg.act_slot[i]]
+    bet_ok = st.bet_hi != 0
+    raise_ok = st.raise_hi != 0
+    for j in range(cfg.nsizes):
+        if cfg.size_kind[j] == 3:
+            m[cfg.bet_base + j] = bet_ok and vec_amount(cfg, j, st.bet_lo, st.bet_hi, 0) >= 0
+            m[cfg.raise_base + j] = raise_ok and vec_amount(
+                cfg, j, st.raise_lo, st.raise_hi, 0) >= 0
+        else:
+            m[cfg.bet_base + j] = bet_ok
+            m[cfg.raise_base + j] = raise_ok
+
+
+cdef int vec_lowest(VecCfg* cfg, signed char* m) noexcept nogil:
+    """The lowest legal index of a mask (the passive action)."""
+    cdef int i
+    for i in range(cfg.nact):
+        if m[i]:
+            return i
+    return -1
+
+
+cdef void vec_obs(State* st, Opts* o, VecCfg* cfg, float* f) noexcept nogil:
+    """The current player's observation vector: ``ObservationEncoder.encode_view`` of its
+    ``seat_view`` (sabacc.apps.rl.features; the same float32 values)."""
+    cdef int me = st.to_act, n = st.n, k, s, i, b, status, la, rank, total = 0
+    cdef int per = cfg.per_seat
+    cdef signed char c
+    cdef long long to_call
+    cdef double buy = cfg.buy
+    memset(f, 0, cfg.obs_size * sizeof(float))
+    if st.phase == PH_CARD:
+        f[cfg.o_card] = 1.0
+    elif st.phase == PH_BETTING:
+        f[cfg.o_betting] = 1.0
+    if st.hlen[me]:
+        for i in range(st.hlen[me]):
+            c = st.hands[me][i]
+            f[cfg.o_values + VAL[c] + 10] += 1.0
+            total += VAL[c]
+        f[cfg.o_size] = st.hlen[me]
+        rank = 13 - <int>(strength(st.hands[me], st.hlen[me]) >> 56)
+        f[cfg.o_rank + (rank if rank < cfg.nranks else cfg.nranks) - 1] = 1.0
+        f[cfg.o_size + 1] = <float>(<double>total / cfg.total_scale)
+    b = cfg.o_pots
+    f[b] = <float>(<double>g_pot_total(st, o) / buy)
+    f[b + 1] = <float>(<double>st.sabacc_pot / buy)
+    f[b + 2] = <float>(<double>st.cur_bet / buy)
+    if st.phase == PH_BETTING:
+        to_call = st.cur_bet - st.round_bet[me]
+        if to_call > 0:
+            f[b + 3] = <float>(<double>to_call / buy)
+    f[b + 4] = <float>(<double>o.unit / buy)
+    b = cfg.o_seats
+    f[b + ((st.dealer - me + n) % n) * per + 9] = 1.0
+    for k in range(n):
+        s = me + k
+        if s >= n:
+            s -= n
+        f[b] = <float>(<double>st.stacks[s] / buy)
+        f[b + 1] = <float>(<double>st.committed[s] / buy)
+        f[b + 2] = <float>(<double>st.round_bet[s] / buy)
+        f[b + 3] = st.hlen[s]
+        if st.out[s]:
+            status = 4
+        elif not st.in_hand[s]:
+            status = 3
+        elif st.folded[s]:
+            status = 2
+        elif st.stacks[s] == 0:
+            status = 1
+        else:
+            status = 0
+        f[b + 4 + status] = 1.0
+        la = st.last_kind[s]
+        if la >= 0:
+            f[b + 10 + la] = 1.0
+        for i in range(st.hlen[s]):
+            c = st.hands[s][i]
+            if st.pub[c]:
+                f[b + 20 + VAL[c] + 10] += 1.0
+        b += per
+    f[cfg.o_round] = <float>(<double>st.round / o.rounds)
+    if st.round >= o.rounds:
+        f[cfg.o_round + 1] = 1.0
+    if st.ndiscard:
+        f[cfg.o_top + VAL[st.discard[st.ndiscard - 1]] + 10] = 1.0
+        for i in range(st.ndiscard):
+            f[cfg.o_pile + VAL[st.discard[i]] + 10] += 1.0
+    f[cfg.o_piles] = <float>(<double>st.ndraw / cfg.deck)
+    f[cfg.o_piles + 1] = <float>(<double>st.nmuck / cfg.deck)
+    if st.d1 != 0 and st.d1 == st.d2:
+        f[cfg.o_piles + 2] = 1.0
+
+
+cdef void vec_reseed(State* games, uint64_t* seeds, int* which, int count) noexcept nogil:
+    """Seed the RNG of ``games[which[i]]`` with ``seeds[which[i]]``, 16 at a time."""
+    cdef MT* rs[SEED_GROUP]
+    cdef uint64_t keys[SEED_GROUP]
+    cdef int i, g, m
+    i = 0
+    while i < count:
+        m = count - i if count - i < SEED_GROUP else SEED_GROUP
+        for g in range(m):
+            rs[g] = &games[which[i + g]].rng
+            keys[g] = seeds[which[i + g]]
+        mt_seed_group(rs, keys, m)
+        i += m
+
+
+cdef class SpikeVector:
+    """``num_envs`` heads-up-or-more Corellian Spike games on C arrays, stepped together.
+
+    The engine of :class:`sabacc.apps.rl.vector.VectorEnv` (use that: it owns the NumPy
+    buffers, builds the layouts and checks the arguments). ``reset`` and ``step`` take and fill
+    C-contiguous buffers (any buffer-protocol object of the right type and shape) and run
+    without the GIL: per game, decode the index (an illegal one plays the lowest legal index:
+    the passive action), apply it through the same C rules as :class:`SpikeCore`, pay the hand
+    nets as rewards, reset a finished game with :func:`next_seed` of its seed, and write the
+    next decision's observation, mask and player.
+    """
+
+    cdef State* games
+    cdef uint64_t* seeds
+    cdef long long* paid
+    cdef int* which
+    cdef Opts o
+    cdef VecCfg cfg
+    cdef readonly int num_envs
+    cdef readonly long long illegal_count
+    cdef readonly object options
+
+    def __cinit__(self):
+        self.games = NULL
+        self.seeds = NULL
+        self.paid = NULL
+        self.which = NULL
+
+    def __init__(self, int num_envs, options, int players, bint game_episode, table, encoder):
+        """``table``: the RL :class:`~sabacc.apps.rl.actions.ActionTable` whose indices
+        ``step`` takes; ``encoder``: the :class:`~sabacc.apps.rl.features.ObservationEncoder`
+        whose vectors it writes (Spike's layout: its block offsets are read here)."""
+        cdef VecCfg* cfg = &self.cfg
+        cdef int i
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        if type(options) is not SpikeOptions:
+            raise OptionError("SpikeVector takes SpikeOptions")
+        SpikeCore(options, seed=0, players=players)  # the reference checks: players, buy-in
+        if tuple(encoder.values) != tuple(range(-10, 11)) or encoder.n != players:
+            raise ValueError("the encoder is not a Corellian Spike encoder for this table")
+        fixed = [action_code(a) for a in table.fixed]
+        sizes = list(table.size_codes)
+        start = {name: at for name, at, _ in encoder.blocks()}
+        layout = {
+            **start,
+            "size": encoder.size,
+            "card": start["phase"] + encoder.phase_index["card"],
+            "betting": start["phase"] + encoder.phase_index["betting"],
+            "ranks": encoder.ranks,
+            "per_seat": encoder.offsets["seats"][1] // players,
+            "buy_in": encoder.buy_in,
+            "deck": encoder.deck_size,
+            "total_scale": encoder.total_scale,
+        }
+        if len(fixed) + 2 * len(sizes) > MAXA or len(sizes) > MAXSIZES:
+            raise ValueError("the action table is too large for the compiled vector engine")
+        _read_options(&self.o, options)
+        self.options = options
+        self.num_envs = num_envs
+        memset(cfg, 0, sizeof(VecCfg))
+        cfg.n = players
+        cfg.game_episode = game_episode
+        cfg.start = self.o.start
+        cfg.nact = len(fixed) + 2 * len(sizes)
+        cfg.bet_base = len(fixed)
+        cfg.raise_base = len(fixed) + len(sizes)
+        cfg.nsizes = len(sizes)
+        for i, (kind, value) in enumerate(fixed):
+            cfg.act_kind[i] = kind
+            cfg.act_val[i] = value
+            cfg.act_slot[i] = value + 10 if kind in (A_SWAP_DISCARD, A_SWAP_DRAW) else 21
+        for i, (kind, x) in enumerate(sizes):
+            cfg.size_kind[i] = kind
+            cfg.size_x[i] = x
+        cfg.obs_size = layout["size"]
+        cfg.o_card = layout["card"]
+        cfg.o_betting = layout["betting"]
+        cfg.o_values = layout["hand_values"]
+        cfg.o_size = layout["hand_size"]
+        cfg.o_rank = layout["hand_rank"]
+        cfg.nranks = layout["ranks"]
+        cfg.o_pots = layout["pots"]
+        cfg.o_seats = layout["seats"]
+        cfg.per_seat = layout["per_seat"]
+        cfg.o_round = layout["round"]
+        cfg.o_top = layout["discard_top"]
+        cfg.o_pile = layout["discard_pile"]
+        cfg.o_piles = layout["piles"]
+        cfg.buy = layout["buy_in"]
+        cfg.deck = layout["deck"]
+        cfg.total_scale = layout["total_scale"]
+        self.games = <State*>PyMem_Malloc(num_envs * sizeof(State))
+        self.seeds = <uint64_t*>PyMem_Malloc(num_envs * sizeof(uint64_t))
+        self.paid = <long long*>PyMem_Malloc(num_envs * MAXP * sizeof(long long))
+        self.which = <int*>PyMem_Malloc(num_envs * sizeof(int))
+        if self.games == NULL or self.seeds == NULL or self.paid == NULL or self.which == NULL:
+            raise MemoryError()
+        memset(self.games, 0, num_envs * sizeof(State))
+        memset(self.seeds, 0, num_envs * sizeof(uint64_t))
+        memset(self.paid, 0, num_envs * MAXP * sizeof(long long))
+
+    def __dealloc__(self):
+        PyMem_Free(self.games)
+        PyMem_Free(self.seeds)
+        PyMem_Free(self.paid)
+        PyMem_Free(self.which)
+
+    @property
+    def observation_size(self):
+        return self.cfg.obs_size
+
+    @property
+    def num_actions(self):
+        return self.cfg.nact
+
+    def reset(self, const uint64_t[::1] seeds, float[:, ::1] obs, signed char[:, ::1] mask,
+              signed char[::1] player):
+        """Deal game ``b`` with ``seeds[b]``, for every ``b``; write each first decision."""
+        cdef int b, B = self.num_envs
+        cdef State* st
+        self._check(seeds.shape[0], obs, mask, player)
+        with nogil:
+            for b in range(B):
+                self.seeds[b] = seeds[b]
+                self.which[b] = b
+            vec_reseed(self.games, self.seeds, self.which, B)
+            for b in range(B):
+                st = &self.games[b]
+                memset(&self.paid[b * MAXP], 0, MAXP * sizeof(long long))
+                vec_deal(st, &self.o, &self.cfg)
+                vec_obs(st, &self.o, &self.cfg, &obs[b, 0])
+                vec_mask(st, &self.o, &self.cfg, &mask[b, 0])
+                player[b] = <signed char>st.to_act
+
+    def step(self, const int64_t[::1] actions, float[:, ::1] obs, float[:, ::1] rewards,
+             unsigned char[::1] terminated, signed char[:, ::1] mask, signed char[::1] player):
+        """Play ``actions[b]`` in game ``b`` for every ``b`` (see the class docstring)."""
+        cdef int b, s, kind, low, i, nfin = 0, B = self.num_envs, n = self.cfg.n
+        cdef Py_ssize_t hot, off
+        cdef char* line
+        cdef long long arg, illegal = 0
+        cdef long long* paid
+        cdef State* st
+        cdef Opts* o = &self.o
+        cdef VecCfg* cfg = &self.cfg
+        self._check(actions.shape[0], obs, mask, player)
+        if rewards.shape[0] != B or rewards.shape[1] != n or terminated.shape[0] != B:
+            raise ValueError("rewards must be (num_envs, players) and terminated (num_envs,)")
+        hot = <Py_ssize_t>(<char*>&self.games[0].rec_done - <char*>&self.games[0].n)
+        with nogil:
+            for b in range(B):
+                if b + PREFETCH_AHEAD < B:  # a game's hot fields span ~15 cache lines
+                    line = <char*>&self.games[b + PREFETCH_AHEAD].n
+                    for off in range(0, hot, 64):
+                        SABACC_PREFETCH(line + off)
+                st = &self.games[b]
+                paid = &self.paid[b * MAXP]
+                if not vec_decode(st, o, cfg, actions[b], &kind, &arg):
+                    illegal += 1
+                    vec_mask(st, o, cfg, &mask[b, 0])
+                    low = vec_lowest(cfg, &mask[b, 0])
+                    vec_decode(st, o, cfg, low, &kind, &arg)
+                st.rec_done = 0
+                g_perform(st, o, st.to_act, kind, arg)
+                for s in range(n):
+                    rewards[b, s] = 0.0
+                if st.rec_done:
+                    for s in range(n):
+                        rewards[b, s] = <float>st.rec_net[s]
+                        paid[s] += st.rec_net[s]
+                terminated[b] = st.over
+                if st.over:
+                    if cfg.game_episode:
+                        for s in range(n):  # what the final_pot split handed back, if any
+                            rewards[b, s] += <float>(st.stacks[s] - cfg.start - paid[s])
+                    for s in range(n):
+                        paid[s] = 0
+                    self.seeds[b] = next_seed(self.seeds[b])
+                    self.which[nfin] = b
+                    nfin += 1
+                    continue
+                vec_obs(st, o, cfg, &obs[b, 0])
+                vec_mask(st, o, cfg, &mask[b, 0])
+                player[b] = <signed char>st.to_act
+            # auto-reset: the finished games, their RNGs seeded side by side
+            vec_reseed(self.games, self.seeds, self.which, nfin)
+            for i in range(nfin):
+                b = self.which[i]
+                st = &self.games[b]
+                vec_deal(st, o, cfg)
+                vec_obs(st, o, cfg, &obs[b, 0])
+                vec_mask(st, o, cfg, &mask[b, 0])
+                player[b] = <signed char>st.to_act
+        self.illegal_count += illegal
+
+    cdef void _check(self, Py_ssize_t rows, float[:, ::1] obs, signed char[:, ::1] mask,
+                     signed char[::1] player) except *:
+        cdef int B = self.num_envs
+        if rows != B or obs.shape[0] != B or mask.shape[0] != B or player.shape[0] != B:
+            raise ValueError(f"every array must have num_envs={B} rows")
+        if obs.shape[1] != self.cfg.obs_size or mask.shape[1] != self.cfg.nact:
+            raise ValueError("obs must be (num_envs, observation_size), mask (num_envs, actions)")
+
+    def sample_into(self, uint64_t key, const signed char[:, ::1] mask, int64_t[::1] out):
+        """A uniformly random legal index of every game's ``mask`` into ``out``: game ``b``
+        draws ``next_seed(key + b)`` and takes the ``floor(u * count)``-th legal index, ``u``
+        the draw's top 53 bits as a fraction (the same for the same key and masks)."""
+        cdef int b, i, k, count, B = self.num_envs, A = self.cfg.nact
+        cdef uint64_t r
+        if mask.shape[0] != B or mask.shape[1] != A or out.shape[0] != B:
+            raise ValueError("mask must be (num_envs, actions) and out (num_envs,)")
+        with nogil:
+            for b in range(B):
+                count = 0
+                for i in range(A):
+                    count += mask[b, i] != 0
+                out[b] = -1
+                if count == 0:
+                    continue
+                r = next_seed(key + <uint64_t>b)
+                k = <int>((<double>(r >> 11) * (1.0 / 9007199254740992.0)) * count)
+                for i in range(A):
+                    if mask[b, i]:
+                        if k == 0:
+                            out[b] = i
+                            break
+                        k -= 1
+
+    def seeds_into(self, uint64_t[::1] out):
+        """Write each game's episode seed (what ``SpikeCore(seed=...)`` replays) into ``out``."""
+        cdef int b
+        if out.shape[0] != self.num_envs:
+            raise ValueError(f"out must have num_envs={self.num_envs} rows")
+        for b in range(self.num_envs):
+            out[b] = self.seeds[b]
+
+    def state(self, int b):
+        """Game ``b``'s state as plain data (the fields of :class:`SpikeSnapshot` that the
+        C state holds: cards as ids, bottom first), for tests and debugging."""
+        cdef State* st
+        cdef int s, i, n
+        if not 0 <= b < self.num_envs:
+            raise IndexError(f"no game {b} in a batch of {self.num_envs}")
+        st = &self.games[b]
+        n = st.n
+        return {
+            "rng_state": tuple([st.rng.mt[i] for i in range(MT_N)] + [st.rng.mti]),
+            "stacks": tuple([st.stacks[s] for s in range(n)]),
+            "out": tuple([bool(st.out[s]) for s in range(n)]),
+            "hand_no": st.hand_no,
+            "dealer": st.dealer,
+            "sabacc_pot": st.sabacc_pot,
+            "carry": st.carry,
+            "house": st.house,
+            "to_act": None if st.to_act < 0 else st.to_act,
+            "phase": _PHASES[st.phase],
+            "over": bool(st.over),
+            "hands": tuple([tuple([st.hands[s][i] for i in range(st.hlen[s])]) for s in range(n)]),
+            "public_ids": tuple([
+                frozenset([st.hands[s][i] for i in range(st.hlen[s]) if st.pub[st.hands[s][i]]])
+                for s in range(n)
+            ]),
+            "in_hand": tuple([bool(st.in_hand[s]) for s in range(n)]),
+            "folded": tuple([bool(st.folded[s]) for s in range(n)]),
+            "committed": tuple([st.committed[s] for s in range(n)]),
+            "round_bet": tuple([st.round_bet[s] for s in range(n)]),
+            "dead": st.dead,
+            "cur_bet": st.cur_bet,
+            "raises": st.raises,
+            "draw": tuple([st.draw[i] for i in range(st.ndraw)]),
+            "discard": tuple([st.discard[i] for i in range(st.ndiscard)]),
+            "muck": tuple([st.muck[i] for i in range(st.nmuck)]),
+            "round": st.round,
+            "last_dice": (st.d1, st.d2) if st.d1 else None,
+        }

@@ -615,6 +615,14 @@ def load_compiled_core() -> type[Any]:
     return SpikeCore
 
 
+def load_vector_engine() -> type[Any]:
+    """The compiled batch engine (many games stepped at once: ``sabacc.apps.rl.vector``);
+    ImportError when it is not built."""
+    from sabacc.variants._spike_core import SpikeVector
+
+    return SpikeVector
+
+
 SpikeGame.info = register(
     VariantInfo(
         name="corellian_spike",
@@ -633,6 +641,7 @@ SpikeGame.info = register(
         odds=SpikeOdds(),
         bot=SpikeBot(SPIKE_DECK),
         compiled=load_compiled_core,
+        vector=load_vector_engine,
         card_art="spike.js",
         text=SPIKE_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,

@@ -221,6 +221,12 @@ class ActionTable:
     def __len__(self) -> int:
         return self.n
 
+    @property
+    def size_codes(self) -> tuple[tuple[int, float], ...]:
+        """Each bet size as ``(kind, number)``: kind 0 = min, 1 = max, 2 = pot fraction
+        ``number``, 3 = exactly ``number`` credits (what compiled engines decode)."""
+        return self._size_code
+
     def describe(self) -> list[str]:
         """``"<index>: <label>"`` for every index (for docs and debugging)."""
         return [f"{i}: {label}" for i, label in enumerate(self.labels)]
