@@ -4,6 +4,7 @@ Debian's Chromium). Screenshots go to artifacts/ (desktop and phone, English and
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,6 +183,17 @@ def test_two_players_play_a_hand_in_the_browser(
         host.click("[data-step=last]")
         host.wait_for_selector(".viewer .seat")
         host.screenshot(path=str(ARTIFACTS / "history-desktop.png"))
+        # In Japanese the viewer's showdown is the server's Japanese explanation (pot names,
+        # reasons and nets were English whatever the language).
+        guest.click("#open-history")
+        guest.click("[data-game='1'][data-hand='1']")
+        guest.wait_for_selector(".viewer")
+        guest.click("[data-step=last]")
+        guest.wait_for_selector(".viewer .explain li")
+        explained = guest.locator(".viewer .explain li").all_inner_texts()
+        japanese = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+        assert explained and all(japanese.search(line) for line in explained), explained
+        assert not guest.locator(".viewer .pot-lines").count()
         assert not host_errors and not guest_errors, (host_errors, guest_errors)
     finally:
         host_ctx.close()
