@@ -218,6 +218,12 @@ def test_every_variant_is_drawn_from_its_declared_facts(
                 "(s) => document.querySelector('#create-form p.muted')?.textContent === s",
                 arg=v["summary"],
             )
+            # every value a dropdown offers is in words, never the raw value (no_limit, hands:N)
+            shown = page.eval_on_selector_all(
+                ".opts select option", "(os) => os.map((o) => o.textContent)"
+            )
+            raw = [x for x in shown if "_" in x or ":N" in x or x in ("true", "false")]
+            assert shown and not raw, (v["name"], raw)
             if not any(o["name"] == "final_pot" for o in v["options"]):
                 continue  # a variant without a final pot (Kessel: no pots to carry)
             choices = page.eval_on_selector_all(
@@ -412,6 +418,17 @@ def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: Ser
         assert page.query_selector("input[name=buy_in]") is None
         page.fill("input[name=player_name]", "Lando")
         page.fill("input[name=opt-chips]", "5")
+        # A multi-valued rule (the shift tokens) is a checkbox per item with its effect, not
+        # a text box; ticking two makes the list every player holds.
+        multi = next(o for v in catalogue["variants"] if v["name"] == variant
+                     for o in v["options"] if o["kind"] == "multi")  # fmt: skip
+        rows = page.locator(f".opt[data-option={multi['name']}] .opt-item-row")
+        assert rows.count() == len(multi["items"]) >= 2
+        for i in range(rows.count()):
+            assert "_" not in rows.nth(i).inner_text() and rows.nth(i).locator("small").count()
+        picked = multi["items"][:2]
+        for item in picked:
+            page.check(f"input.opt-item[value={item}]")
         page.select_option("select[name=seat-1]", "bot:random")
         page.select_option("select[name=seat-2]", "bot:random")
         page.click("#create")
@@ -419,6 +436,9 @@ def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: Ser
         page.wait_for_selector(".felt .pile")
         stacks = page.eval_on_selector_all(".seat .stack", "(es) => es.map((e) => e.textContent)")
         assert stacks and all(int(s) <= 5 for s in stacks)
+        code = page.url.rstrip("/").rsplit("/", 1)[-1]
+        options = web_server.get(f"/api/tables/{code}").json()["options"]
+        assert options[multi["name"]] == ",".join(picked), options
         page.screenshot(path=str(ARTIFACTS / "kessel-created.png"))
         assert not errors, errors
     finally:

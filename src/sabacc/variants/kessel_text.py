@@ -211,6 +211,21 @@ _EN: dict[str, str] = {
     **{f"effect.{t}": text for t, text in TOKEN_EFFECTS["en"].items()},
     **{f"label.token_{t}": f"play {name}" for t, name in TOKEN_NAMES["en"].items()},
 }
+_EN.update(
+    {
+        # the house rules' values (settings dropdowns and the token checkboxes)
+        "choice.game_end.last_standing": "until one player has chips",
+        "choice.rounds:N": "a number of rounds (most chips wins)",
+        "choice.draft": "draft: 3 tokens each, dealt at random",
+        "choice.shift_tokens.none": "no tokens",
+        "hint.game_end": "how long the game lasts: until one player has chips, or a number of "
+        "rounds (then most chips wins)",
+        "hint.shift_tokens": "which shift tokens the players hold: a draft of 3 each, none, or "
+        "the ones ticked (every player holds them all)",
+        **{f"choice.{t}": name for t, name in TOKEN_NAMES["en"].items()},
+        **{f"choice_help.{t}": text for t, text in TOKEN_EFFECTS["en"].items()},
+    }
+)
 
 _JA: dict[str, str] = {
     "label.stand": "スタンド",
@@ -303,6 +318,20 @@ _JA: dict[str, str] = {
     **{f"effect.{t}": text for t, text in TOKEN_EFFECTS["ja"].items()},
     **{f"label.token_{t}": f"{name}を使う" for t, name in TOKEN_NAMES["ja"].items()},
 }
+_JA.update(
+    {
+        "choice.game_end.last_standing": "チップが残るのが 1 人になるまで",
+        "choice.rounds:N": "ラウンド数を指定（チップ最多が勝ち）",
+        "choice.draft": "ドラフト：各自 3 枚をランダムに",
+        "choice.shift_tokens.none": "トークンなし",
+        "hint.game_end": "ゲームの長さ：チップが残るのが 1 人になるまで、またはラウンド数を指定"
+        "（その後チップ最多が勝ち）",
+        "hint.shift_tokens": "プレイヤーが持つシフトトークン：各自 3 枚のドラフト、なし、または"
+        "チェックしたもの（全員がすべて持つ）",
+        **{f"choice.{t}": name for t, name in TOKEN_NAMES["ja"].items()},
+        **{f"choice_help.{t}": text for t, text in TOKEN_EFFECTS["ja"].items()},
+    }
+)
 
 # Hand names: "Pure Sabacc", "Prime Sabacc 3/3", "Sabacc 2/2", "difference 4".
 for _v in range(0, 7):

@@ -51,6 +51,7 @@ from sabacc.apps.server.protocol import (
 from sabacc.apps.server.settings import Settings
 from sabacc.engine.variant import VariantInfo
 from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
+from sabacc.services.house_rules import spec_json
 from sabacc.services.messages import LANGUAGES
 from sabacc.services.render import vocabulary, vocabulary_json
 from sabacc.services.store import Store, StoreBusy
@@ -88,7 +89,7 @@ def variants_catalogue() -> dict[str, Any]:
                 **localized(info),
                 "options": [
                     {
-                        **spec.to_dict(),
+                        **spec_json(info, spec),
                         "help_ja": translated(info, f"help.{spec.name}"),
                         "label_ja": translated(info, f"option.{spec.name}"),
                     }

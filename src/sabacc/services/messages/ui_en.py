@@ -182,4 +182,18 @@ MESSAGES: dict[str, str] = {
     "choice.circle": "circle ●",
     "choice.triangle": "triangle ▲",
     "choice.square": "square ■",
+    "choice.orbit": "one orbit (the deal goes round once)",
+    "choice.last_standing": "until one player is left",
+    "choice.hands:N": "a number of hands",
+    "choice.none": "none",
+    "hint.game_end": (
+        "how long the game lasts: one orbit of deals, until one player is left, or a number of "
+        "hands"
+    ),
+    "choice.final_pot.split": "split among the players left",
+    "choice.final_pot.house": "to the house",
+    "choice.true_tie.split": "split the pot",
+    "ui.multi_list": "the ones ticked below",
+    "ui.count": "how many",
+    "ui.default_choice": "default: {value}",
 }

@@ -177,4 +177,17 @@ MESSAGES: dict[str, str] = {
     "choice.circle": "サークル ●",
     "choice.triangle": "トライアングル ▲",
     "choice.square": "スクエア ■",
+    "choice.orbit": "1 周（ディールが一巡）",
+    "choice.last_standing": "最後の 1 人になるまで",
+    "choice.hands:N": "ハンド数を指定",
+    "choice.none": "なし",
+    "hint.game_end": (
+        "ゲームの長さ：ディールが 1 周するまで、最後の 1 人になるまで、または指定したハンド数"
+    ),
+    "choice.final_pot.split": "残った人で分ける",
+    "choice.final_pot.house": "ハウスへ",
+    "choice.true_tie.split": "ポットを分ける",
+    "ui.multi_list": "下でチェックしたもの",
+    "ui.count": "数",
+    "ui.default_choice": "既定：{value}",
 }
