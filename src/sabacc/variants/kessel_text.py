@@ -218,6 +218,7 @@ _EN.update(
         "choice.rounds:N": "a number of rounds (most chips wins)",
         "choice.draft": "draft: 3 tokens each, dealt at random",
         "choice.shift_tokens.none": "no tokens",
+        "ui.default_length": "{hands} rounds",
         "hint.game_end": "how long the game lasts: until one player has chips, or a number of "
         "rounds (then most chips wins)",
         "hint.shift_tokens": "which shift tokens the players hold: a draft of 3 each, none, or "
@@ -324,6 +325,7 @@ _JA.update(
         "choice.rounds:N": "ラウンド数を指定（チップ最多が勝ち）",
         "choice.draft": "ドラフト：各自 3 枚をランダムに",
         "choice.shift_tokens.none": "トークンなし",
+        "ui.default_length": "{hands} ラウンド",
         "hint.game_end": "ゲームの長さ：チップが残るのが 1 人になるまで、またはラウンド数を指定"
         "（その後チップ最多が勝ち）",
         "hint.shift_tokens": "プレイヤーが持つシフトトークン：各自 3 枚のドラフト、なし、または"

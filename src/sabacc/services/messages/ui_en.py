@@ -124,7 +124,7 @@ MESSAGES: dict[str, str] = {
     "ui.start": "⏎ Start",
     "ui.cancel": "esc Cancel",
     "ui.default": "default {value}",
-    "ui.default_length": "blank: {orbits} orbits (hands:{hands})",
+    "ui.default_length": "{orbits} orbits ({hands} hands)",
     "ui.range": "{low}..{high}",
     "ui.at_least": "{low} or more",
     "ui.or_none": "{range}, or none",

@@ -120,7 +120,7 @@ MESSAGES: dict[str, str] = {
     "ui.start": "⏎ 開始",
     "ui.cancel": "esc 取消",
     "ui.default": "既定 {value}",
-    "ui.default_length": "空欄：{orbits} 周（hands:{hands}）",
+    "ui.default_length": "{orbits} 周（{hands} ハンド）",
     "ui.range": "{low}〜{high}",
     "ui.at_least": "{low} 以上",
     "ui.or_none": "{range}、または none",
