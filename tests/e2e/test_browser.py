@@ -245,6 +245,10 @@ def test_every_variant_is_drawn_from_its_declared_facts(
             page.goto(f"{web_server.base}/t/{code}")
             page.wait_for_selector(f".my-hand .card.{v['deck']}")
             page.wait_for_selector(".felt .piles .pile")
+            # whose turn is said by name and orbits count from 1 (classic said "Turn 2", a
+            # seat number, and "orbit 0/10")
+            sub = " ".join(page.locator(".felt .center-sub").all_inner_texts())
+            assert not re.search(r"Turn \d+ · orbit", sub) and "orbit 0/" not in sub, sub
             page.screenshot(path=str(ARTIFACTS / f"variant-{v['name']}.png"))
         assert not errors, errors
     finally:

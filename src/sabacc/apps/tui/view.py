@@ -541,10 +541,20 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
     me = obs.get("seat")
     out: list[str] = []
     if obs.get("turn") is not None and "orbit" in obs:
+        # the turn player (who draws); a bet or a call in that turn is another seat's to make
         if obs["turn"] == me:
-            out.append(v.text("ui.your_turn_short"))
+            whose = v.text("ui.your_turn_short")
         else:
-            out.append(v.text("ui.whose_turn", who=_name(obs, obs["turn"])))
+            whose = v.text("ui.whose_turn", who=_name(obs, obs["turn"]))
+        actor = obs.get("current_player")
+        if actor is not None and actor != obs["turn"]:
+            acting = (
+                v.text("ui.you_to_act")
+                if actor == me
+                else v.text("ui.to_act", who=_name(obs, actor))
+            )
+            whose = f"{whose} · {acting}"
+        out.append(whose)
     if "calls_open" in obs:
         out.append(v.text("ui.calls_open") if obs["calls_open"] else v.text("ui.no_calls"))
     if obs.get("starting_player") is not None:

@@ -164,7 +164,14 @@ function centerHTML(obs, style) {
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
   else if (obs.turns != null && obs.turn != null) round = `${key_label("turn", obs.variant)} ${obs.turn}/${obs.turns}`;
-  else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
+  else if (obs.turn != null && obs.max_orbits != null) {
+    // obs.turn is the turn player's seat (who draws); betting in that turn is someone else's
+    const who = (s) => (s === obs.seat ? null : obs.seats[s]?.name ?? String(s));
+    const whose = who(obs.turn) == null ? t("your_turn_orbit", { o: obs.orbit + 1, m: obs.max_orbits }) : t("turn_orbit", { who: esc(who(obs.turn)), o: obs.orbit + 1, m: obs.max_orbits });
+    const actor = obs.current_player;
+    const acting = actor != null && actor !== obs.turn ? ` · ${who(actor) == null ? t("you_to_act") : t("to_act", { who: esc(who(actor)) })}` : "";
+    round = whose + acting;
+  }
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
   if (round) lines.push(`<div class="center-sub">${round}</div>`);
   // piles, as the variant declares them (face up: their cards; face down: a count)

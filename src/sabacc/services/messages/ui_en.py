@@ -60,6 +60,8 @@ MESSAGES: dict[str, str] = {
     "ui.dice": "Dice ",
     "ui.shift_die": "Shift die ",
     "ui.whose_turn": "{who}'s turn",
+    "ui.to_act": "{who} to act",
+    "ui.you_to_act": "you to act",
     "ui.your_turn_short": "your turn",
     "ui.calls_open": "calls open",
     "ui.no_calls": "no calls yet",

@@ -57,6 +57,8 @@ MESSAGES: dict[str, str] = {
     "ui.dice": "ダイス ",
     "ui.shift_die": "シフトのダイス ",
     "ui.whose_turn": "{who}の番",
+    "ui.to_act": "{who}が行動",
+    "ui.you_to_act": "あなたが行動",
     "ui.your_turn_short": "あなたの番",
     "ui.calls_open": "コール可",
     "ui.no_calls": "まだコール不可",
