@@ -376,8 +376,21 @@ _EN.update(
         "ended.all_stood": "everyone stood",
         # the terminal table: chips, not credits; a hand's name says its difference
         "ui.credits": "chips",
-        # a token's action is said by its token_played line (the token and its effect)
+        # a token's action is said by its token_played line (the token and its effect); a
+        # draw by the card taken (with its chip, one line), a keep or discard by the card put
+        # on a discard pile
         "said_by.token": "token_played",
+        "said_by.draw": "card_taken",
+        "said_by.keep": "card_discarded",
+        "said_by.discard": "card_discarded",
+        "card_taken.paid": "{who} pays {amount} chip into their round pot and takes {card} from "
+        "{pile}",
+        "card_taken.paid.you": "You pay {amount} chip into your round pot and take {card} from "
+        "{pile}",
+        "card_discarded.keep": "{who} keeps the drawn card and puts {card} on {pile}",
+        "card_discarded.keep.you": "You keep the drawn card and put {card} on {pile}",
+        "card_discarded.discard": "{who} discards the drawn card, {card}, onto {pile}",
+        "card_discarded.discard.you": "You discard the drawn card, {card}, onto {pile}",
         # the terminal table's pile labels: two short lines, its key and its size
         "pilelabel.sand_draw": "{hint}Sand\ndraw {count}",
         "pilelabel.blood_draw": "{hint}Blood\ndraw {count}",
@@ -410,6 +423,16 @@ _JA.update(
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
         "said_by.token": "token_played",
+        "said_by.draw": "card_taken",
+        "said_by.keep": "card_discarded",
+        "said_by.discard": "card_discarded",
+        "card_taken.paid": "{who}はラウンドポットへ {amount} チップ払い、{pile}から {card} を取る",
+        "card_taken.paid.you": "あなたはラウンドポットへ {amount} チップ払い、{pile}から {card} を"
+        "取る",
+        "card_discarded.keep": "{who}は引いた札を残し、{card} を{pile}に置く",
+        "card_discarded.keep.you": "あなたは引いた札を残し、{card} を{pile}に置く",
+        "card_discarded.discard": "{who}は引いた札 {card} を{pile}に捨てる",
+        "card_discarded.discard.you": "あなたは引いた札 {card} を{pile}に捨てる",
         "pilelabel.sand_draw": "サンド\n{hint}山 {count}",
         "pilelabel.blood_draw": "ブラッド\n{hint}山 {count}",
         "pilelabel.sand_discard": "サンド\n{hint}捨 {count}",
