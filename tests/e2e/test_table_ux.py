@@ -84,6 +84,11 @@ BOXES = """() => {
       ".center .pots .pot, .center .center-title, .center .piles .card, .my-hand .card"),
     covers: all(".seat .seat-box, .seat .seat-cards .card, .bet-chip, #dock .actions,"
       + " .last-action, .showdown"),
+    // the docked bar (your cards and actions) and what sits on the felt above it
+    dock: all("#dock").filter(() => getComputedStyle(document.querySelector("#dock")).position
+      !== "static"),
+    felt: all(".felt .seat .seat-box, .felt .seat .seat-cards .card, .felt .bet-chip,"
+      + " .felt .last-action, .felt .center .pots"),
   };
 }"""
 
@@ -112,6 +117,9 @@ def _layout_ok(page: Page, where: str) -> None:
     for p in got["protect"]:
         for c in got["covers"]:
             assert not _overlap(p, c), f"{where}: {c} covers {p}"
+    for d in got["dock"]:  # the felt ends above the docked bar (it ran under it on phones)
+        for f in got["felt"]:
+            assert not _overlap(d, f), f"{where}: the docked bar {d} is over {f} on the felt"
 
 
 def _play_passively(page: Page) -> None:
@@ -382,3 +390,58 @@ def test_two_friends_and_a_spectator_in_every_variant(
     finally:
         for ctx in ctxs:
             ctx.close()
+
+
+#: Watches every card dealt into your hand while it animates in, frame by frame, and records
+#: the frames where it crosses anything on the felt (your own seat's box and last move).
+DEAL_WATCH = """() => {
+  window.__dealOverlaps = [];
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const watch = (card) => {
+    const until = performance.now() + 600;
+    const step = () => {
+      if (!card.isConnected || performance.now() > until) return;
+      const a = card.getBoundingClientRect();
+      for (const e of document.querySelectorAll(".felt .seat .seat-box, .felt .last-action"))
+        if (hit(a, e.getBoundingClientRect())) window.__dealOverlaps.push(e.className);
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  };
+  new MutationObserver(() => document.querySelectorAll(".my-hand .card.deal-in:not([data-w])")
+    .forEach((c) => { c.dataset.w = "1"; watch(c); }))
+    .observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def test_dealt_cards_rise_into_your_hand_without_crossing_the_felt(
+    browser: Browser, srv: ServerProcess
+) -> None:
+    """A dealt card fell into the docked hand from 40 px above, over your own seat's box and
+    last move (the flaky Coruscant overlap at 390x844): it rises from below now."""
+    created = srv.create(
+        variant="coruscant_shift", seats=["human", "bot:easy"], player_name="Leia", turn_timer=0
+    )
+    ctx = browser.new_context(**SIZES["phone"])
+    page = _open_seated(ctx, srv, created)
+    try:
+        page.wait_for_selector(".my-hand .card")
+        page.evaluate(DEAL_WATCH)
+        dealt = 0
+        deadline = time.monotonic() + 40
+        while dealt < 3 and time.monotonic() < deadline:
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_selector("#actions button:not([disabled])", timeout=5_000)
+                # take a card where the variant offers one (a deal into the hand), else pass
+                gain = page.query_selector('#actions button[data-action="gain"]:not([disabled])')
+                if gain is not None:
+                    gain.click()
+                else:
+                    _play_passively(page)
+            page.wait_for_timeout(700)
+            dealt = page.evaluate("document.querySelectorAll('.my-hand .card[data-w]').length")
+        assert dealt, "no card was dealt into the hand"
+        assert page.evaluate("window.__dealOverlaps") == []
+    finally:
+        ctx.close()

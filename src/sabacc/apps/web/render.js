@@ -82,6 +82,25 @@ function waitingCenterHTML(table) {
     <div class="center-sub">${open ? t("waiting_for", { n: open }) : t(`status_${table.status}`)}</div>`;
 }
 
+/** The variant's per-seat facts (TableDisplay.seat_facts) of seat s: a round pot, stood,
+ * tokens left; "" when it has none. */
+function seatFactsHTML(obs, s, cls = "seat-facts") {
+  const lang = getLang();
+  const seat = obs ? obs.seats[s] : null;
+  const facts = [];
+  for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
+    const listed = obs?.[fact.key];
+    const value = seat?.[fact.key] ?? (Array.isArray(listed) ? listed[s] : undefined);
+    const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
+    if (fact.flag) {
+      if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
+    } else if (value != null) {
+      facts.push(`<span data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
+    }
+  }
+  return facts.length ? `<div class="${cls}">${facts.join(" · ")}</div>` : "";
+}
+
 function seatHTML(view, s, pos) {
   const { obs, table, me, turn } = view;
   const info = table?.seats?.[s] || {};
@@ -102,20 +121,7 @@ function seatHTML(view, s, pos) {
     const key = `status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`;
     if (t(key)) tags.push(`<span class="tag st">${t(key)}</span>`);
   }
-  // The variant's per-seat facts (TableDisplay.seat_facts): a round pot, stood, tokens left.
-  const lang = getLang();
-  const facts = [];
-  for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
-    const listed = obs?.[fact.key];
-    const value = seat?.[fact.key] ?? (Array.isArray(listed) ? listed[s] : undefined);
-    const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
-    if (fact.flag) {
-      if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
-    } else if (value != null) {
-      facts.push(`<span data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
-    }
-  }
-  const factsHTML = facts.length ? `<div class="seat-facts">${facts.join(" · ")}</div>` : "";
+  const factsHTML = seatFactsHTML(obs, s);
   let cards = "";
   if (seat) {
     const reveal = view.reveal?.[s];
@@ -250,7 +256,7 @@ export function handHTML(obs, style, previous) {
   const good = you.hand && (you.hand.total === 0 || you.hand.rank <= 2);
   return `<div class="my-hand">
     <div class="hand-cards">${cards || `<span class="muted">—</span>`}</div>
-    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span></div>
+    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span>${obs.seat != null ? seatFactsHTML(obs, obs.seat, "my-facts") : ""}</div>
   </div>`;
 }
 

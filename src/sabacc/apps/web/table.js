@@ -379,15 +379,40 @@ export class TablePage {
     const docked = dock && getComputedStyle(dock).position !== "static";
     document.documentElement.style.setProperty("--dock-h", `${docked ? dock.offsetHeight : 0}px`);
     const below = parseFloat(style.paddingBottom) + (docked ? dock.offsetHeight + (phone ? 4 : 16) : 0);
-    const avail = Math.max(phone ? 300 : 260, window.innerHeight - top - below);
+    // The felt takes the height the docked bar leaves, never more: a felt taller than that
+    // ran under the bar (on a phone whose bar holds the bet sizer and five cards, the bottom
+    // seat covered your cards). The floor is only for a viewport too short to play in.
+    const avail = Math.max(phone ? 200 : 260, window.innerHeight - top - below);
     if (phone) {
       // a phone's felt keeps the full width and takes the height left (an ellipse, not a circle)
       felt.style.aspectRatio = "auto";
       felt.style.height = `${Math.floor(Math.min(avail, wrap.clientWidth * 1.22))}px`;
+      // The bottom seat's box and last move hang below the felt: they must clear the bar too.
+      for (let i = 0; docked && i < 3; i++) {
+        const over = this.feltOverhang(dock);
+        if (!(over > 0.5)) break;
+        felt.style.height = `${Math.max(200, Math.floor(felt.getBoundingClientRect().height - over / 0.9 - 1))}px`;
+      }
     } else {
       felt.style.width = `min(100%, ${Math.floor(avail * (2 / 1.05))}px)`;
+      // as on a phone, what hangs below the felt clears the bar (a narrower felt is shorter)
+      for (let i = 0; docked && i < 3; i++) {
+        const over = this.feltOverhang(dock);
+        if (!(over > 0.5)) break;
+        const width = felt.getBoundingClientRect().width;
+        felt.style.width = `${Math.max(420, Math.floor(width - (over / 0.9) * (2 / 1.05) - 1))}px`;
+      }
     }
     this.fitCenter();
+  }
+
+  /** How far the seats (the bottom seat's box and last move hang below the felt) reach into
+   * the docked bar: > 0 when they run under it. */
+  feltOverhang(dock) {
+    const top = dock.getBoundingClientRect().top;
+    if (top >= window.innerHeight) return 0; // the bar is further down the page
+    const lowest = Math.max(...$$(".felt .seat, .felt .seat *").map((e) => e.getBoundingClientRect().bottom));
+    return lowest - (top - 4);
   }
 
   /** Shrink the centre (title, piles, pots) until no seat, chip or last move touches it. */
