@@ -16,6 +16,7 @@ from sabacc.apps.tui.view import (
     colour_cards,
     dice_line,
     info_parts,
+    key_facts,
     pile_counts,
     piles,
     result_lines,
@@ -237,3 +238,19 @@ def test_betting_in_another_players_turn_says_who_acts(lang: str) -> None:
     mine = game.observation(obs["turn"])  # the turn player sees whose move it is
     other = mine["seats"][obs["current_player"]]["name"]
     assert v.text("ui.to_act", who=other) in " ".join(info_parts(mine, lang))
+
+
+def test_a_flag_that_is_off_is_not_told_and_a_label_has_its_value() -> None:
+    # Kessel's bar said "Your draw is free" while it was not, and "Turn" and "Chips lost"
+    # with no number (the turn is in the top bar, the chips lost on the pot line).
+    game = sabacc.new_game("kessel", players=3, seed=5)
+    obs = dict(game.observation(0))
+    assert obs["draw_is_free"] is False
+    text = key_facts(obs)
+    said = text.plain if text is not None else ""
+    v = vocabulary("kessel", "en")
+    assert v.text("fact.draw_is_free") not in said
+    assert v.text("fact.chips_lost") not in said and v.text("fact.turn") not in said
+    obs["draw_is_free"] = True
+    text = key_facts(obs)
+    assert text is not None and v.text("fact.draw_is_free") in text.plain

@@ -586,12 +586,20 @@ def key_facts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
     """The facts a variant words itself (``fact.<key>`` in its text: Coruscant's target and
     suit), in bold on a line of their own; None if it words none."""
     v = words(obs, lang)
+    info = _info(obs)
+    shown = (*info.display.shown_keys, info.display.lost_key) if info is not None else ()
     parts = []
     for key, value in obs.items():
         if value is None or isinstance(value, dict | list) or not v.variant_has(f"fact.{key}"):
             continue
+        if key in KNOWN_KEYS or key in shown or value is False:
+            continue  # the top bar or the pot line says it; a flag that is off says nothing
         term = v.text(f"choice.{value}") if v.has(f"choice.{value}") else str(value)
-        parts.append(v.text(f"fact.{key}", value=value, term=term))
+        text = v.text(f"fact.{key}", value=value, term=term)
+        template = v.template(f"fact.{key}")
+        if not isinstance(value, bool) and "{value" not in template and "{term" not in template:
+            text = f"{text} {value}"  # a label: its value after it
+        parts.append(text)
     return Text(" · ".join(parts), style="bold yellow") if parts else None
 
 
