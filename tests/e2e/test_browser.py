@@ -249,6 +249,12 @@ def test_every_variant_is_drawn_from_its_declared_facts(
             # seat number, and "orbit 0/10")
             sub = " ".join(page.locator(".felt .center-sub").all_inner_texts())
             assert not re.search(r"Turn \d+ · orbit", sub) and "orbit 0/" not in sub, sub
+            # one card notation: the log writes your dealt cards as the cards are drawn
+            # ("+5●", not "+5c") where the variant's art writes its codes so
+            page.wait_for_selector("#log li")
+            log_words = set(re.findall(r"[+-]?\d+[a-z]", page.inner_text("#log")))
+            if v["deck"] in ("spike", "kessel"):
+                assert not log_words & set(v["codes"]), (v["name"], log_words & set(v["codes"]))
             page.screenshot(path=str(ARTIFACTS / f"variant-{v['name']}.png"))
         assert not errors, errors
     finally:

@@ -84,6 +84,8 @@ def variants_catalogue() -> dict[str, Any]:
                 "max_players": info.max_players,
                 "deck": info.deck.style,
                 "signed_values": info.deck.signed_values,
+                # the card codes the log's lines may name (the client draws them as the cards)
+                "codes": sorted({card.code for card in info.deck.cards}),
                 "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
                 **localized(info),

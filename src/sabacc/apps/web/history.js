@@ -3,7 +3,7 @@ import { api, deckStyle } from "./api.js";
 import { $, $$, esc, modal, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
-import { eventLine, lineText } from "./text.js";
+import { cardGlyphs, eventLine, lineText } from "./text.js";
 
 export async function openHistory(page) {
   const { wrap } = modal(`<h2>${t("history")}</h2><div class="history-body"><p class="muted">…</p></div>`, "history");
@@ -52,7 +52,7 @@ async function showHand(page, body, game, hand) {
     const obs = last ? frames[i - 1].game : f.game;
     const result = last ? f.game.last_hand : null;
     // Why the hand ended so: the server's lines in the current language (pots, reasons, nets).
-    const explain = last && f.explain ? f.explain[getLang()] || f.explain.en || [] : null;
+    const explain = last && f.explain ? (f.explain[getLang()] || f.explain.en || []).map((l) => cardGlyphs(l, data.variant)) : null;
     const reveal = result ? result.hands : null;
     const turn = obs.current_player != null && !last ? { seat: obs.current_player } : null;
     body.innerHTML = `<div class="viewer">
@@ -60,7 +60,7 @@ async function showHand(page, body, game, hand) {
       <div class="felt-wrap small">${feltHTML({ obs, table: null, me: data.viewer, turn, reveal, style })}</div>
       ${data.viewer != null ? handHTML(obs, style, null) : ""}
       ${result ? `<div class="showdown inline">${resultHTML(result, names, style, false, explain != null)}${explain ? `<ul class="explain">${explain.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}</div>` : ""}
-      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
+      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l, data.variant))}</li>`).join("")}</ol>
       <div class="viewer-controls">
         <button class="ghost" data-step="first">⏮ ${t("first")}</button>
         <button class="ghost" data-step="prev">◀ ${t("prev")}</button>

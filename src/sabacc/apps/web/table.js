@@ -7,7 +7,7 @@ import { openHistory } from "./history.js";
 import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
 import { sound } from "./sound.js";
-import { actionLabel, actionText, eventLine, lineText, VALUE_RE } from "./text.js";
+import { actionLabel, actionText, cardGlyphs, eventLine, lineText, VALUE_RE } from "./text.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -334,7 +334,7 @@ export class TablePage {
               <button class="ghost" id="open-rules">${t("rules")}</button>
             </div>
           </div>
-          <ol class="log" id="log">${this.log.slice(-200).map((l) => `<li class="${l.cls || ""} ${l.auto ? "auto" : ""}">${esc(lineText(l))}</li>`).join("")}</ol>
+          <ol class="log" id="log">${this.log.slice(-200).map((l) => `<li class="${l.cls || ""} ${l.auto ? "auto" : ""}">${esc(lineText(l, table.variant))}</li>`).join("")}</ol>
         </div>
         <div class="panel chat-panel">
           <h3>${t("chat")}</h3>
@@ -438,8 +438,9 @@ export class TablePage {
   /** Why the last hand ended as it did (the server's explanation), beside the log. */
   explainLines() {
     const lines = this.explain?.lines;
-    if (lines) return lines[getLang()] || lines.en || [];
-    return (this.resultLines || []).map((l) => lineText(l));
+    const variant = this.msg?.table?.variant;
+    if (lines) return (lines[getLang()] || lines.en || []).map((l) => cardGlyphs(l, variant));
+    return (this.resultLines || []).map((l) => lineText(l, variant));
   }
 
   resultPanelHTML() {
