@@ -446,6 +446,10 @@ def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: Ser
         page.wait_for_selector(".felt .pile")
         stacks = page.eval_on_selector_all(".seat .stack", "(es) => es.map((e) => e.textContent)")
         assert stacks and all(int(s) <= 5 for s in stacks)
+        # a stack says its unit in the variant's words (Kessel's chips, not credits' "cr")
+        unit = next(v for v in catalogue["variants"] if v["name"] == variant)["unit"]["en"]
+        units = page.eval_on_selector_all(".seat .unit", "(es) => es.map((e) => e.textContent)")
+        assert units and set(units) == {unit} and unit != "cr", units
         code = page.url.rstrip("/").rsplit("/", 1)[-1]
         options = web_server.get(f"/api/tables/{code}").json()["options"]
         assert options[multi["name"]] == ",".join(picked), options

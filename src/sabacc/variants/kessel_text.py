@@ -376,6 +376,7 @@ _EN.update(
         "ended.all_stood": "everyone stood",
         # the terminal table: chips, not credits; a hand's name says its difference
         "ui.credits": "chips",
+        "ui.unit": "chips",
         # a token's action is said by its token_played line (the token and its effect); a
         # draw by the card taken (with its chip, one line), a keep or discard by the card put
         # on a discard pile
@@ -422,6 +423,7 @@ _JA.update(
         "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
+        "ui.unit": "チップ",
         "said_by.token": "token_played",
         "said_by.draw": "card_taken",
         "said_by.keep": "card_discarded",

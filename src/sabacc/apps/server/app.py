@@ -86,6 +86,8 @@ def variants_catalogue() -> dict[str, Any]:
                 "signed_values": info.deck.signed_values,
                 # the card codes the log's lines may name (the client draws them as the cards)
                 "codes": sorted({card.code for card in info.deck.cards}),
+                # a stack's unit beside it, in the variant's words ("cr", Kessel's "chips")
+                "unit": {lang: vocabulary(info, lang).text("ui.unit") for lang in LANGUAGES},
                 "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
                 **localized(info),

@@ -101,6 +101,12 @@ function seatFactsHTML(obs, s, cls = "seat-facts") {
   return facts.length ? `<div class="${cls}">${facts.join(" · ")}</div>` : "";
 }
 
+/** A stack's unit in the variant's words ("cr"; Kessel: "chips"). */
+function unitWord(variant) {
+  const unit = variantInfo(variant)?.unit;
+  return unit?.[getLang()] ?? unit?.en ?? "cr";
+}
+
 function seatHTML(view, s, pos) {
   const { obs, table, me, turn } = view;
   const info = table?.seats?.[s] || {};
@@ -152,7 +158,7 @@ function seatHTML(view, s, pos) {
       <div class="avatar ${info.kind === "bot" ? "droid" : ""}">${initial}</div>
       <div class="seat-meta">
         <div class="seat-name">${esc(name || t("empty"))}${s === me ? ` <span class="you">(${t("you")})</span>` : ""}</div>
-        <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span>` : ""}${tags.join("")}</div>
+        <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span><span class="unit">${esc(unitWord(obs?.variant ?? table?.variant))}</span>` : ""}${tags.join("")}</div>
         ${factsHTML}
       </div>
       ${seat && seat.dealer ? `<div class="dealer-btn" title="${t("dealer")}">D</div>` : ""}

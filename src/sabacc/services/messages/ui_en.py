@@ -8,6 +8,7 @@ MESSAGES: dict[str, str] = {
     # bars and boxes
     "ui.credits": "credits",
     "ui.cr": "cr",
+    "ui.unit": "cr",
     "ui.this_hand": "This hand",
     "ui.hand_title": "Hand {hand}",
     "ui.your_turn": "Your turn · {phase}",
