@@ -101,6 +101,16 @@ function seatFactsHTML(obs, s, cls = "seat-facts") {
   return facts.length ? `<div class="${cls}">${facts.join(" · ")}</div>` : "";
 }
 
+/** A seat's last move: the generic words, or in another language than English the
+ * variant's own label where the generic words have none (Kessel's "keep": 引いた札を残す),
+ * without its cost in brackets. */
+function lastActionText(action, variant) {
+  const generic = actionText(action);
+  if (getLang() === "en" || !/[A-Za-z]{2,}/.test(generic)) return generic;
+  const own = variantInfo(variant)?.text?.labels?.[getLang()]?.[String(action).replace(/ /g, "_")];
+  return own && !own.includes("{") ? own.replace(/\s*[（(][^）)]*[）)]/g, "") : generic;
+}
+
 /** A stack's unit in the variant's words ("cr"; Kessel: "chips"). */
 function unitWord(variant) {
   const unit = variantInfo(variant)?.unit;
@@ -144,15 +154,17 @@ function seatHTML(view, s, pos) {
   const initial = !obs && !info.taken ? "+" : esc((name || "?").trim().charAt(0).toUpperCase() || "?");
   const stack = seat ? seat.stack : null;
   const showLast = seat?.last_action && (!view.lastShown || view.lastShown.has(s));
-  const last = showLast ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
+  const last = showLast ? `<div class="last-action">${esc(lastActionText(seat.last_action, obs.variant))}</div>` : "";
   const timer = isTurn && turn.deadline_ms != null ? `<div class="timer"><i style="width:${Math.round((view.deadlineFrac ?? 1) * 100)}%"></i></div>` : "";
   const sit =
     view.canSit && !info.taken && info.kind === "human"
       ? `<button class="sit" data-sit="${s}">${t("take_seat")}</button>`
       : "";
-  // Cards sit on the outer side of the top seats, on the inner side of the others.
+  // Cards sit on the outer side of the top seats, on the inner side of the others; the seat
+  // at the very top has its last move beside its box (below it would touch the centre).
   const top = pos.y < 40;
-  return `<div class="${classes.join(" ")} ${top ? "top" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
+  const apex = top && Math.abs(pos.x - 50) < 12;
+  return `<div class="${classes.join(" ")} ${top ? "top" : ""} ${apex ? "apex" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
     <div class="seat-cards">${cards}</div>
     <div class="seat-box">
       <div class="avatar ${info.kind === "bot" ? "droid" : ""}">${initial}</div>
