@@ -7,6 +7,7 @@ updates, and the log does not repeat the hand after a spectator sits down."""
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,6 +80,7 @@ BOXES = """() => {
     [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
   return {
     scroll: [window.scrollX, window.scrollY], size: [window.innerWidth, window.innerHeight],
+    wide: document.documentElement.scrollWidth,
     controls: all("#actions button, #actions input"),
     protect: all(
       ".center .pots .pot, .center .center-title, .center .piles .card, .my-hand .card"),
@@ -110,6 +112,7 @@ def _layout_ok(page: Page, where: str) -> None:
     got = page.evaluate(BOXES)
     width, height = got["size"]
     assert got["scroll"] == [0, 0], f"{where}: the page scrolled"
+    assert got["wide"] <= width, f"{where}: the page is {got['wide']} wide in a {width} viewport"
     assert got["controls"], f"{where}: no controls"
     for c in got["controls"]:
         inside = c[0] >= 0 and c[1] >= 0 and c[2] <= width + 0.5 and c[3] <= height + 0.5
@@ -163,6 +166,39 @@ def test_actions_on_screen_and_nothing_covers_pots_or_cards(
             turns += 1
             _play_passively(page)
             page.wait_for_timeout(100)
+        assert turns >= 2, f"only {turns} turns seen"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_three_seats_on_a_phone_in_japanese(browser: Browser, srv: ServerProcess) -> None:
+    """With three players both upper seats had their last move beside the box: on a phone one
+    ran off the screen (the page grew wider than the phone) and one over the centre; and
+    Kessel's moves were English in Japanese. Kessel has the longest words and the most piles."""
+    created = srv.create(
+        variant="kessel", seats=["human", "bot:easy", "bot:easy"], player_name="Leia",
+        turn_timer=0,
+    )  # fmt: skip
+    ctx = browser.new_context(**SIZES["phone"])
+    ctx.add_init_script("localStorage.setItem('sabacc:lang', 'ja')")
+    page = _open_seated(ctx, srv, created)
+    errors = _errors(page)
+    try:
+        turns = 0
+        deadline = time.monotonic() + 45
+        while turns < 3 and time.monotonic() < deadline:
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_selector("#actions button:not([disabled])", timeout=10_000)
+                page.wait_for_timeout(150)
+                _check_layout(page, f"kessel phone ja turn {turns + 1}")
+                labels = page.eval_on_selector_all(
+                    ".felt .last-action", "(es) => es.map((e) => e.textContent)"
+                )
+                assert not [x for x in labels if re.search("[A-Za-z]{3,}", x)], labels
+                turns += 1
+                _play_passively(page)
+                page.wait_for_timeout(150)
         assert turns >= 2, f"only {turns} turns seen"
         assert not errors, errors
     finally:
