@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from tests.apps.server.helpers import UNLIMITED, PgCluster, ServerProcess
+from tests.apps.server.helpers import UNLIMITED, PgCluster, ServerProcess, empty_schema
 
 
 @pytest.fixture(scope="session")
@@ -48,14 +48,5 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     url = request.getfixturevalue("pg_url")
     if url is None:
         pytest.skip("PostgreSQL is not available (needs psycopg and initdb)")
-    # A fresh schema per test: drop what a previous test made.
-    from sqlalchemy import create_engine, text
-
-    from sabacc.services.store import normalise_url
-
-    engine = create_engine(normalise_url(url))
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
+    empty_schema(url)  # a fresh schema per test: drop what a previous test made
     return str(url)

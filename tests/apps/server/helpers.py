@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -460,3 +460,46 @@ class NginxProxy(HttpApi):
                 self.proc.kill()
                 self.proc.wait(10)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def empty_schema(url: str) -> None:
+    """Drop everything a previous test stored in the PostgreSQL database at ``url``."""
+    from sqlalchemy import create_engine, text
+
+    from sabacc.services.store import normalise_url
+
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@contextlib.contextmanager
+def cluster(
+    root: Path, pg_url: str | None, lease_ttl: float, nodes: Sequence[str] = ("a", "b")
+) -> Iterator[tuple[dict[str, ServerProcess], NginxProxy]]:
+    """``sabacc serve --cluster`` processes named ``nodes`` on an empty PostgreSQL schema,
+    behind nginx with ``deploy/nginx.conf``'s routing; all stopped afterwards. Skips the test
+    without PostgreSQL or nginx."""
+    import pytest
+
+    if pg_url is None:
+        pytest.skip("PostgreSQL is not available (needs psycopg and initdb)")
+    if nginx_binary() is None:
+        pytest.skip("nginx is not installed")
+    empty_schema(pg_url)
+    flags = [*UNLIMITED, "--cluster", "--lease-ttl", f"{lease_ttl:g}"]
+    servers: dict[str, ServerProcess] = {}
+    proxy: NginxProxy | None = None
+    try:
+        for name in nodes:
+            srv = ServerProcess(root / f"{name}.db", db_url=pg_url, extra=[*flags, "--node", name])
+            servers[name] = srv.start()
+        proxy = NginxProxy(list(servers.values())).start()
+        yield servers, proxy
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for srv in servers.values():
+            srv.stop()

@@ -12,33 +12,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import create_engine, text
 
 import sabacc
 from sabacc.services.store import normalise_url
-from tests.apps.server.helpers import (
-    UNLIMITED,
-    Client,
-    NginxProxy,
-    ServerProcess,
-    finished,
-    nginx_binary,
-    play,
-    seat_table,
-)
+from tests.apps.server.helpers import Client, cluster, finished, play, seat_table
 
 TABLES = 6
 OPTIONS = {"game_end": "hands:3"}
 TAKEOVER_BOUND = 12.0  # seconds from the kill until every table of the dead server answers
-
-
-def _fresh(url: str) -> None:
-    engine = create_engine(normalise_url(url))
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
 
 
 def _owners(url: str) -> dict[str, str]:
@@ -71,20 +53,9 @@ async def _reconnect(c: Client, deadline: float) -> None:
 
 
 def test_kill_9_one_of_two_servers_behind_nginx(tmp_path: Path, pg_url: str | None) -> None:
-    if pg_url is None:
-        pytest.skip("PostgreSQL is not available (needs psycopg and initdb)")
-    if nginx_binary() is None:
-        pytest.skip("nginx is not installed")
-    _fresh(pg_url)
-    flags = [*UNLIMITED, "--cluster", "--lease-ttl", "2"]
-    servers = {
-        name: ServerProcess(
-            tmp_path / f"{name}.db", db_url=pg_url, extra=[*flags, "--node", name]
-        ).start()
-        for name in ("a", "b")
-    }
-    proxy = NginxProxy(list(servers.values())).start()
-    try:
+    with cluster(tmp_path, pg_url, lease_ttl=2) as (servers, proxy):
+        assert pg_url is not None
+        url = pg_url
 
         async def main() -> None:
             rng = random.Random(16)
@@ -103,7 +74,7 @@ def test_kill_9_one_of_two_servers_behind_nginx(tmp_path: Path, pg_url: str | No
             for cs in tables.values():
                 for c in cs:
                     await c.drain(0.2)
-            owners = _owners(pg_url)
+            owners = _owners(url)
             assert set(owners) == set(tables)
             assert set(owners.values()) <= {"a", "b"}, owners  # (the hash may favour one)
             victim = owners[next(iter(tables))]
@@ -128,7 +99,7 @@ def test_kill_9_one_of_two_servers_behind_nginx(tmp_path: Path, pg_url: str | No
                     assert (st["version"], _money(st)) == before[code]
             assert took < TAKEOVER_BOUND
             survivor = "b" if victim == "a" else "a"
-            assert set(_owners(pg_url).values()) == {survivor}
+            assert set(_owners(url).values()) == {survivor}
 
             await asyncio.gather(*(play(cs, rng) for cs in tables.values()))
             buy_in: int = sabacc.variant("spike", **OPTIONS).options.starting_stack
@@ -145,7 +116,3 @@ def test_kill_9_one_of_two_servers_behind_nginx(tmp_path: Path, pg_url: str | No
                     await c.close()
 
         asyncio.run(main())
-    finally:
-        proxy.stop()
-        for srv in servers.values():
-            srv.stop()

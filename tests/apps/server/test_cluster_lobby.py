@@ -8,36 +8,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
-from sqlalchemy import create_engine, text
-
-from sabacc.services.store import normalise_url
-from tests.apps.server.helpers import UNLIMITED, NginxProxy, ServerProcess, nginx_binary
-
-
-def _fresh(url: str) -> None:
-    engine = create_engine(normalise_url(url))
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
+from tests.apps.server.helpers import cluster
 
 
 def test_lobby_and_health_are_cluster_wide(tmp_path: Path, pg_url: str | None) -> None:
-    if pg_url is None:
-        pytest.skip("PostgreSQL is not available (needs psycopg and initdb)")
-    if nginx_binary() is None:
-        pytest.skip("nginx is not installed")
-    _fresh(pg_url)
-    flags = [*UNLIMITED, "--cluster", "--lease-ttl", "3"]
-    servers = {
-        name: ServerProcess(
-            tmp_path / f"{name}.db", db_url=pg_url, extra=[*flags, "--node", name]
-        ).start()
-        for name in ("a", "b")
-    }
-    proxy = NginxProxy(list(servers.values())).start()
-    try:
+    with cluster(tmp_path, pg_url, lease_ttl=3) as (servers, proxy):
         made: dict[str, str] = {}  # code -> the server it was created on (which holds it)
         for name, srv in servers.items():
             for i in range(2):
@@ -65,7 +40,3 @@ def test_lobby_and_health_are_cluster_wide(tmp_path: Path, pg_url: str | None) -
                 time.sleep(0.2)
             assert seen == {"a": 3, "b": 2}  # the unlisted table counts too
             assert health["cluster"]["tables"] == 5
-    finally:
-        proxy.stop()
-        for srv in servers.values():
-            srv.stop()

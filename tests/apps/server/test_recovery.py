@@ -10,7 +10,7 @@ from typing import Any
 
 import sabacc
 from sabacc.services.store import Store
-from tests.apps.server.helpers import Client, ServerProcess, finished, play
+from tests.apps.server.helpers import Client, ServerProcess, empty_schema, finished, play
 
 
 def _credits(obs: dict[str, Any]) -> int:
@@ -128,15 +128,7 @@ def test_postgresql_server_plays_and_recovers(tmp_path: Path, pg_url: str | None
         import pytest
 
         pytest.skip("PostgreSQL is not available (needs psycopg and initdb)")
-    from sqlalchemy import create_engine, text
-
-    from sabacc.services.store import normalise_url
-
-    engine = create_engine(normalise_url(pg_url))
-    with engine.begin() as conn:  # a clean schema
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
+    empty_schema(pg_url)
 
     def server() -> ServerProcess:
         return ServerProcess(tmp_path / "pg", extra=["--bot-delay", "0.02"], db_url=pg_url).start()

@@ -30,8 +30,8 @@ not paid out as rewards). ``illegal_action="fallback"`` plays the passive action
 (``env.unwrapped.core.illegal_count`` counts them) and ``illegal_action="raise"`` raises
 :class:`~sabacc.IllegalActionError`.
 
-Names are versioned per variant: ``metadata["name"]`` is ``sabacc_spike_v1``,
-``sabacc_surabat_v1`` or ``sabacc_classic_v1`` (the short name comes from the variant's RL
+Names are versioned per variant: ``metadata["name"]`` is ``sabacc_<short>_v1``, e.g.
+``sabacc_spike_v1`` or ``sabacc_kessel_v1`` (the short name comes from the variant's RL
 feature spec); v1 is the first version with the terminating default.
 """
 
