@@ -411,6 +411,11 @@ def test_two_friends_and_a_spectator_in_every_variant(
         assert turns >= 2, f"only {turns} turns"
         got = watcher.evaluate(BOXES)
         assert not got["controls"], "a spectator is offered controls"
+        # sounds: on for the players, off by default for a spectator
+        assert leia.get_attribute("#mute", "aria-pressed") == "false"
+        assert watcher.get_attribute("#mute", "aria-pressed") == "true"
+        # the server listens on loopback: the share panel says how friends elsewhere connect
+        assert "--host 0.0.0.0" in leia.inner_text("#loopback-hint")
         for p in got["protect"]:
             for c in got["covers"]:
                 assert not _overlap(p, c), f"{variant} spectator: {c} covers {p}"

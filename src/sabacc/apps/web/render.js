@@ -164,7 +164,9 @@ function seatHTML(view, s, pos) {
   // at the very top has its last move beside its box (below it would touch the centre).
   const top = pos.y < 40;
   const apex = top && Math.abs(pos.x - 50) < 12;
-  return `<div class="${classes.join(" ")} ${top ? "top" : ""} ${apex ? "apex" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
+  // so has the seat at the very bottom: below it, it would hang over the docked bar
+  const nadir = pos.y > 80 && Math.abs(pos.x - 50) < 12;
+  return `<div class="${classes.join(" ")} ${top ? "top" : ""} ${apex ? "apex" : ""} ${nadir ? "nadir" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
     <div class="seat-cards">${cards}</div>
     <div class="seat-box">
       <div class="avatar ${info.kind === "bot" ? "droid" : ""}">${initial}</div>
