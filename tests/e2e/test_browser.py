@@ -4,6 +4,7 @@ Debian's Chromium). Screenshots go to artifacts/ (desktop and phone, English and
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,6 +183,17 @@ def test_two_players_play_a_hand_in_the_browser(
         host.click("[data-step=last]")
         host.wait_for_selector(".viewer .seat")
         host.screenshot(path=str(ARTIFACTS / "history-desktop.png"))
+        # In Japanese the viewer's showdown is the server's Japanese explanation (pot names,
+        # reasons and nets were English whatever the language).
+        guest.click("#open-history")
+        guest.click("[data-game='1'][data-hand='1']")
+        guest.wait_for_selector(".viewer")
+        guest.click("[data-step=last]")
+        guest.wait_for_selector(".viewer .explain li")
+        explained = guest.locator(".viewer .explain li").all_inner_texts()
+        japanese = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+        assert explained and all(japanese.search(line) for line in explained), explained
+        assert not guest.locator(".viewer .pot-lines").count()
         assert not host_errors and not guest_errors, (host_errors, guest_errors)
     finally:
         host_ctx.close()
@@ -206,6 +218,12 @@ def test_every_variant_is_drawn_from_its_declared_facts(
                 "(s) => document.querySelector('#create-form p.muted')?.textContent === s",
                 arg=v["summary"],
             )
+            # every value a dropdown offers is in words, never the raw value (no_limit, hands:N)
+            shown = page.eval_on_selector_all(
+                ".opts select option", "(os) => os.map((o) => o.textContent)"
+            )
+            raw = [x for x in shown if "_" in x or ":N" in x or x in ("true", "false")]
+            assert shown and not raw, (v["name"], raw)
             if not any(o["name"] == "final_pot" for o in v["options"]):
                 continue  # a variant without a final pot (Kessel: no pots to carry)
             choices = page.eval_on_selector_all(
@@ -227,6 +245,16 @@ def test_every_variant_is_drawn_from_its_declared_facts(
             page.goto(f"{web_server.base}/t/{code}")
             page.wait_for_selector(f".my-hand .card.{v['deck']}")
             page.wait_for_selector(".felt .piles .pile")
+            # whose turn is said by name and orbits count from 1 (classic said "Turn 2", a
+            # seat number, and "orbit 0/10")
+            sub = " ".join(page.locator(".felt .center-sub").all_inner_texts())
+            assert not re.search(r"Turn \d+ · orbit", sub) and "orbit 0/" not in sub, sub
+            # one card notation: the log writes your dealt cards as the cards are drawn
+            # ("+5●", not "+5c") where the variant's art writes its codes so
+            page.wait_for_selector("#log li")
+            log_words = set(re.findall(r"[+-]?\d+[a-z]", page.inner_text("#log")))
+            if v["deck"] in ("spike", "kessel"):
+                assert not log_words & set(v["codes"]), (v["name"], log_words & set(v["codes"]))
             page.screenshot(path=str(ARTIFACTS / f"variant-{v['name']}.png"))
         assert not errors, errors
     finally:
@@ -400,6 +428,17 @@ def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: Ser
         assert page.query_selector("input[name=buy_in]") is None
         page.fill("input[name=player_name]", "Lando")
         page.fill("input[name=opt-chips]", "5")
+        # A multi-valued rule (the shift tokens) is a checkbox per item with its effect, not
+        # a text box; ticking two makes the list every player holds.
+        multi = next(o for v in catalogue["variants"] if v["name"] == variant
+                     for o in v["options"] if o["kind"] == "multi")  # fmt: skip
+        rows = page.locator(f".opt[data-option={multi['name']}] .opt-item-row")
+        assert rows.count() == len(multi["items"]) >= 2
+        for i in range(rows.count()):
+            assert "_" not in rows.nth(i).inner_text() and rows.nth(i).locator("small").count()
+        picked = multi["items"][:2]
+        for item in picked:
+            page.check(f"input.opt-item[value={item}]")
         page.select_option("select[name=seat-1]", "bot:random")
         page.select_option("select[name=seat-2]", "bot:random")
         page.click("#create")
@@ -407,6 +446,13 @@ def test_a_token_table_is_created_in_the_lobby(browser: Browser, web_server: Ser
         page.wait_for_selector(".felt .pile")
         stacks = page.eval_on_selector_all(".seat .stack", "(es) => es.map((e) => e.textContent)")
         assert stacks and all(int(s) <= 5 for s in stacks)
+        # a stack says its unit in the variant's words (Kessel's chips, not credits' "cr")
+        unit = next(v for v in catalogue["variants"] if v["name"] == variant)["unit"]["en"]
+        units = page.eval_on_selector_all(".seat .unit", "(es) => es.map((e) => e.textContent)")
+        assert units and set(units) == {unit} and unit != "cr", units
+        code = page.url.rstrip("/").rsplit("/", 1)[-1]
+        options = web_server.get(f"/api/tables/{code}").json()["options"]
+        assert options[multi["name"]] == ",".join(picked), options
         page.screenshot(path=str(ARTIFACTS / "kessel-created.png"))
         assert not errors, errors
     finally:

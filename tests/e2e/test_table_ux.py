@@ -7,6 +7,7 @@ updates, and the log does not repeat the hand after a spectator sits down."""
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,11 +80,17 @@ BOXES = """() => {
     [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
   return {
     scroll: [window.scrollX, window.scrollY], size: [window.innerWidth, window.innerHeight],
+    wide: document.documentElement.scrollWidth,
     controls: all("#actions button, #actions input"),
     protect: all(
       ".center .pots .pot, .center .center-title, .center .piles .card, .my-hand .card"),
     covers: all(".seat .seat-box, .seat .seat-cards .card, .bet-chip, #dock .actions,"
       + " .last-action, .showdown"),
+    // the docked bar (your cards and actions) and what sits on the felt above it
+    dock: all("#dock").filter(() => getComputedStyle(document.querySelector("#dock")).position
+      !== "static"),
+    felt: all(".felt .seat .seat-box, .felt .seat .seat-cards .card, .felt .bet-chip,"
+      + " .felt .last-action, .felt .center .pots"),
   };
 }"""
 
@@ -105,6 +112,7 @@ def _layout_ok(page: Page, where: str) -> None:
     got = page.evaluate(BOXES)
     width, height = got["size"]
     assert got["scroll"] == [0, 0], f"{where}: the page scrolled"
+    assert got["wide"] <= width, f"{where}: the page is {got['wide']} wide in a {width} viewport"
     assert got["controls"], f"{where}: no controls"
     for c in got["controls"]:
         inside = c[0] >= 0 and c[1] >= 0 and c[2] <= width + 0.5 and c[3] <= height + 0.5
@@ -112,6 +120,9 @@ def _layout_ok(page: Page, where: str) -> None:
     for p in got["protect"]:
         for c in got["covers"]:
             assert not _overlap(p, c), f"{where}: {c} covers {p}"
+    for d in got["dock"]:  # the felt ends above the docked bar (it ran under it on phones)
+        for f in got["felt"]:
+            assert not _overlap(d, f), f"{where}: the docked bar {d} is over {f} on the felt"
 
 
 def _play_passively(page: Page) -> None:
@@ -155,6 +166,39 @@ def test_actions_on_screen_and_nothing_covers_pots_or_cards(
             turns += 1
             _play_passively(page)
             page.wait_for_timeout(100)
+        assert turns >= 2, f"only {turns} turns seen"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_three_seats_on_a_phone_in_japanese(browser: Browser, srv: ServerProcess) -> None:
+    """With three players both upper seats had their last move beside the box: on a phone one
+    ran off the screen (the page grew wider than the phone) and one over the centre; and
+    Kessel's moves were English in Japanese. Kessel has the longest words and the most piles."""
+    created = srv.create(
+        variant="kessel", seats=["human", "bot:easy", "bot:easy"], player_name="Leia",
+        turn_timer=0,
+    )  # fmt: skip
+    ctx = browser.new_context(**SIZES["phone"])
+    ctx.add_init_script("localStorage.setItem('sabacc:lang', 'ja')")
+    page = _open_seated(ctx, srv, created)
+    errors = _errors(page)
+    try:
+        turns = 0
+        deadline = time.monotonic() + 45
+        while turns < 3 and time.monotonic() < deadline:
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_selector("#actions button:not([disabled])", timeout=10_000)
+                page.wait_for_timeout(150)
+                _check_layout(page, f"kessel phone ja turn {turns + 1}")
+                labels = page.eval_on_selector_all(
+                    ".felt .last-action", "(es) => es.map((e) => e.textContent)"
+                )
+                assert not [x for x in labels if re.search("[A-Za-z]{3,}", x)], labels
+                turns += 1
+                _play_passively(page)
+                page.wait_for_timeout(150)
         assert turns >= 2, f"only {turns} turns seen"
         assert not errors, errors
     finally:
@@ -367,6 +411,11 @@ def test_two_friends_and_a_spectator_in_every_variant(
         assert turns >= 2, f"only {turns} turns"
         got = watcher.evaluate(BOXES)
         assert not got["controls"], "a spectator is offered controls"
+        # sounds: on for the players, off by default for a spectator
+        assert leia.get_attribute("#mute", "aria-pressed") == "false"
+        assert watcher.get_attribute("#mute", "aria-pressed") == "true"
+        # the server listens on loopback: the share panel says how friends elsewhere connect
+        assert "--host 0.0.0.0" in leia.inner_text("#loopback-hint")
         for p in got["protect"]:
             for c in got["covers"]:
                 assert not _overlap(p, c), f"{variant} spectator: {c} covers {p}"
@@ -382,3 +431,58 @@ def test_two_friends_and_a_spectator_in_every_variant(
     finally:
         for ctx in ctxs:
             ctx.close()
+
+
+#: Watches every card dealt into your hand while it animates in, frame by frame, and records
+#: the frames where it crosses anything on the felt (your own seat's box and last move).
+DEAL_WATCH = """() => {
+  window.__dealOverlaps = [];
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const watch = (card) => {
+    const until = performance.now() + 600;
+    const step = () => {
+      if (!card.isConnected || performance.now() > until) return;
+      const a = card.getBoundingClientRect();
+      for (const e of document.querySelectorAll(".felt .seat .seat-box, .felt .last-action"))
+        if (hit(a, e.getBoundingClientRect())) window.__dealOverlaps.push(e.className);
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  };
+  new MutationObserver(() => document.querySelectorAll(".my-hand .card.deal-in:not([data-w])")
+    .forEach((c) => { c.dataset.w = "1"; watch(c); }))
+    .observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def test_dealt_cards_rise_into_your_hand_without_crossing_the_felt(
+    browser: Browser, srv: ServerProcess
+) -> None:
+    """A dealt card fell into the docked hand from 40 px above, over your own seat's box and
+    last move (the flaky Coruscant overlap at 390x844): it rises from below now."""
+    created = srv.create(
+        variant="coruscant_shift", seats=["human", "bot:easy"], player_name="Leia", turn_timer=0
+    )
+    ctx = browser.new_context(**SIZES["phone"])
+    page = _open_seated(ctx, srv, created)
+    try:
+        page.wait_for_selector(".my-hand .card")
+        page.evaluate(DEAL_WATCH)
+        dealt = 0
+        deadline = time.monotonic() + 40
+        while dealt < 3 and time.monotonic() < deadline:
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_selector("#actions button:not([disabled])", timeout=5_000)
+                # take a card where the variant offers one (a deal into the hand), else pass
+                gain = page.query_selector('#actions button[data-action="gain"]:not([disabled])')
+                if gain is not None:
+                    gain.click()
+                else:
+                    _play_passively(page)
+            page.wait_for_timeout(700)
+            dealt = page.evaluate("document.querySelectorAll('.my-hand .card[data-w]').length")
+        assert dealt, "no card was dealt into the hand"
+        assert page.evaluate("window.__dealOverlaps") == []
+    finally:
+        ctx.close()

@@ -209,19 +209,21 @@ def test_every_played_event_has_a_line(variant: str, lang: str) -> None:
         for viewer in (None, 0, 1):
             shown = [e.visible_to(viewer) for e in game.events]
             lines = render_log(shown, game.names, viewer=viewer, lang=lang, variant=game.info)
-            for event, line in zip(shown, lines, strict=True):
+            for i, (event, line) in enumerate(zip(shown, lines, strict=True)):
                 seen.add(event.type)
                 if line is None:  # said by the next line: a bet, call or raise payment, or
-                    # an action the variant's next event says in full (Kessel's tokens)
+                    # an action the variant's next event says in full (Kessel's tokens, a
+                    # draw and its chip)
                     if isinstance(event, ev.Acted):
                         head = (event.action or event.public).split(" ", 1)[0]
                         assert lookup(variant).text.messages["en"].get(f"said_by.{head}")
                         continue
-                    assert isinstance(event, ev.Paid) and paid_reason(event.reason) in (
-                        "paid.call",
-                        "paid.bet",
-                        "paid.raise",
-                    )
+                    assert isinstance(event, ev.Paid)
+                    if paid_reason(event.reason) not in ("paid.call", "paid.bet", "paid.raise"):
+                        said = lines[i + 1]  # the action's line, with the amount
+                        own = lookup(variant).text.messages["en"]
+                        assert said and str(event.amount) in said, (event, said)
+                        assert f"{shown[i + 1].type}.paid" in own
                     continue
                 _assert_real_line(line, lang, game.names)
     # Every variant tells these; antes only where the variant has them.
@@ -431,3 +433,34 @@ def test_a_kessel_token_is_said_once_by_its_token_line() -> None:
     assert lines[0] is None and lines[1] is not None and "Immunity" in lines[1]
     alone = render_log([acted], NAMES, variant="kessel")  # nothing after it: its own line
     assert alone[0] and "Immunity" in alone[0]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_kessel_draw_and_its_keep_are_one_line_each(lang: str) -> None:
+    # A draw was told in three lines (draws / pays 1 chip / takes the card) and a keep in
+    # two: one line per action now, the chip it cost in it.
+    checked = 0
+    for game in _played("kessel"):
+        for viewer in (None, 0):
+            shown = [e.visible_to(viewer) for e in game.events]
+            lines = render_log(shown, game.names, viewer=viewer, lang=lang, variant=game.info)
+            for i, event in enumerate(shown):
+                if not isinstance(event, ev.Acted) or event.public.split(" ")[0] not in (
+                    "draw", "keep", "discard",
+                ):  # fmt: skip
+                    continue
+                own = [i]  # the action's own events: its seat's, until the next action
+                for j in range(i + 1, len(shown)):
+                    nxt = shown[j]
+                    if not isinstance(nxt, ev.Paid | ev.CardTaken | ev.CardDiscarded):
+                        break
+                    if nxt.seat != event.seat:
+                        break
+                    own.append(j)
+                said = [lines[j] for j in own if lines[j] is not None]
+                assert len(said) == 1, said
+                paid = [shown[j] for j in own if isinstance(shown[j], ev.Paid)]
+                for payment in paid:
+                    assert str(payment.amount) in said[0]
+                checked += 1
+    assert checked

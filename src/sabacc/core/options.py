@@ -50,6 +50,16 @@ class Options:
     #: they keep their defaults, are not listed by :meth:`names` and are refused as options.
     unused: ClassVar[tuple[str, ...]] = ()
 
+    #: Text options with a short list of typical values (a dropdown): each is a whole value,
+    #: or ends in ``:N`` for one taking a whole number (``hands:N``: ``hands:12``). A value
+    #: outside the list is still accepted where the option's own check allows it.
+    presets: ClassVar[dict[str, tuple[str, ...]]] = {
+        "game_end": ("orbit", "last_standing", "hands:N"),
+    }
+    #: Multi-valued text options: the items a comma list of them may hold (checkboxes, any
+    #: subset); the option's ``presets`` are its whole values besides a list (``draft``).
+    multi: ClassVar[dict[str, tuple[str, ...]]] = {}
+
     #: Whole-number options: (smallest, largest or None) allowed value.
     bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
         "buy_in": (1, None),
@@ -142,24 +152,34 @@ class Options:
 @dataclass(frozen=True)
 class OptionSpec:
     """What a UI needs to offer one option: a dropdown of ``choices``, a number box between
-    ``minimum`` and ``maximum``, a checkbox (``kind="bool"``) or a text box."""
+    ``minimum`` and ``maximum``, a checkbox (``kind="bool"``), a text box with a dropdown of
+    its ``presets`` (a preset ending ``:N`` takes a whole number), or (``kind="multi"``) a
+    checkbox per item of ``items`` (the value is their comma list) besides its ``presets``."""
 
     name: str
-    kind: str  # "choice" | "int" | "bool" | "text"
+    kind: str  # "choice" | "int" | "bool" | "text" | "multi"
     default: Any
     help: str
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     optional: bool = False  # "none" is allowed (the field may be None)
+    presets: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``/api/variants``)."""
-        return dataclasses.asdict(self) | {"choices": list(self.choices)}
+        return dataclasses.asdict(self) | {
+            "choices": list(self.choices),
+            "presets": list(self.presets),
+            "items": list(self.items),
+        }
 
     def describe(self) -> str:
         """The values the option takes, in a few words: ``one of a | b``, ``2..8``, ``>= 1``."""
-        if self.choices:
+        if self.kind == "multi":
+            text = " | ".join([*self.presets, "a comma list of " + ", ".join(self.items)])
+        elif self.choices:
             text = "one of " + " | ".join(str(c) for c in self.choices)
         elif self.kind == "bool":
             text = "true | false"
@@ -204,8 +224,11 @@ def option_specs(cls: type[Options]) -> list[OptionSpec]:
         base, optional = _base_type(hint)
         choices = literal_choices(hint)
         low, high = cls.bounds.get(name, (None, None))
+        items = cls.multi.get(name, ())
         if choices:
             kind = "choice"
+        elif items:
+            kind = "multi"
         elif base is bool:
             kind = "bool"
         elif base is int:
@@ -222,6 +245,8 @@ def option_specs(cls: type[Options]) -> list[OptionSpec]:
                 low,
                 high,
                 optional,
+                cls.presets.get(name, ()),
+                items,
             )
         )
     return out

@@ -251,6 +251,21 @@ class _Writer:
         #: The seats compared with the viewer in the current line (the only way the viewer
         #: enters a line; see :func:`events_json_views`).
         self.named: set[int] = set()
+        #: While an event says the action before it (``said_by``): that action's first word,
+        #: and the payment it says with it (see :func:`_sayers`).
+        self.saying: str | None = None
+        self.paying: ev.Paid | None = None
+
+    def own_key(self, key: str) -> tuple[str, dict[str, Any]]:
+        """``key`` as the variant says it for the action it tells (``<key>.<action>``) and
+        with the payment it tells (``<key>.paid``, the amount as ``amount``)."""
+        params: dict[str, Any] = {}
+        if self.saying and self.v.variant_has(f"{key}.{self.saying}"):
+            key = f"{key}.{self.saying}"
+        if self.paying is not None and self.v.variant_has(f"{key}.paid"):
+            key = f"{key}.paid"
+            params["amount"] = self.paying.amount
+        return key, params
 
     def who(self, seat: int | None, *, subject: bool = True) -> str:
         if seat is None:
@@ -403,9 +418,11 @@ class _Writer:
         if isinstance(e, ev.Acted):
             return self.acted(e)
         if isinstance(e, ev.CardTaken):
-            return self.say("card_taken", e.seat, card=self.card(e.card), pile=self.pile(e.source))
+            key, extra = self.own_key("card_taken")
+            return self.say(key, e.seat, card=self.card(e.card), pile=self.pile(e.source), **extra)
         if isinstance(e, ev.CardDiscarded):
-            return self.say("card_discarded", e.seat, card=e.card, pile=self.pile(e.pile))
+            key, extra = self.own_key("card_discarded")
+            return self.say(key, e.seat, card=e.card, pile=self.pile(e.pile), **extra)
         if isinstance(e, ev.Paid):
             return self.paid(e)
         if isinstance(e, ev.BetReturned):
@@ -515,13 +532,38 @@ def _joins(event: ev.Event, nxt: ev.Event | None) -> bool:
     return event.reason == text or (event.reason == "call" and text == "call")
 
 
-def _said_by_next(event: ev.Event, nxt: ev.Event | None, vocab: Vocabulary) -> bool:
-    """An action the variant's next event says in full (Kessel: ``said_by.token`` is
-    ``token_played``, whose line names the token and its effect): one line, not two."""
-    if not isinstance(event, ev.Acted) or nxt is None or getattr(nxt, "seat", None) != event.seat:
-        return False
-    key = "said_by." + (event.action or event.public).split(" ", 1)[0]
-    return vocab.variant_has(key) and nxt.type == vocab.template(key)
+def _sayers(events: Sequence[ev.Event], vocab: Vocabulary) -> dict[int, tuple[int, int | None]]:
+    """The events that say the action before them in full: ``{sayer: (action, payment)}``.
+
+    An action is said by the variant's event ``said_by.<action>`` of the same seat right after
+    it (Kessel: ``said_by.token`` is ``token_played``, whose line names the token and its
+    effect), or right after that seat's one payment for it when the variant says the two
+    together (``<event>.paid``: "You pay 1 chip into your round pot and take 6s from the Sand
+    draw pile"): one line per action, the payment's amount in it.
+    """
+    out: dict[int, tuple[int, int | None]] = {}
+    for i, event in enumerate(events):
+        if not isinstance(event, ev.Acted):
+            continue
+        key = "said_by." + (event.action or event.public).split(" ", 1)[0]
+        if not vocab.variant_has(key):
+            continue
+        want = vocab.template(key)
+        j, paid = i + 1, None
+        if (
+            j < len(events)
+            and isinstance(events[j], ev.Paid)
+            and events[j].seat == event.seat  # type: ignore[attr-defined]
+            and vocab.variant_has(f"{want}.paid")
+        ):
+            j, paid = j + 1, j
+        if (
+            j < len(events)
+            and events[j].type == want
+            and getattr(events[j], "seat", None) == event.seat
+        ):
+            out[j] = (i, paid)
+    return out
 
 
 def render_log(
@@ -555,6 +597,8 @@ def _render_log(
     writer = _Writer(names, viewer, vocab)
     out: list[str | None] = []
     paid: int | None = None
+    sayers = _sayers(events, vocab)
+    said = {k for action, payment in sayers.values() for k in (action, payment) if k is not None}
     for i, event in enumerate(events):
         writer.named = set()
         if named is not None:
@@ -565,10 +609,20 @@ def _render_log(
             paid = event.amount
             out.append(None)
             continue
-        if (only is not None and i not in only) or _said_by_next(event, nxt, writer.v):
+        if (only is not None and i not in only) or i in said:
             out.append(None)
         elif isinstance(event, ev.Acted):
             out.append(writer.acted(event, paid))
+        elif i in sayers:
+            action, payment = sayers[i]
+            acted = events[action]
+            assert isinstance(acted, ev.Acted)
+            writer.saying = (acted.action or acted.public).split(" ", 1)[0]
+            writer.paying = events[payment] if payment is not None else None  # type: ignore[assignment]
+            try:
+                out.append(writer.describe(event))
+            finally:
+                writer.saying = writer.paying = None
         else:
             out.append(writer.describe(event))
         paid = None

@@ -238,6 +238,10 @@ class ClassicOptions(Options):
         "scoring": "signed (highest total <= 23 wins) | absolute (closest to ±23, +x beats -x)",
     }
 
+    presets: ClassVar[dict[str, tuple[str, ...]]] = {
+        **Options.presets,
+        "shift_chance": ("0", "1/6", "1/3", "1/2", "2/3", "5/6", "1"),
+    }
     bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
         **{k: v for k, v in Options.bounds.items() if k != "sabacc_ante"},  # a mode here
         "sabacc_ante_amount": (0, None),

@@ -53,6 +53,16 @@ _EN: dict[str, str] = {
     "card_swapped.exchange.hidden.you": "You discard a card face down and get another",
 }
 
+#: shift_chance's typical values (the settings' dropdown), per language.
+_SHIFT_CHANCES = {
+    "en": {"0": "never", "1/6": "1 turn in 6", "1/3": "1 turn in 3", "1/2": "1 turn in 2",
+           "2/3": "2 turns in 3", "5/6": "5 turns in 6", "1": "every turn"},
+    "ja": {"0": "なし", "1/6": "6 手番に 1 回", "1/3": "3 手番に 1 回", "1/2": "2 手番に 1 回",
+           "2/3": "3 手番に 2 回", "5/6": "6 手番に 5 回", "1": "毎手番"},
+}  # fmt: skip
+_EN.update({f"choice.shift_chance.{k}": v for k, v in _SHIFT_CHANCES["en"].items()})
+_EN["hint.shift_chance"] = "how often the cards shift: a d6 is rolled every turn"
+
 _JA: dict[str, str] = {
     "label.stand": "パス",
     "label.gain": "1 枚引く",
@@ -159,6 +169,9 @@ _JA_DOCS: dict[str, str] = {
     "option.allow_exchange_at_two": "2 枚での交換",
     "option.scoring": "得点の数え方",
 }
+
+_JA_DOCS.update({f"choice.shift_chance.{k}": v for k, v in _SHIFT_CHANCES["ja"].items()})
+_JA_DOCS["hint.shift_chance"] = "カードがシフトする頻度：毎手番 d6 を振る"
 
 CLASSIC_TEXT = VariantText(
     messages={"en": _EN, "ja": {**_JA, **_JA_DOCS}},

@@ -171,6 +171,12 @@ class KesselOptions(Options):
         "sylops": "Sylops per family (0-3; some tables play 2)",
     }
     unused: ClassVar[tuple[str, ...]] = ("buy_in", "ante", "sabacc_ante", "max_hands", "final_pot")
+    presets: ClassVar[dict[str, tuple[str, ...]]] = {
+        "game_end": ("last_standing", "rounds:N"),
+        "shift_tokens": ("draft", "none"),
+    }
+    #: shift_tokens: a list of the sixteen tokens every player holds (checkboxes).
+    multi: ClassVar[dict[str, tuple[str, ...]]] = {"shift_tokens": TOKENS}
     #: Whole-number options: (smallest, largest) allowed value.
     bounds: ClassVar[dict[str, tuple[int, int | None]]] = {
         "chips": (4, 10),

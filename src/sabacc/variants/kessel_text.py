@@ -211,6 +211,22 @@ _EN: dict[str, str] = {
     **{f"effect.{t}": text for t, text in TOKEN_EFFECTS["en"].items()},
     **{f"label.token_{t}": f"play {name}" for t, name in TOKEN_NAMES["en"].items()},
 }
+_EN.update(
+    {
+        # the house rules' values (settings dropdowns and the token checkboxes)
+        "choice.game_end.last_standing": "until one player has chips",
+        "choice.rounds:N": "a number of rounds (most chips wins)",
+        "choice.draft": "draft: 3 tokens each, dealt at random",
+        "choice.shift_tokens.none": "no tokens",
+        "ui.default_length": "{hands} rounds",
+        "hint.game_end": "how long the game lasts: until one player has chips, or a number of "
+        "rounds (then most chips wins)",
+        "hint.shift_tokens": "which shift tokens the players hold: a draft of 3 each, none, or "
+        "the ones ticked (every player holds them all)",
+        **{f"choice.{t}": name for t, name in TOKEN_NAMES["en"].items()},
+        **{f"choice_help.{t}": text for t, text in TOKEN_EFFECTS["en"].items()},
+    }
+)
 
 _JA: dict[str, str] = {
     "label.stand": "スタンド",
@@ -303,6 +319,21 @@ _JA: dict[str, str] = {
     **{f"effect.{t}": text for t, text in TOKEN_EFFECTS["ja"].items()},
     **{f"label.token_{t}": f"{name}を使う" for t, name in TOKEN_NAMES["ja"].items()},
 }
+_JA.update(
+    {
+        "choice.game_end.last_standing": "チップが残るのが 1 人になるまで",
+        "choice.rounds:N": "ラウンド数を指定（チップ最多が勝ち）",
+        "choice.draft": "ドラフト：各自 3 枚をランダムに",
+        "choice.shift_tokens.none": "トークンなし",
+        "ui.default_length": "{hands} ラウンド",
+        "hint.game_end": "ゲームの長さ：チップが残るのが 1 人になるまで、またはラウンド数を指定"
+        "（その後チップ最多が勝ち）",
+        "hint.shift_tokens": "プレイヤーが持つシフトトークン：各自 3 枚のドラフト、なし、または"
+        "チェックしたもの（全員がすべて持つ）",
+        **{f"choice.{t}": name for t, name in TOKEN_NAMES["ja"].items()},
+        **{f"choice_help.{t}": text for t, text in TOKEN_EFFECTS["ja"].items()},
+    }
+)
 
 # Hand names: "Pure Sabacc", "Prime Sabacc 3/3", "Sabacc 2/2", "difference 4".
 for _v in range(0, 7):
@@ -345,8 +376,22 @@ _EN.update(
         "ended.all_stood": "everyone stood",
         # the terminal table: chips, not credits; a hand's name says its difference
         "ui.credits": "chips",
-        # a token's action is said by its token_played line (the token and its effect)
+        "ui.unit": "chips",
+        # a token's action is said by its token_played line (the token and its effect); a
+        # draw by the card taken (with its chip, one line), a keep or discard by the card put
+        # on a discard pile
         "said_by.token": "token_played",
+        "said_by.draw": "card_taken",
+        "said_by.keep": "card_discarded",
+        "said_by.discard": "card_discarded",
+        "card_taken.paid": "{who} pays {amount} chip into their round pot and takes {card} from "
+        "{pile}",
+        "card_taken.paid.you": "You pay {amount} chip into your round pot and take {card} from "
+        "{pile}",
+        "card_discarded.keep": "{who} keeps the drawn card and puts {card} on {pile}",
+        "card_discarded.keep.you": "You keep the drawn card and put {card} on {pile}",
+        "card_discarded.discard": "{who} discards the drawn card, {card}, onto {pile}",
+        "card_discarded.discard.you": "You discard the drawn card, {card}, onto {pile}",
         # the terminal table's pile labels: two short lines, its key and its size
         "pilelabel.sand_draw": "{hint}Sand\ndraw {count}",
         "pilelabel.blood_draw": "{hint}Blood\ndraw {count}",
@@ -378,7 +423,18 @@ _JA.update(
         "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
+        "ui.unit": "チップ",
         "said_by.token": "token_played",
+        "said_by.draw": "card_taken",
+        "said_by.keep": "card_discarded",
+        "said_by.discard": "card_discarded",
+        "card_taken.paid": "{who}はラウンドポットへ {amount} チップ払い、{pile}から {card} を取る",
+        "card_taken.paid.you": "あなたはラウンドポットへ {amount} チップ払い、{pile}から {card} を"
+        "取る",
+        "card_discarded.keep": "{who}は引いた札を残し、{card} を{pile}に置く",
+        "card_discarded.keep.you": "あなたは引いた札を残し、{card} を{pile}に置く",
+        "card_discarded.discard": "{who}は引いた札 {card} を{pile}に捨てる",
+        "card_discarded.discard.you": "あなたは引いた札 {card} を{pile}に捨てる",
         "pilelabel.sand_draw": "サンド\n{hint}山 {count}",
         "pilelabel.blood_draw": "ブラッド\n{hint}山 {count}",
         "pilelabel.sand_discard": "サンド\n{hint}捨 {count}",

@@ -9,6 +9,7 @@ from typing import Any
 
 import sabacc
 from sabacc.engine.game import Game
+from sabacc.services.explain import explain_hand
 from tests.apps.server.helpers import Client, ServerProcess, finished
 
 
@@ -61,3 +62,32 @@ def test_frames_match_the_replayed_game(server: ServerProcess) -> None:
         )
         expected = [e.visible_to(None).to_dict() for e in full.events[start:ev_end]]
         assert shown == expected
+
+
+def test_a_hand_end_frame_explains_it_in_every_language(server: ServerProcess) -> None:
+    # The viewer's showdown said pot names and reasons in English whatever the language: the
+    # last frame of a hand carries the server's explanation, as the live table shows it.
+    code = server.create(
+        variant="classic",
+        seats=["bot:heuristic", "bot:random", "bot:heuristic"],
+        options={"game_end": "hands:2"},
+    )["code"]
+
+    async def wait() -> None:
+        async with Client(server, code) as watcher:
+            while not finished(watcher.state):
+                await watcher.recv(30)
+
+    asyncio.run(wait())
+    doc = server.get(f"/api/tables/{code}/games/1/history").json()
+    game = sabacc.replay(doc)
+    for hand in (1, 2):
+        frames = server.get(f"/api/tables/{code}/games/1/hands/{hand}").json()["frames"]
+        assert all("explain" not in f for f in frames[:-1])
+        explain = frames[-1]["explain"]
+        result = next(r for r in game.hand_results if r.hand == hand)
+        for lang in ("en", "ja"):
+            expected = explain_hand(game.info, result, game.names, game.events_for(None), lang=lang)
+            assert explain[lang] == expected and expected
+        assert any("\u3040" <= ch <= "\u30ff" for line in explain["ja"] for ch in line)
+        assert explain["ja"] != explain["en"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, RichLog, Select, Static
+from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
 import sabacc
 from sabacc.apps.tui import SabaccApp, TableConfig, hints
@@ -355,10 +355,18 @@ async def test_every_house_rule_is_a_labelled_control(variant: str) -> None:
                 assert control.value == str(spec.default)
             elif spec.kind == "bool":
                 assert isinstance(control, Select) and control.value in ("true", "false")
+            elif spec.presets:  # a dropdown of presets, the default first, in words
+                assert isinstance(control, Select) and control.value == ""
+                for item in spec.items:  # a multi-valued rule: a checkbox per item
+                    assert isinstance(screen.query_one(f"#opt-{spec.name}-item-{item}"), Checkbox)
             else:
                 assert isinstance(control, Input)
                 if spec.kind == "int" and spec.minimum is not None and spec.name != "game_end":
                     assert str(spec.minimum) in control.placeholder, control.placeholder
+            if isinstance(control, Select):  # every value in words, never raw
+                shown = [str(prompt) for prompt, _ in control._options]
+                raw = [x for x in shown if "_" in x or ":N" in x or x in ("true", "false")]
+                assert not raw, (spec.name, raw)
         first = screen.query_one(f"#opt-{specs[0].name}")
         first.focus()
         await pilot.pause()
@@ -680,3 +688,37 @@ async def test_japanese_chrome_and_the_log_said_again_after_switching(variant: s
         await pilot.press("L")
         await pilot.pause()
         assert log_text(app) == ja_log
+
+
+async def test_a_multi_valued_rule_is_ticked_and_a_counted_preset_takes_its_number() -> None:
+    """Kessel's shift tokens were a free-text field: a checkbox per token (with its effect)
+    makes the list; a game length "N rounds" is a dropdown entry with a number box."""
+    info = sabacc.variant("kessel").info
+    multi = next(s for s in info.options_type.specs() if s.kind == "multi")
+    counted = next((s, p) for s in info.options_type.specs() for p in s.presets if p.endswith(":N"))
+    app = SabaccApp(TableConfig(variant="kessel", seed=4, bot_delay=0), setup=True, lang="ja")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        first, second = multi.items[:2]
+        box = screen.query_one(f"#opt-{multi.name}-item-{first}", Checkbox)
+        assert "_" not in str(box.label) and "·" in str(box.label)  # name · effect
+        box.value = True
+        screen.query_one(f"#opt-{multi.name}-item-{second}", Checkbox).value = True
+        await pilot.pause()
+        assert screen.query_one(f"#opt-{multi.name}", Select).value == "list"
+        spec, preset = counted
+        screen.query_one(f"#opt-{spec.name}", Select).value = preset
+        await pilot.pause()
+        number = screen.query_one(f"#opt-{spec.name}-n", Input)
+        assert number.display  # shown only for a preset taking a number
+        with pytest.raises(ValueError):
+            screen.house_rules()  # no number yet: refused, never a silent default
+        number.value = "5"
+        rules = screen.house_rules()
+        assert rules[multi.name] == f"{first},{second}"
+        assert rules[spec.name] == preset.replace(":N", ":5")
+        config = screen.read_config()
+        game, _ = config.build()
+        assert game.options.hand_limit == 5

@@ -16,6 +16,7 @@ from sabacc.apps.tui.view import (
     colour_cards,
     dice_line,
     info_parts,
+    key_facts,
     pile_counts,
     piles,
     result_lines,
@@ -215,3 +216,41 @@ def test_every_variant_says_how_to_win_and_names_its_hands() -> None:
             vocab = vocabulary(name, lang)
             assert vocab.has_own("howto"), (name, lang)
             assert len(glossary_lines(name, lang)) > 1, (name, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_betting_in_another_players_turn_says_who_acts(lang: str) -> None:
+    # Classic said "Bot 1's turn" while you were the one to bet (the turn player draws; the
+    # others bet and call in that turn): now it says both.
+    game = sabacc.new_game("classic", players=["You", "Bot 1", "Bot 2"], seed=3)
+    rng = random.Random(1)
+    for _ in range(500):
+        obs = game.observation(0)
+        if obs["current_player"] == 0 and obs["turn"] != 0:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    else:
+        pytest.fail("no betting in another player's turn")
+    v = vocabulary("classic", lang)
+    line = " ".join(info_parts(obs, lang))
+    assert v.text("ui.whose_turn", who=obs["seats"][obs["turn"]]["name"]) in line
+    assert v.text("ui.you_to_act") in line, line
+    mine = game.observation(obs["turn"])  # the turn player sees whose move it is
+    other = mine["seats"][obs["current_player"]]["name"]
+    assert v.text("ui.to_act", who=other) in " ".join(info_parts(mine, lang))
+
+
+def test_a_flag_that_is_off_is_not_told_and_a_label_has_its_value() -> None:
+    # Kessel's bar said "Your draw is free" while it was not, and "Turn" and "Chips lost"
+    # with no number (the turn is in the top bar, the chips lost on the pot line).
+    game = sabacc.new_game("kessel", players=3, seed=5)
+    obs = dict(game.observation(0))
+    assert obs["draw_is_free"] is False
+    text = key_facts(obs)
+    said = text.plain if text is not None else ""
+    v = vocabulary("kessel", "en")
+    assert v.text("fact.draw_is_free") not in said
+    assert v.text("fact.chips_lost") not in said and v.text("fact.turn") not in said
+    obs["draw_is_free"] = True
+    text = key_facts(obs)
+    assert text is not None and v.text("fact.draw_is_free") in text.plain

@@ -53,6 +53,7 @@ from sabacc.apps.server.protocol import (
 from sabacc.apps.server.settings import Settings
 from sabacc.engine.variant import VariantInfo
 from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
+from sabacc.services.house_rules import spec_json
 from sabacc.services.messages import LANGUAGES
 from sabacc.services.render import vocabulary, vocabulary_json
 from sabacc.services.store import Store, StoreBusy
@@ -86,12 +87,16 @@ def variants_catalogue() -> dict[str, Any]:
                 "max_players": info.max_players,
                 "deck": info.deck.style,
                 "signed_values": info.deck.signed_values,
+                # the card codes the log's lines may name (the client draws them as the cards)
+                "codes": sorted({card.code for card in info.deck.cards}),
+                # a stack's unit beside it, in the variant's words ("cr", Kessel's "chips")
+                "unit": {lang: vocabulary(info, lang).text("ui.unit") for lang in LANGUAGES},
                 "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
                 **localized(info),
                 "options": [
                     {
-                        **spec.to_dict(),
+                        **spec_json(info, spec),
                         "help_ja": translated(info, f"help.{spec.name}"),
                         "label_ja": translated(info, f"option.{spec.name}"),
                     }

@@ -18,6 +18,8 @@ from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.messages import event_dicts
 from sabacc.apps.server.table import Table, last_hand_start
 from sabacc.engine.game import Game
+from sabacc.services.explain import explain_hand
+from sabacc.services.messages import LANGUAGES
 from sabacc.services.store import GameRecord, Store
 
 
@@ -101,6 +103,16 @@ def hand_frames(
     return frames
 
 
+def _explain(game: Game, viewer: int | None) -> dict[str, list[str]]:
+    """The explanation of the game's last finished hand for ``viewer``, per language."""
+    result = game.hand_results[-1]
+    seen = game.events_for(viewer)
+    return {
+        lang: explain_hand(game.info, result, game.names, seen, viewer=viewer, lang=lang)
+        for lang in LANGUAGES
+    }
+
+
 def _hand_frames(
     store: Store, table: Table, number: int, hand: int, token: str | None
 ) -> dict[str, Any]:
@@ -135,13 +147,15 @@ def _hand_frames(
             )
         elif applied > start:
             a = actions[applied - 1]
-            frames.append(
-                {
-                    "action": {"seat": a.seat, "auto": a.auto},
-                    "events": event_dicts(game, game.events[seen:], viewer),
-                    "game": game.observation(viewer),
-                }
-            )
+            item: dict[str, Any] = {
+                "action": {"seat": a.seat, "auto": a.auto},
+                "events": event_dicts(game, game.events[seen:], viewer),
+                "game": game.observation(viewer),
+            }
+            if applied == end and game.hand_results:
+                # the hand's end: why it ended so, in every language (the live table's lines)
+                item["explain"] = _explain(game, viewer)
+            frames.append(item)
         seen = len(game.events)
 
     sabacc.replay(rec.history(), upto=end, on_step=frame)

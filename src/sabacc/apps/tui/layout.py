@@ -48,6 +48,7 @@ from sabacc.apps.tui.view import (
     you_summary,
 )
 from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
+from sabacc.apps.tui.wrap import CellLog
 from sabacc.core import events as ev
 from sabacc.core.errors import SabaccError
 from sabacc.services.render import Vocabulary, vocabulary
@@ -78,7 +79,7 @@ class TableLayout(TableState):
                         yield CardsView(id="hand")
                         yield Static(id="side-hand")
                     yield Static(id="you-summary")
-            log = RichLog(id="log", wrap=True, min_width=16, markup=False)
+            log = CellLog(id="log", wrap=True, min_width=16, markup=False)
             log.border_title = vocabulary(None, self.lang).text("ui.this_hand")
             log.can_focus = False
             yield log

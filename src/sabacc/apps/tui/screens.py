@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 import sabacc
 from sabacc.apps.play import DEFAULT_ORBITS
@@ -22,6 +22,7 @@ from sabacc.apps.tui.view import standings_lines
 from sabacc.core.errors import SabaccError
 from sabacc.core.options import OptionSpec
 from sabacc.services.bots import LEVELS
+from sabacc.services.house_rules import COUNTED, choice_help, choice_label, option_help
 from sabacc.services.render import Vocabulary, vocabulary
 
 #: The key list under the rules (English; the table's language from ``ui.key_help``).
@@ -93,9 +94,11 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
     begins it.
 
     Each house rule is a labelled control drawn from its :class:`~sabacc.core.options.OptionSpec`
-    (never typed as ``name=value``): a dropdown of its choices (on/off for a yes-no rule), or a
-    number box with its range as the placeholder, checked on Start. A blank box keeps the
-    default; only rules changed from their default are passed to the game.
+    (never typed as ``name=value``): a dropdown of its choices in words (on/off for a yes-no
+    rule) or of its presets (with a number box for one taking a number, ``hands:N``), a
+    checkbox per item of a multi-valued rule (each with its one-line effect), or a number box
+    with its range as the placeholder, checked on Start. A blank box keeps the default; only
+    rules changed from their default are passed to the game.
     """
 
     DEFAULT_CSS = """
@@ -107,6 +110,10 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
     SettingsScreen .row { height: 1; }
     SettingsScreen .row Label { width: 22; }
     SettingsScreen .row Input, SettingsScreen .row Select { width: 1fr; }
+    SettingsScreen .row Input.count { width: 10; }
+    SettingsScreen .row Input.count.-off { display: none; }
+    SettingsScreen .item { height: 1; }
+    SettingsScreen .item Checkbox { width: 1fr; }
     SettingsScreen #settings-title { text-style: bold; height: 1; margin-bottom: 1; }
     SettingsScreen #rules-heading { height: 1; margin-top: 1; color: $accent; text-style: bold; }
     SettingsScreen #house-rules { height: auto; max-height: 8; }
@@ -218,9 +225,9 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         key = f"option.{name}"
         return self.v.text(key) if self.v.has(key) else name.replace("_", " ").capitalize()
 
-    def _choice_label(self, value: Any) -> str:
-        key = f"choice.{value}"
-        return self.v.text(key) if self.v.has(key) else str(value).replace("_", " ")
+    def _choice_label(self, option: str, value: Any) -> str:
+        info = sabacc.variant(self._rules_for).info if self._rules_for else None
+        return choice_label(info, option, value, self.lang)
 
     def _range_text(self, spec: OptionSpec) -> str:
         low, high = spec.minimum, spec.maximum
@@ -254,36 +261,99 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         )
         box = self.query_one("#house-rules", VerticalScroll)
         await box.remove_children()
-        rows = []
+        rows: list[tuple[Horizontal, list[Widget]]] = []
         for spec in self._specs.values():
-            row = Horizontal(classes="row")
-            control = self._control(spec, values.get(spec.name))
-            rows.append((row, Label(self.option_label(spec.name)), control))
-        for row, label, control in rows:
+            controls = self._control(spec, values.get(spec.name))
+            rows.append((Horizontal(classes="row"), [Label(self.option_label(spec.name))]))
+            rows[-1][1].extend(controls[:2] if spec.kind != "multi" else controls[:1])
+            if spec.kind == "multi":  # one checkbox a line under the dropdown
+                rows.extend((Horizontal(classes="item"), [c]) for c in controls[1:])
+        for row, widgets in rows:
             await box.mount(row)
-            await row.mount(label, control)
+            await row.mount(*widgets)
 
-    def _control(self, spec: OptionSpec, value: str | None) -> Widget:
+    def _control(self, spec: OptionSpec, value: str | None) -> list[Widget]:
+        """The widgets of one house rule: its dropdown or box, then a preset's number box or
+        a multi-valued rule's checkboxes."""
         wid = f"opt-{spec.name}"
         if spec.kind in ("choice", "bool"):
             if spec.kind == "bool":
                 choices = [(self.v.text("ui.on"), "true"), (self.v.text("ui.off"), "false")]
                 default = "true" if spec.default else "false"
             else:
-                choices = [(self._choice_label(c), str(c)) for c in spec.choices]
+                choices = [(self._choice_label(spec.name, c), str(c)) for c in spec.choices]
                 default = str(spec.default)
             allowed = [c for _, c in choices]
             current = str(value).lower() if spec.kind == "bool" and value else value
-            return Select(
-                choices, value=current if current in allowed else default,
-                allow_blank=False, compact=True, id=wid,
+            return [
+                Select(
+                    choices, value=current if current in allowed else default,
+                    allow_blank=False, compact=True, id=wid,
+                )
+            ]  # fmt: skip
+        if spec.presets:
+            return self._preset_control(spec, "" if value is None else str(value))
+        return [
+            Input(
+                "" if value is None else str(value),
+                placeholder=self._placeholder(spec),
+                compact=True,
+                id=wid,
+            )
+        ]
+
+    def _preset_control(self, spec: OptionSpec, value: str) -> list[Widget]:
+        """A dropdown of the presets in words (the first entry keeps the default), and a
+        number box for a preset taking a number, or a checkbox per item (multi-valued)."""
+        wid = f"opt-{spec.name}"
+        if spec.name == "game_end":  # sabacc play's own default length
+            default = self._placeholder(spec)
+        else:
+            default = self._choice_label(spec.name, spec.default)
+        choices = [(self.v.text("ui.default_choice", value=default), "")]
+        choices += [(self._choice_label(spec.name, p), p) for p in spec.presets]
+        head, _, count = value.rpartition(":")
+        counted = f"{head}{COUNTED}" if count.isdigit() else ""
+        if spec.kind == "multi":
+            choices.append((self.v.text("ui.multi_list"), "list"))
+            picked = [] if not value or value in spec.presets else value.split(",")
+            current = value if value in spec.presets else ("list" if picked else "")
+            info = sabacc.variant(self._rules_for).info
+            boxes: list[Widget] = []
+            for item in spec.items:
+                effect = choice_help(info, spec.name, item, self.lang)
+                text = self._choice_label(spec.name, item) + (f" · {effect}" if effect else "")
+                boxes.append(Checkbox(text, item in picked, compact=True, id=f"{wid}-item-{item}"))
+            return [Select(choices, value=current, allow_blank=False, compact=True, id=wid), *boxes]
+        current = counted if counted in spec.presets else (value if value in spec.presets else "")
+        widgets: list[Widget] = [
+            Select(choices, value=current, allow_blank=False, compact=True, id=wid)
+        ]
+        if any(p.endswith(COUNTED) for p in spec.presets):
+            box = Input(
+                count if counted else "", placeholder=self.v.text("ui.count"),
+                type="integer", compact=True, id=f"{wid}-n", classes="count",
             )  # fmt: skip
-        return Input(
-            "" if value is None else str(value),
-            placeholder=self._placeholder(spec),
-            compact=True,
-            id=wid,
-        )
+            box.set_class(not current.endswith(COUNTED), "-off")
+            widgets.append(box)
+        return widgets
+
+    @on(Select.Changed)
+    def _preset_changed(self, event: Select.Changed) -> None:
+        """A preset taking a number shows its number box."""
+        wid = event.select.id or ""
+        try:
+            box = self.query_one(f"#{wid}-n", Input)
+        except NoMatches:
+            return
+        box.set_class(not str(event.value).endswith(COUNTED), "-off")
+
+    @on(Checkbox.Changed)
+    def _item_ticked(self, event: Checkbox.Changed) -> None:
+        """Ticking an item of a multi-valued rule chooses the list."""
+        wid = event.checkbox.id or ""
+        if "-item-" in wid:
+            self.query_one(f"#{wid.split('-item-')[0]}", Select).value = "list"
 
     def house_rules(self) -> dict[str, str]:
         """The house rules as set, those changed from their default only; raises ValueError
@@ -293,6 +363,26 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
             try:
                 widget = self.query_one(f"#opt-{name}")
             except NoMatches:  # pragma: no cover - the rows are being rebuilt
+                continue
+            if isinstance(widget, Select) and spec.presets:
+                value = str(widget.value)
+                if value == "list":
+                    picked = [
+                        item for item in spec.items
+                        if self.query_one(f"#opt-{name}-item-{item}", Checkbox).value
+                    ]  # fmt: skip
+                    value = ",".join(picked) or "none"
+                elif value.endswith(COUNTED):
+                    box = self.query_one(f"#opt-{name}-n", Input)
+                    count = box.value.strip()
+                    if not count.isdigit() or int(count) < 1:
+                        box.focus()
+                        label = f"{self.option_label(name)} ({self._choice_label(name, value)})"
+                        message = self.v.text("ui.bad_number", label=label, value=count)
+                        raise ValueError(message)
+                    value = value[: -len(COUNTED)] + f":{int(count)}"
+                if value:
+                    out[name] = value
                 continue
             if isinstance(widget, Select):
                 value = str(widget.value)
@@ -327,13 +417,17 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         wid = widget.id or "" if widget is not None else ""
         if not wid.startswith("opt-"):
             return Text("")
-        spec = self._specs.get(wid[4:])
+        name, _, item = wid[4:].partition("-item-")
+        spec = self._specs.get(name.removesuffix("-n"))
         if spec is None:
             return Text("")
-        key = f"help.{spec.name}"
-        help_text = self.v.text(key) if self.v.has_own(key) else spec.help
+        info = sabacc.variant(self._rules_for).info
+        if item:  # a multi-valued rule's item: its name and effect
+            text = Text(f"{self._choice_label(spec.name, item)}: ", style="bold")
+            text.append(choice_help(info, spec.name, item, self.lang))
+            return text
         text = Text(f"{self.option_label(spec.name)}: ", style="bold")
-        text.append(help_text)
+        text.append(option_help(info, spec, self.lang))
         return text
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

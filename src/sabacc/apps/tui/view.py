@@ -541,10 +541,20 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
     me = obs.get("seat")
     out: list[str] = []
     if obs.get("turn") is not None and "orbit" in obs:
+        # the turn player (who draws); a bet or a call in that turn is another seat's to make
         if obs["turn"] == me:
-            out.append(v.text("ui.your_turn_short"))
+            whose = v.text("ui.your_turn_short")
         else:
-            out.append(v.text("ui.whose_turn", who=_name(obs, obs["turn"])))
+            whose = v.text("ui.whose_turn", who=_name(obs, obs["turn"]))
+        actor = obs.get("current_player")
+        if actor is not None and actor != obs["turn"]:
+            acting = (
+                v.text("ui.you_to_act")
+                if actor == me
+                else v.text("ui.to_act", who=_name(obs, actor))
+            )
+            whose = f"{whose} · {acting}"
+        out.append(whose)
     if "calls_open" in obs:
         out.append(v.text("ui.calls_open") if obs["calls_open"] else v.text("ui.no_calls"))
     if obs.get("starting_player") is not None:
@@ -576,12 +586,20 @@ def key_facts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
     """The facts a variant words itself (``fact.<key>`` in its text: Coruscant's target and
     suit), in bold on a line of their own; None if it words none."""
     v = words(obs, lang)
+    info = _info(obs)
+    shown = (*info.display.shown_keys, info.display.lost_key) if info is not None else ()
     parts = []
     for key, value in obs.items():
         if value is None or isinstance(value, dict | list) or not v.variant_has(f"fact.{key}"):
             continue
+        if key in KNOWN_KEYS or key in shown or value is False:
+            continue  # the top bar or the pot line says it; a flag that is off says nothing
         term = v.text(f"choice.{value}") if v.has(f"choice.{value}") else str(value)
-        parts.append(v.text(f"fact.{key}", value=value, term=term))
+        text = v.text(f"fact.{key}", value=value, term=term)
+        template = v.template(f"fact.{key}")
+        if not isinstance(value, bool) and "{value" not in template and "{term" not in template:
+            text = f"{text} {value}"  # a label: its value after it
+        parts.append(text)
     return Text(" · ".join(parts), style="bold yellow") if parts else None
 
 

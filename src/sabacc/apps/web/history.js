@@ -1,9 +1,9 @@
 // The hand-history viewer: a table's finished hands, replayed frame by frame.
 import { api, deckStyle } from "./api.js";
 import { $, $$, esc, modal, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
-import { eventLine, lineText } from "./text.js";
+import { cardGlyphs, eventLine, lineText } from "./text.js";
 
 export async function openHistory(page) {
   const { wrap } = modal(`<h2>${t("history")}</h2><div class="history-body"><p class="muted">…</p></div>`, "history");
@@ -51,14 +51,16 @@ async function showHand(page, body, game, hand) {
     const last = i === frames.length - 1 && i > 0;
     const obs = last ? frames[i - 1].game : f.game;
     const result = last ? f.game.last_hand : null;
+    // Why the hand ended so: the server's lines in the current language (pots, reasons, nets).
+    const explain = last && f.explain ? (f.explain[getLang()] || f.explain.en || []).map((l) => cardGlyphs(l, data.variant)) : null;
     const reveal = result ? result.hands : null;
     const turn = obs.current_player != null && !last ? { seat: obs.current_player } : null;
     body.innerHTML = `<div class="viewer">
       <div class="viewer-head"><b>${t("game_n", { n: game })} · ${t("hand_n", { n: hand })}</b><span class="muted">${t("step", { n: i, m: frames.length - 1 })}</span></div>
       <div class="felt-wrap small">${feltHTML({ obs, table: null, me: data.viewer, turn, reveal, style })}</div>
       ${data.viewer != null ? handHTML(obs, style, null) : ""}
-      ${result ? `<div class="showdown inline">${resultHTML(result, names, style)}</div>` : ""}
-      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l))}</li>`).join("")}</ol>
+      ${result ? `<div class="showdown inline">${resultHTML(result, names, style, false, explain != null)}${explain ? `<ul class="explain">${explain.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}</div>` : ""}
+      <ol class="log frame-log">${lines.map((l) => `<li class="${l.cls || ""}">${esc(lineText(l, data.variant))}</li>`).join("")}</ol>
       <div class="viewer-controls">
         <button class="ghost" data-step="first">⏮ ${t("first")}</button>
         <button class="ghost" data-step="prev">◀ ${t("prev")}</button>

@@ -28,9 +28,9 @@ export async function lobby() {
     const optionRows = v.options
       .filter((o) => o.name !== "buy_in")
       .map(
-        (o) => `<label class="opt"><span>${esc((getLang() === "ja" && o.label_ja) || optionLabel(o.name))}</span>
+        (o) => `<${o.kind === "multi" ? "div" : "label"} class="opt opt-${esc(o.kind)}" data-option="${esc(o.name)}"><span>${esc(optionLabel(o))}</span>
           ${optionInput(o, form.options?.[o.name] ?? "")}
-          <small>${esc((getLang() === "ja" && o.help_ja) || o.help)}</small></label>`,
+          <small>${esc(o.help_text?.[getLang()] || (getLang() === "ja" && o.help_ja) || o.help)}</small></${o.kind === "multi" ? "div" : "label"}>`,
       )
       .join("");
     app.innerHTML = `<section class="lobby">
@@ -75,8 +75,8 @@ export async function lobby() {
       form.listed = f.listed.checked;
       form.options = {};
       for (const o of v.options) {
-        const input = f[`opt-${o.name}`];
-        if (input && input.value.trim() !== "") form.options[o.name] = input.value.trim();
+        const value = readOption(f, o);
+        if (value !== "") form.options[o.name] = value;
       }
       form.seats = form.seats.map((k, i) => f[`seat-${i}`]?.value || k);
     };
@@ -155,6 +155,18 @@ export async function lobby() {
       () => form.variant,
       () => (f.player_name.value || store.get("sabacc:name") || "").trim(),
     );
+    // A preset taking a number shows its number box; ticking an item chooses the list.
+    for (const box of f.querySelectorAll(".opt[data-option]")) {
+      const select = box.querySelector("select");
+      const count = box.querySelector("input.opt-count");
+      const sync = () => count && count.classList.toggle("hidden", !select.value.endsWith(":N"));
+      select?.addEventListener("change", sync);
+      sync();
+      for (const item of box.querySelectorAll("input.opt-item"))
+        item.addEventListener("change", () => {
+          if (select) select.value = "list";
+        });
+    }
     listTables();
     ui.rerender = () => {
       capture();
@@ -164,26 +176,80 @@ export async function lobby() {
   draw();
 }
 
-/** An option's name as a label: "gain_fee" → "Gain fee". */
-function optionLabel(name) {
-  const text = name.replace(/_/g, " ");
+/** An option's name in the current language (the server's labels), else spelled out. */
+function optionLabel(o) {
+  const own = o.label?.[getLang()] || o.label?.en || (getLang() === "ja" && o.label_ja);
+  if (own) return own;
+  const text = o.name.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The input of one option, from its spec: a dropdown for choices and booleans, a number box
- * within its range, or a text box. "" keeps the default. */
+/** A value of an option in words ("no_limit" → "no limit"), from the server's labels. */
+function valueLabel(o, value) {
+  const labels = o.labels?.[getLang()] || o.labels?.en || {};
+  const key = typeof value === "boolean" ? String(value) : String(value ?? "none");
+  return labels[key] ?? key.replace(/_/g, " ");
+}
+
+const COUNTED = /^(.*):(\d+)$/;
+
+/** The input of one option, from its spec: a dropdown for choices, booleans and presets (a
+ * preset taking a number has a number box), checkboxes for a multi-valued option, a number
+ * box within its range, or a text box. "" keeps the default. */
 function optionInput(o, value) {
   const name = `opt-${esc(o.name)}`;
-  const fallback = `${t("default")}: ${o.default ?? "none"}`;
+  const fallback = `${t("default")}: ${valueLabel(o, o.default)}`;
   const choices = o.kind === "bool" ? [true, false] : o.choices;
   if (choices && choices.length) {
     const opts = [`<option value="">${esc(fallback)}</option>`];
-    if (o.optional) opts.push(`<option value="none" ${value === "none" ? "selected" : ""}>none</option>`);
-    for (const c of choices) opts.push(`<option value="${esc(c)}" ${String(c) === value ? "selected" : ""}>${esc(c)}</option>`);
+    if (o.optional) opts.push(`<option value="none" ${value === "none" ? "selected" : ""}>${esc(valueLabel(o, "none"))}</option>`);
+    for (const c of choices) opts.push(`<option value="${esc(c)}" ${String(c) === value ? "selected" : ""}>${esc(valueLabel(o, c))}</option>`);
     return `<select name="${name}">${opts.join("")}</select>`;
+  }
+  if (o.kind === "multi") {
+    const picked = o.presets.includes(value) || !value ? [] : String(value).split(",");
+    const mode = !value ? "" : o.presets.includes(value) ? value : "list";
+    const opts = [`<option value="">${esc(fallback)}</option>`];
+    for (const p of o.presets) opts.push(`<option value="${esc(p)}" ${mode === p ? "selected" : ""}>${esc(valueLabel(o, p))}</option>`);
+    opts.push(`<option value="list" ${mode === "list" ? "selected" : ""}>${esc(t("multi_list"))}</option>`);
+    const help = o.item_help?.[getLang()] || o.item_help?.en || {};
+    const items = o.items
+      .map(
+        (item) => `<label class="check opt-item-row"><input type="checkbox" class="opt-item" name="${name}-item" value="${esc(item)}" ${picked.includes(item) ? "checked" : ""}>
+          <b>${esc(valueLabel(o, item))}</b>${help[item] ? ` <small>${esc(help[item])}</small>` : ""}</label>`,
+      )
+      .join("");
+    return `<select name="${name}">${opts.join("")}</select><div class="opt-items">${items}</div>`;
+  }
+  if (o.presets && o.presets.length) {
+    const m = COUNTED.exec(value || "");
+    const preset = m && o.presets.includes(`${m[1]}:N`) ? `${m[1]}:N` : value;
+    const opts = [`<option value="">${esc(fallback)}</option>`];
+    for (const p of o.presets) opts.push(`<option value="${esc(p)}" ${preset === p ? "selected" : ""}>${esc(valueLabel(o, p))}</option>`);
+    const counted = o.presets.some((p) => p.endsWith(":N"));
+    return `<span class="opt-pair"><select name="${name}">${opts.join("")}</select>${
+      counted ? `<input class="opt-count" name="${name}-n" type="number" min="1" placeholder="${esc(t("how_many"))}" value="${esc(m ? m[2] : "")}" aria-label="${esc(t("how_many"))}">` : ""
+    }</span>`;
   }
   const range = o.kind === "int" ? `type="${o.optional ? "text" : "number"}" ${o.minimum != null ? `min="${o.minimum}"` : ""} ${o.maximum != null ? `max="${o.maximum}"` : ""}` : "";
   return `<input name="${name}" ${range} placeholder="${esc(o.default ?? "none")}" value="${esc(value)}">`;
+}
+
+/** An option's value as the form holds it ("" keeps the default). */
+function readOption(f, o) {
+  const box = f.querySelector(`.opt[data-option="${o.name}"]`);
+  const control = box?.querySelector(`[name="opt-${o.name}"]`);
+  if (!control) return "";
+  const value = control.value.trim();
+  if (o.kind === "multi" && value === "list") {
+    const picked = [...box.querySelectorAll("input.opt-item:checked")].map((x) => x.value);
+    return picked.length ? picked.join(",") : "none";
+  }
+  if (value.endsWith(":N")) {
+    const n = box.querySelector("input.opt-count")?.value.trim();
+    return n ? value.replace(/:N$/, `:${n}`) : "";
+  }
+  return value;
 }
 
 async function listTables() {

@@ -82,6 +82,41 @@ function waitingCenterHTML(table) {
     <div class="center-sub">${open ? t("waiting_for", { n: open }) : t(`status_${table.status}`)}</div>`;
 }
 
+/** The variant's per-seat facts (TableDisplay.seat_facts) of seat s: a round pot, stood,
+ * tokens left; "" when it has none. */
+function seatFactsHTML(obs, s, cls = "seat-facts") {
+  const lang = getLang();
+  const seat = obs ? obs.seats[s] : null;
+  const facts = [];
+  for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
+    const listed = obs?.[fact.key];
+    const value = seat?.[fact.key] ?? (Array.isArray(listed) ? listed[s] : undefined);
+    const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
+    if (fact.flag) {
+      if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
+    } else if (value != null) {
+      facts.push(`<span data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
+    }
+  }
+  return facts.length ? `<div class="${cls}">${facts.join(" · ")}</div>` : "";
+}
+
+/** A seat's last move: the generic words, or in another language than English the
+ * variant's own label where the generic words have none (Kessel's "keep": 引いた札を残す),
+ * without its cost in brackets. */
+function lastActionText(action, variant) {
+  const generic = actionText(action);
+  if (getLang() === "en" || !/[A-Za-z]{2,}/.test(generic)) return generic;
+  const own = variantInfo(variant)?.text?.labels?.[getLang()]?.[String(action).replace(/ /g, "_")];
+  return own && !own.includes("{") ? own.replace(/\s*[（(][^）)]*[）)]/g, "") : generic;
+}
+
+/** A stack's unit in the variant's words ("cr"; Kessel: "chips"). */
+function unitWord(variant) {
+  const unit = variantInfo(variant)?.unit;
+  return unit?.[getLang()] ?? unit?.en ?? "cr";
+}
+
 function seatHTML(view, s, pos) {
   const { obs, table, me, turn } = view;
   const info = table?.seats?.[s] || {};
@@ -102,20 +137,7 @@ function seatHTML(view, s, pos) {
     const key = `status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`;
     if (t(key)) tags.push(`<span class="tag st">${t(key)}</span>`);
   }
-  // The variant's per-seat facts (TableDisplay.seat_facts): a round pot, stood, tokens left.
-  const lang = getLang();
-  const facts = [];
-  for (const fact of (obs && variantInfo(obs.variant)?.display?.seat_facts) || []) {
-    const listed = obs?.[fact.key];
-    const value = seat?.[fact.key] ?? (Array.isArray(listed) ? listed[s] : undefined);
-    const label = fact.label?.[lang] ?? fact.label?.en ?? fact.key;
-    if (fact.flag) {
-      if (value) facts.push(`<span data-fact="${esc(fact.key)}">${esc(label)}</span>`);
-    } else if (value != null) {
-      facts.push(`<span data-fact="${esc(fact.key)}">${esc(label.replace("{value}", value))}</span>`);
-    }
-  }
-  const factsHTML = facts.length ? `<div class="seat-facts">${facts.join(" · ")}</div>` : "";
+  const factsHTML = seatFactsHTML(obs, s);
   let cards = "";
   if (seat) {
     const reveal = view.reveal?.[s];
@@ -132,21 +154,25 @@ function seatHTML(view, s, pos) {
   const initial = !obs && !info.taken ? "+" : esc((name || "?").trim().charAt(0).toUpperCase() || "?");
   const stack = seat ? seat.stack : null;
   const showLast = seat?.last_action && (!view.lastShown || view.lastShown.has(s));
-  const last = showLast ? `<div class="last-action">${esc(actionText(seat.last_action))}</div>` : "";
+  const last = showLast ? `<div class="last-action">${esc(lastActionText(seat.last_action, obs.variant))}</div>` : "";
   const timer = isTurn && turn.deadline_ms != null ? `<div class="timer"><i style="width:${Math.round((view.deadlineFrac ?? 1) * 100)}%"></i></div>` : "";
   const sit =
     view.canSit && !info.taken && info.kind === "human"
       ? `<button class="sit" data-sit="${s}">${t("take_seat")}</button>`
       : "";
-  // Cards sit on the outer side of the top seats, on the inner side of the others.
+  // Cards sit on the outer side of the top seats, on the inner side of the others; the seat
+  // at the very top has its last move beside its box (below it would touch the centre).
   const top = pos.y < 40;
-  return `<div class="${classes.join(" ")} ${top ? "top" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
+  const apex = top && Math.abs(pos.x - 50) < 12;
+  // so has the seat at the very bottom: below it, it would hang over the docked bar
+  const nadir = pos.y > 80 && Math.abs(pos.x - 50) < 12;
+  return `<div class="${classes.join(" ")} ${top ? "top" : ""} ${apex ? "apex" : ""} ${nadir ? "nadir" : ""}" data-seat="${s}" style="left:${pos.x}%;top:${pos.y}%">
     <div class="seat-cards">${cards}</div>
     <div class="seat-box">
       <div class="avatar ${info.kind === "bot" ? "droid" : ""}">${initial}</div>
       <div class="seat-meta">
         <div class="seat-name">${esc(name || t("empty"))}${s === me ? ` <span class="you">(${t("you")})</span>` : ""}</div>
-        <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span>` : ""}${tags.join("")}</div>
+        <div class="seat-tags">${stack != null ? `<span class="stack">${stack}</span><span class="unit">${esc(unitWord(obs?.variant ?? table?.variant))}</span>` : ""}${tags.join("")}</div>
         ${factsHTML}
       </div>
       ${seat && seat.dealer ? `<div class="dealer-btn" title="${t("dealer")}">D</div>` : ""}
@@ -164,7 +190,14 @@ function centerHTML(obs, style) {
   let round = "";
   if (obs.rounds) round = t("round", { n: obs.round, m: obs.rounds });
   else if (obs.turns != null && obs.turn != null) round = `${key_label("turn", obs.variant)} ${obs.turn}/${obs.turns}`;
-  else if (obs.turn != null && obs.max_orbits != null) round = t("turn_orbit", { n: obs.turn, o: obs.orbit, m: obs.max_orbits });
+  else if (obs.turn != null && obs.max_orbits != null) {
+    // obs.turn is the turn player's seat (who draws); betting in that turn is someone else's
+    const who = (s) => (s === obs.seat ? null : obs.seats[s]?.name ?? String(s));
+    const whose = who(obs.turn) == null ? t("your_turn_orbit", { o: obs.orbit + 1, m: obs.max_orbits }) : t("turn_orbit", { who: esc(who(obs.turn)), o: obs.orbit + 1, m: obs.max_orbits });
+    const actor = obs.current_player;
+    const acting = actor != null && actor !== obs.turn ? ` · ${who(actor) == null ? t("you_to_act") : t("to_act", { who: esc(who(actor)) })}` : "";
+    round = whose + acting;
+  }
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
   if (round) lines.push(`<div class="center-sub">${round}</div>`);
   // piles, as the variant declares them (face up: their cards; face down: a count)
@@ -243,7 +276,7 @@ export function handHTML(obs, style, previous) {
   const good = you.hand && (you.hand.total === 0 || you.hand.rank <= 2);
   return `<div class="my-hand">
     <div class="hand-cards">${cards || `<span class="muted">—</span>`}</div>
-    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span></div>
+    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span>${obs.seat != null ? seatFactsHTML(obs, obs.seat, "my-facts") : ""}</div>
   </div>`;
 }
 

@@ -8,7 +8,7 @@ import { currentUser, inviteButtonHTML, mutedNames, toggleMute, wireInvite } fro
 import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
 import { sound } from "./sound.js";
-import { actionLabel, actionText, eventLine, lineText, VALUE_RE } from "./text.js";
+import { actionLabel, actionText, cardGlyphs, eventLine, lineText, VALUE_RE } from "./text.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -341,7 +341,7 @@ export class TablePage {
               <button class="ghost" id="open-rules">${t("rules")}</button>
             </div>
           </div>
-          <ol class="log" id="log">${this.log.slice(-200).map((l) => `<li class="${l.cls || ""} ${l.auto ? "auto" : ""}">${esc(lineText(l))}</li>`).join("")}</ol>
+          <ol class="log" id="log">${this.log.slice(-200).map((l) => `<li class="${l.cls || ""} ${l.auto ? "auto" : ""}">${esc(lineText(l, table.variant))}</li>`).join("")}</ol>
         </div>
         <div class="panel chat-panel">
           <h3>${t("chat")}</h3>
@@ -386,15 +386,40 @@ export class TablePage {
     const docked = dock && getComputedStyle(dock).position !== "static";
     document.documentElement.style.setProperty("--dock-h", `${docked ? dock.offsetHeight : 0}px`);
     const below = parseFloat(style.paddingBottom) + (docked ? dock.offsetHeight + (phone ? 4 : 16) : 0);
-    const avail = Math.max(phone ? 300 : 260, window.innerHeight - top - below);
+    // The felt takes the height the docked bar leaves, never more: a felt taller than that
+    // ran under the bar (on a phone whose bar holds the bet sizer and five cards, the bottom
+    // seat covered your cards). The floor is only for a viewport too short to play in.
+    const avail = Math.max(phone ? 200 : 260, window.innerHeight - top - below);
     if (phone) {
       // a phone's felt keeps the full width and takes the height left (an ellipse, not a circle)
       felt.style.aspectRatio = "auto";
       felt.style.height = `${Math.floor(Math.min(avail, wrap.clientWidth * 1.22))}px`;
+      // The bottom seat's box and last move hang below the felt: they must clear the bar too.
+      for (let i = 0; docked && i < 3; i++) {
+        const over = this.feltOverhang(dock);
+        if (!(over > 0.5)) break;
+        felt.style.height = `${Math.max(200, Math.floor(felt.getBoundingClientRect().height - over / 0.9 - 1))}px`;
+      }
     } else {
       felt.style.width = `min(100%, ${Math.floor(avail * (2 / 1.05))}px)`;
+      // as on a phone, what hangs below the felt clears the bar (a narrower felt is shorter)
+      for (let i = 0; docked && i < 3; i++) {
+        const over = this.feltOverhang(dock);
+        if (!(over > 0.5)) break;
+        const width = felt.getBoundingClientRect().width;
+        felt.style.width = `${Math.max(420, Math.floor(width - (over / 0.9) * (2 / 1.05) - 1))}px`;
+      }
     }
     this.fitCenter();
+  }
+
+  /** How far the seats (the bottom seat's box and last move hang below the felt) reach into
+   * the docked bar: > 0 when they run under it. */
+  feltOverhang(dock) {
+    const top = dock.getBoundingClientRect().top;
+    if (top >= window.innerHeight) return 0; // the bar is further down the page
+    const lowest = Math.max(...$$(".felt .seat, .felt .seat *").map((e) => e.getBoundingClientRect().bottom));
+    return lowest - (top - 4);
   }
 
   /** Shrink the centre (title, piles, pots) until no seat, chip or last move touches it. */
@@ -420,8 +445,9 @@ export class TablePage {
   /** Why the last hand ended as it did (the server's explanation), beside the log. */
   explainLines() {
     const lines = this.explain?.lines;
-    if (lines) return lines[getLang()] || lines.en || [];
-    return (this.resultLines || []).map((l) => lineText(l));
+    const variant = this.msg?.table?.variant;
+    if (lines) return (lines[getLang()] || lines.en || []).map((l) => cardGlyphs(l, variant));
+    return (this.resultLines || []).map((l) => lineText(l, variant));
   }
 
   resultPanelHTML() {

@@ -49,8 +49,23 @@ export function eventLine(ev) {
   return { text: ev.text, cls };
 }
 
-export function lineText(line) {
-  return line.text[getLang()] ?? line.text.en;
+/** A line in the current language; with ``variant``, its card codes written as the cards
+ * are drawn ("+5c" → "+5●"): one card notation everywhere. */
+export function lineText(line, variant = null) {
+  const text = line.text[getLang()] ?? line.text.en;
+  return variant ? cardGlyphs(text, variant) : text;
+}
+
+const CODE_IN_TEXT = /(^|[^\w+\-−])([+\-]?\d+[a-z]?)(?!\w)/g;
+const CODE_SETS = new Map();
+
+/** ``text`` with each of the variant's card codes written by its card art. */
+export function cardGlyphs(text, variant) {
+  const info = variantInfo(variant);
+  if (!info?.codes) return text;
+  let codes = CODE_SETS.get(variant);
+  if (!codes) CODE_SETS.set(variant, (codes = new Set(info.codes)));
+  return text.replace(CODE_IN_TEXT, (m, pre, code) => (codes.has(code) ? pre + displayCode(code, info.deck) : m));
 }
 
 export function signed(n) {

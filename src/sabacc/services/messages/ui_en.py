@@ -8,6 +8,7 @@ MESSAGES: dict[str, str] = {
     # bars and boxes
     "ui.credits": "credits",
     "ui.cr": "cr",
+    "ui.unit": "cr",
     "ui.this_hand": "This hand",
     "ui.hand_title": "Hand {hand}",
     "ui.your_turn": "Your turn · {phase}",
@@ -60,6 +61,8 @@ MESSAGES: dict[str, str] = {
     "ui.dice": "Dice ",
     "ui.shift_die": "Shift die ",
     "ui.whose_turn": "{who}'s turn",
+    "ui.to_act": "{who} to act",
+    "ui.you_to_act": "you to act",
     "ui.your_turn_short": "your turn",
     "ui.calls_open": "calls open",
     "ui.no_calls": "no calls yet",
@@ -124,7 +127,7 @@ MESSAGES: dict[str, str] = {
     "ui.start": "⏎ Start",
     "ui.cancel": "esc Cancel",
     "ui.default": "default {value}",
-    "ui.default_length": "blank: {orbits} orbits (hands:{hands})",
+    "ui.default_length": "{orbits} orbits ({hands} hands)",
     "ui.range": "{low}..{high}",
     "ui.at_least": "{low} or more",
     "ui.or_none": "{range}, or none",
@@ -182,4 +185,18 @@ MESSAGES: dict[str, str] = {
     "choice.circle": "circle ●",
     "choice.triangle": "triangle ▲",
     "choice.square": "square ■",
+    "choice.orbit": "one orbit (the deal goes round once)",
+    "choice.last_standing": "until one player is left",
+    "choice.hands:N": "a number of hands",
+    "choice.none": "none",
+    "hint.game_end": (
+        "how long the game lasts: one orbit of deals, until one player is left, or a number of "
+        "hands"
+    ),
+    "choice.final_pot.split": "split among the players left",
+    "choice.final_pot.house": "to the house",
+    "choice.true_tie.split": "split the pot",
+    "ui.multi_list": "the ones ticked below",
+    "ui.count": "how many",
+    "ui.default_choice": "default: {value}",
 }

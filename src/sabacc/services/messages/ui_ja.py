@@ -5,6 +5,7 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     "ui.credits": "クレジット",
     "ui.cr": "cr",
+    "ui.unit": "cr",
     "ui.this_hand": "このハンド",
     "ui.hand_title": "第 {hand} ハンド",
     "ui.your_turn": "あなたの番 · {phase}",
@@ -57,6 +58,8 @@ MESSAGES: dict[str, str] = {
     "ui.dice": "ダイス ",
     "ui.shift_die": "シフトのダイス ",
     "ui.whose_turn": "{who}の番",
+    "ui.to_act": "{who}が行動",
+    "ui.you_to_act": "あなたが行動",
     "ui.your_turn_short": "あなたの番",
     "ui.calls_open": "コール可",
     "ui.no_calls": "まだコール不可",
@@ -120,7 +123,7 @@ MESSAGES: dict[str, str] = {
     "ui.start": "⏎ 開始",
     "ui.cancel": "esc 取消",
     "ui.default": "既定 {value}",
-    "ui.default_length": "空欄：{orbits} 周（hands:{hands}）",
+    "ui.default_length": "{orbits} 周（{hands} ハンド）",
     "ui.range": "{low}〜{high}",
     "ui.at_least": "{low} 以上",
     "ui.or_none": "{range}、または none",
@@ -177,4 +180,17 @@ MESSAGES: dict[str, str] = {
     "choice.circle": "サークル ●",
     "choice.triangle": "トライアングル ▲",
     "choice.square": "スクエア ■",
+    "choice.orbit": "1 周（ディールが一巡）",
+    "choice.last_standing": "最後の 1 人になるまで",
+    "choice.hands:N": "ハンド数を指定",
+    "choice.none": "なし",
+    "hint.game_end": (
+        "ゲームの長さ：ディールが 1 周するまで、最後の 1 人になるまで、または指定したハンド数"
+    ),
+    "choice.final_pot.split": "残った人で分ける",
+    "choice.final_pot.house": "ハウスへ",
+    "choice.true_tie.split": "ポットを分ける",
+    "ui.multi_list": "下でチェックしたもの",
+    "ui.count": "数",
+    "ui.default_choice": "既定：{value}",
 }
