@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +21,7 @@ SPIKE_FAMILY = ["corellian_spike", "surabat_cycle"]
 
 def decisions(
     name: str, variant: str, seed: int, players: int = 2, others: str = "heuristic"
-) -> Iterator[tuple[dict, list[Action], Action]]:
+) -> Iterator[tuple[dict[str, Any], list[Action], Action]]:
     """Play one hand with ``name`` in seat 0 (``others`` elsewhere); yield seat 0's
     (observation, legal actions, choice) at each of its decisions."""
     game = sabacc.new_game(variant, players=players, seed=seed, log=False, game_end="hands:1")
@@ -43,7 +44,7 @@ def many(name: str, variant: str = "corellian_spike", hands: int = 40, others: s
     return out
 
 
-def facing_bet(obs: dict) -> bool:
+def facing_bet(obs: dict[str, Any]) -> bool:
     return int(obs["betting"]["to_call"]) > 0
 
 
