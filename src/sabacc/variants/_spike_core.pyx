@@ -309,7 +309,7 @@ cdef extern from *:
     #else
     #define SABACC_RESTRICT restrict
     #endif
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
     __attribute__((target_clones("avx2", "default")))
     #endif
     void sabacc_spike_seed_rows(uint32_t *SABACC_RESTRICT t, const uint32_t *SABACC_RESTRICT base,
@@ -376,9 +376,10 @@ cdef void mt_seed_group(MT** rs, const uint64_t* seeds, int count) noexcept nogi
 
     ``init_by_array`` is a chain of dependent steps; one seed at a time it is bound by their
     latency. Here the chains of 16 seeds advance side by side (the compiler vectorises the
-    inner loops over the group; with GCC on x86-64 Linux, an AVX2 copy is also compiled and
-    chosen at run time where the CPU has it), each step the same as in ``mt_init_by_array``: with a key of
-    one or two words, the word added at step ``j`` is ``key[j % klen] + j % klen``. The first
+    inner loops over the group; with GCC on x86-64 glibc, an AVX2 copy is also compiled and
+    chosen at run time where the CPU has it), each step the same as in ``mt_init_by_array``:
+    with a key of one or two words, the word added at step ``j`` is ``key[j % klen] + j % klen``.
+    The first
     draw of a fresh generator regenerates its words: that is done here too, side by side (the
     state is then that of ``random.Random(seed)`` after its first ``getrandbits(32)`` call
     regenerated, with ``mti = 0``: the same stream).

@@ -130,8 +130,11 @@ class VectorEnv:
             )
         self.variant = info.name
         opts = dict(options)
-        if episode == "hand":
-            opts["max_hands"] = 1
+        if episode == "hand":  # one hand, as TableCore: the safety cap, or the game-end rule
+            if "max_hands" in info.options_type.names():
+                opts["max_hands"] = 1
+            else:
+                opts["game_end"] = "hands:1"
         self.options = info.options_type.from_mapping(opts)
         self.num_envs = num_envs
         self.num_players = num_players
