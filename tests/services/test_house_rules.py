@@ -66,3 +66,13 @@ def test_the_catalogue_form_carries_the_words() -> None:
         assert set(doc["labels"][lang]) == set(labelled_values(spec))
         assert all(doc["item_help"][lang][item] for item in spec.items)
         assert doc["label"][lang] and doc["help_text"][lang]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_rules_help_is_in_words_not_raw_values(variant: str) -> None:
+    # the lobby said "if_empty (...) | always (...)" under a dropdown already in words
+    info = sabacc.variant(variant).info
+    for spec in info.options_type.specs():
+        if spec.kind in ("choice", "multi") or spec.presets:
+            for lang in ("en", "ja"):
+                assert "|" not in option_help(info, spec, lang), (spec.name, lang)

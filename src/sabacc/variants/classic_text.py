@@ -62,6 +62,8 @@ _SHIFT_CHANCES = {
 }  # fmt: skip
 _EN.update({f"choice.shift_chance.{k}": v for k, v in _SHIFT_CHANCES["en"].items()})
 _EN["hint.shift_chance"] = "how often the cards shift: a d6 is rolled every turn"
+_EN["hint.scoring"] = "which totals win: the highest up to 23, or the closest to ±23"
+_EN["hint.sabacc_ante"] = "when players ante to the sabacc pot: only when it is empty, or always"
 
 _JA: dict[str, str] = {
     "label.stand": "パス",
@@ -172,6 +174,8 @@ _JA_DOCS: dict[str, str] = {
 
 _JA_DOCS.update({f"choice.shift_chance.{k}": v for k, v in _SHIFT_CHANCES["ja"].items()})
 _JA_DOCS["hint.shift_chance"] = "カードがシフトする頻度：毎手番 d6 を振る"
+_JA_DOCS["hint.scoring"] = "勝つ合計：23 以下で最大か、±23 に最も近いか"
+_JA_DOCS["hint.sabacc_ante"] = "サバックポットへのアンティ：空のときだけか、毎回か"
 
 CLASSIC_TEXT = VariantText(
     messages={"en": _EN, "ja": {**_JA, **_JA_DOCS}},

@@ -132,7 +132,8 @@ def test_lobby_validation(server: ServerProcess) -> None:
             assert specs["final_pot"]["choices"] == ["split", "house"]
             assert specs["ante"]["kind"] == "int" and specs["ante"]["minimum"] == 0
         else:
-            assert all(o["kind"] in ("choice", "int", "bool", "text") for o in v["options"])
+            kinds = ("choice", "int", "bool", "text", "multi")
+            assert all(o["kind"] in kinds for o in v["options"])
     listed = server.get("/api/tables").json()["tables"]
     assert any(t["code"] == code for t in listed)
     page = server.get(f"/t/{code}")

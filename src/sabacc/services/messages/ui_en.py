@@ -189,6 +189,10 @@ MESSAGES: dict[str, str] = {
     "choice.last_standing": "until one player is left",
     "choice.hands:N": "a number of hands",
     "choice.none": "none",
+    "hint.final_pot": "what happens to the pots left when the game ends",
+    "hint.betting": "how much a bet or raise may be: anything, up to the pot, or a fixed size",
+    "hint.true_tie": "a tie nothing breaks: a blind draw decides, or the pot is split",
+    "hint.target_suit": "the suit that wins ties: rolled on the silver die, or a fixed suit",
     "hint.game_end": (
         "how long the game lasts: one orbit of deals, until one player is left, or a number of "
         "hands"

@@ -184,6 +184,10 @@ MESSAGES: dict[str, str] = {
     "choice.last_standing": "最後の 1 人になるまで",
     "choice.hands:N": "ハンド数を指定",
     "choice.none": "なし",
+    "hint.final_pot": "ゲーム終了時に残ったポットの扱い",
+    "hint.betting": "ベットやレイズの額：自由、ポットまで、または固定額",
+    "hint.true_tie": "何でも決まらない同点：ブラインドドローで決めるか、ポットを分ける",
+    "hint.target_suit": "同点を決めるスート：銀のダイスで決めるか、固定のスート",
     "hint.game_end": (
         "ゲームの長さ：ディールが 1 周するまで、最後の 1 人になるまで、または指定したハンド数"
     ),
