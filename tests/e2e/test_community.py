@@ -90,8 +90,8 @@ def test_sign_up_play_profile_leaderboard(browser: Browser, site: ServerProcess)
         a.click("#chat [data-mute='Qira']")
         a.wait_for_selector("#chat li.muted-line")
         assert "hello from Qira" not in a.inner_text("#chat")
-        assert "hello from Qira" in b.inner_text("#chat")
-        deadline = time.monotonic() + 25
+        b.wait_for_selector("#chat li:has-text('hello from Qira')")
+        deadline = time.monotonic() + 60  # a loaded machine (CI) plays slower
         while site.get(f"/api/tables/{code}").json()["status"] != "finished":
             assert time.monotonic() < deadline, "the game did not finish"
             if not (_take_turn(a) or _take_turn(b)):

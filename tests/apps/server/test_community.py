@@ -395,3 +395,17 @@ def test_quick_match_seats_waiting_people_together_or_with_bots(site: ServerProc
     bad = a.post("/api/match", {"variant": "spike", "seats": 2, "wait": 7, "name": "Ann"})
     assert bad.json()["error"]["code"] == "bad_wait"
     assert a.post("/api/match", {"variant": "spike", "seats": 9}).status_code == 422
+
+
+def test_session_cookies_are_secure_behind_a_tls_proxy(site: ServerProcess) -> None:
+    """The proxy on loopback says the page came over https: the session cookie is Secure."""
+    b = Browser(site)
+    r = b.http.post(
+        "/api/account/signup",
+        json={"username": "tls_user", "password": PASSWORD},
+        headers={"X-CSRF-Token": b.csrf, "X-Forwarded-Proto": "https"},
+    )
+    assert r.status_code == 201, r.text
+    assert "secure" in r.headers["set-cookie"].lower()
+    plain = Browser(site).signup("plain_user")
+    assert "secure" not in plain.headers["set-cookie"].lower()
