@@ -457,9 +457,9 @@ def test_a_kessel_draw_and_its_keep_are_one_line_each(lang: str) -> None:
                     if nxt.seat != event.seat:
                         break
                     own.append(j)
-                said = [lines[j] for j in own if lines[j] is not None]
+                said = [line for j in own if (line := lines[j]) is not None]
                 assert len(said) == 1, said
-                paid = [shown[j] for j in own if isinstance(shown[j], ev.Paid)]
+                paid = [e for j in own if isinstance(e := shown[j], ev.Paid)]
                 for payment in paid:
                     assert str(payment.amount) in said[0]
                 checked += 1
