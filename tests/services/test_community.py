@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
+from sabacc.services.bots.levels import LEVELS
 from sabacc.services.community import accounts, ratings
 from sabacc.services.community.stats import places, summarise
 from sabacc.variants.registry import variant_names
@@ -109,9 +110,14 @@ def test_ratings_move_winners_up_and_leave_bots_fixed() -> None:
     # equal places: equal ratings
     a, b = ratings.update([new, new], [None, None], [1, 1])
     assert a is not None and b is not None and abs(a.mu - b.mu) < 1e-9
-    assert ratings.display(new) == 1000
-    assert ratings.display(ratings.bot_rating("hard")) > ratings.display(ratings.bot_rating("easy"))
-    assert ratings.bot_rating("ismcts:200") == ratings.Rating(*ratings.OTHER_BOT)
+    # One scale: every bot shows its level's published rating; a new account starts below easy.
+    for name, level in LEVELS.items():
+        assert ratings.display(ratings.bot_rating(name)) == level.rating
+        assert ratings.bot_rating(level.bot) == ratings.bot_rating(name)
+    assert ratings.display(ratings.bot_rating("random")) == ratings.RANDOM_RATING
+    assert ratings.display(new) < ratings.display(ratings.bot_rating("random"))
+    assert ratings.display(ratings.Rating(ratings.MU, ratings.BOT_SIGMA)) == LEVELS["easy"].rating
+    assert ratings.bot_rating("ismcts:200") == ratings.bot_rating("normal")
 
 
 def test_which_games_are_rated() -> None:

@@ -32,7 +32,7 @@ from sabacc.core.errors import SabaccError
 from sabacc.services.bots import LEVELS, bot_names
 from sabacc.services.community import accounts
 from sabacc.services.community.accounts import AccountError
-from sabacc.services.community.ratings import BOT_RATINGS, Rating, display
+from sabacc.services.community.ratings import BOT_RATINGS, bot_rating, display
 from sabacc.services.store import UsernameTaken, UserRecord
 from sabacc.services.store.models import utcnow
 from sabacc.variants.registry import lookup, variant_names
@@ -503,9 +503,10 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             "min_games": settings.leaderboard_min_games,
             "leaders": rows,
             "bots": [
-                {"bot": name, "rating": display(Rating(mu, sigma)), "mu": mu, "sigma": sigma}
-                for name, (mu, sigma) in BOT_RATINGS.items()
+                {"bot": name, "rating": display(r), "mu": r.mu, "sigma": r.sigma}
+                for name in BOT_RATINGS
                 if name in LEVELS or name == "random"
+                for r in (bot_rating(name),)
             ],
         }
 
