@@ -1,0 +1,133 @@
+"""Moments of the web table that only a browser shows, against a real server of its own (one
+test stops it): a lost connection is said on screen and the move made meanwhile is kept and
+sent when the connection is back; on your first turn of the next hand the showdown overlay no
+longer covers the felt, and no stale bet chip is left in front of a seat, neither from the last
+hand nor, in the card phase, from the betting round before it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.apps.server.helpers import UNLIMITED, ServerProcess
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.e2e.test_browser import ARGS, CHROMIUM, _errors
+from tests.e2e.test_table_ux import SIZES, _open_seated, _play_passively
+
+MY_TURN = "#actions button[data-action]:not([disabled])"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+LINES = "() => document.querySelector('#log').innerText.split('\\n')"
+YOURS = LINES + ".filter((l) => l.startsWith('You ')).length"
+ANTES = LINES + ".filter((l) => l.startsWith('You ante')).length"
+
+
+def test_a_lost_connection_is_said_and_the_move_made_meanwhile_is_sent_when_back(
+    browser: Browser, tmp_path: Path
+) -> None:
+    srv = ServerProcess(tmp_path / "conn.db", extra=list(UNLIMITED)).start()
+    ctx = browser.new_context(**SIZES["desktop"])
+    try:
+        created = srv.create(
+            seats=["human", "bot:random"],
+            player_name="Leia",
+            turn_timer=0,
+            options={"game_end": "hands:5"},
+        )
+        page = _open_seated(ctx, srv, created)
+        page.wait_for_selector(MY_TURN, timeout=30_000)
+        before = page.evaluate(YOURS)  # the log's lines of your own moves
+        antes = page.evaluate(ANTES)
+        srv.kill()  # the server is gone: no goodbye on the socket
+        page.wait_for_selector("#conn-lost", timeout=15_000)
+        assert "Connection lost, reconnecting" in page.inner_text("#conn-lost")
+        _play_passively(page)  # a move while offline: kept, and said to be kept
+        page.wait_for_function(
+            "() => document.querySelector('#conn-lost')?.innerText.includes('will be sent')",
+            timeout=5_000,
+        )
+        assert not srv.alive()
+        srv.start()  # the same port and database: the table is recovered where it was
+        page.wait_for_selector("#conn-lost", state="detached", timeout=20_000)
+        # the kept move was sent: the table played it (its line is in the log)
+        page.wait_for_function(f"() => ({YOURS})() > {before}", timeout=15_000)
+        assert page.evaluate(ANTES) == antes  # (not the hand told again after reconnecting)
+    finally:
+        ctx.close()
+        srv.stop()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_next_hands_first_turn_has_no_overlay_and_no_stale_chips(
+    browser: Browser, tmp_path: Path, size: str
+) -> None:
+    srv = ServerProcess(tmp_path / "next.db", extra=list(UNLIMITED)).start()
+    ctx = browser.new_context(**SIZES[size])
+    try:
+        created = srv.create(
+            seats=["human", "bot:random"],
+            player_name="Leia",
+            turn_timer=0,
+            options={"game_end": "hands:6"},
+        )
+        page = _open_seated(ctx, srv, created)
+        errors = _errors(page)
+        hand = lambda: int(  # noqa: E731 - the number the centre title shows
+            page.evaluate(
+                "() => (document.querySelector('.felt .center-title')?.innerText"
+                ".match(/\\d+/) || ['0'])[0]"
+            )
+        )
+        checked = card_turns = 0
+        bet_made = False
+        deadline = time.monotonic() + 90
+        seen_hand = 0
+        while (checked < 2 or card_turns < 2) and time.monotonic() < deadline:
+            try:
+                page.wait_for_selector(MY_TURN, timeout=5_000)
+            except Exception:
+                if page.query_selector(".game-over"):
+                    break
+                continue
+            now = hand()
+            if now > 1 and now != seen_hand:  # the first turn of a later hand
+                seen_hand = now
+                assert page.query_selector("#showdown") is None, "the overlay covers the felt"
+                chips = page.query_selector_all(".felt .bet-chip")
+                assert not chips, [c.inner_text() for c in chips]
+                checked += 1
+            bet = page.query_selector('#size-go[data-kind="bet"]:not([disabled])')
+            card_phase = page.query_selector('#actions button[data-action="stand"]')
+            if card_phase is not None and bet_made:
+                # a card phase after a betting round: its chips are in the pot, not at a seat
+                chips = page.query_selector_all(".felt .bet-chip")
+                assert not chips, [c.inner_text() for c in chips]
+                card_turns += 1
+            if bet is not None:
+                bet.click()
+                bet_made = True
+            else:
+                _play_passively(page)
+            time.sleep(0.15)
+        assert checked, "no later hand began on this seat's turn"
+        assert card_turns, "no card phase came after a bet"
+        assert not errors, errors
+    finally:
+        ctx.close()
+        srv.stop()
