@@ -440,6 +440,17 @@ export class TablePage {
       scale -= 0.05;
       center.style.transform = `translate(-50%, -50%) scale(${scale.toFixed(2)})`;
     }
+    if (!hit()) return;
+    // Still touching at the smallest legible size (a tall seat box over the title on a phone
+    // whose bar is tall): move it up or down into the free room between the seats, if any.
+    const shrunk = center.style.transform;
+    for (let dy = 3; dy <= 45; dy += 3) {
+      for (const d of [dy, -dy]) {
+        center.style.transform = `translate(-50%, calc(-50% + ${d}px)) scale(${scale.toFixed(2)})`;
+        if (!hit()) return;
+      }
+    }
+    center.style.transform = shrunk;
   }
 
   /** Why the last hand ended as it did (the server's explanation), beside the log. */
