@@ -131,3 +131,51 @@ def test_the_next_hands_first_turn_has_no_overlay_and_no_stale_chips(
     finally:
         ctx.close()
         srv.stop()
+
+
+def test_reduced_motion_is_honoured(browser: Browser, tmp_path: Path) -> None:
+    """With the system asking for less motion no chip flies, and nothing animates for longer
+    than an instant; without it, chips fly (so the check is not vacuous)."""
+    srv = ServerProcess(tmp_path / "motion.db", extra=list(UNLIMITED)).start()
+    watch = """() => { window.__flown = 0; window.__slow = [];
+        new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes)
+          if (n.classList?.contains('flying-chip')) window.__flown++; })
+          .observe(document.body, {childList: true, subtree: true});
+        setInterval(() => { for (const e of document.querySelectorAll('*')) {
+          const s = getComputedStyle(e);
+          const d = Math.max(...s.animationDuration.split(',').map(parseFloat),
+                             ...s.transitionDuration.split(',').map(parseFloat));
+          if (d > 0.01 && s.animationName !== 'none') window.__slow.push(e.className); } }, 100);
+      }"""
+    flown: dict[str, int] = {}
+    try:
+        for motion in ("reduce", "no-preference"):
+            created = srv.create(
+                seats=["human", "bot:random"],
+                player_name="Leia",
+                turn_timer=0,
+                options={"game_end": "hands:2"},
+            )
+            ctx = browser.new_context(**SIZES["desktop"], reduced_motion=motion)
+            try:
+                page = _open_seated(ctx, srv, created)
+                page.wait_for_selector(MY_TURN, timeout=30_000)
+                page.evaluate(watch)
+                for _ in range(12):
+                    if page.query_selector(".game-over"):
+                        break
+                    try:
+                        page.wait_for_selector(MY_TURN, timeout=5_000)
+                    except Exception:
+                        continue
+                    _play_passively(page)
+                    time.sleep(0.3)
+                flown[motion] = int(page.evaluate("() => window.__flown"))
+                if motion == "reduce":
+                    assert page.evaluate("() => window.__slow") == []
+            finally:
+                ctx.close()
+        assert flown["reduce"] == 0, flown
+        assert flown["no-preference"] > 0, flown
+    finally:
+        srv.stop()
