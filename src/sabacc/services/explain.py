@@ -29,7 +29,13 @@ from sabacc.core import events as ev
 from sabacc.core.hands import HandValue
 from sabacc.engine.game import HandResult, PotResult
 from sabacc.engine.variant import VariantInfo
-from sabacc.services.render import Vocabulary, award_reason, describe_event, vocabulary
+from sabacc.services.render import (
+    Vocabulary,
+    award_reason,
+    describe_event,
+    pot_name,
+    vocabulary,
+)
 
 __all__ = ["PENALTY_REASONS", "deciding_tiebreak", "explain_hand"]
 
@@ -76,15 +82,7 @@ class _Explainer:
         return self.v.text(key, who=self.who(seat), **params)
 
     def pot(self, pot: str) -> str:
-        if pot.startswith("side "):
-            return self.v.text("pot.side", n=pot.split(" ", 1)[1])
-        key = f"pot.{pot}"
-        if self.v.has(key):
-            return self.v.text(key)
-        name, _, seat = pot.rpartition(" ")
-        if seat.isdigit() and self.v.has(f"pot.{name}"):  # a per-seat pot ("round 2")
-            return self.v.text(f"pot.{name}", owner=self.who(int(seat), subject=False))
-        return pot
+        return pot_name(self.v, pot, lambda seat: self.who(seat, subject=False))
 
     def hand(self, value: HandValue) -> str:
         name = self.v.hand(value.name)

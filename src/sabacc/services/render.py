@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,6 +241,20 @@ def _signed(n: int) -> str:
 
 
 # ---------------------------------------------------------------------- events
+def pot_name(v: Vocabulary, pot: str, owner: Callable[[int], str]) -> str:
+    """A pot's name in ``v``'s language: a side pot by its number, a named pot, or a per-seat
+    pot ("round 2") with its owner as ``owner(seat)`` names them; else the engine's name."""
+    if pot.startswith("side "):
+        return v.text("pot.side", n=pot.split(" ", 1)[1])
+    key = f"pot.{pot}"
+    if v.has(key):
+        return v.text(key)
+    name, _, seat = pot.rpartition(" ")
+    if seat.isdigit() and v.has(f"pot.{name}"):
+        return v.text(f"pot.{name}", owner=owner(int(seat)))
+    return pot
+
+
 class _Writer:
     """Phrases events for one viewer, in one vocabulary."""
 
@@ -298,15 +312,7 @@ class _Writer:
         return self.v.text(key) if self.v.has(key) else pile
 
     def pot(self, pot: str) -> str:
-        if pot.startswith("side "):
-            return self.v.text("pot.side", n=pot.split(" ", 1)[1])
-        key = f"pot.{pot}"
-        if self.v.has(key):
-            return self.v.text(key)
-        name, _, seat = pot.rpartition(" ")
-        if seat.isdigit() and self.v.has(f"pot.{name}"):  # a per-seat pot ("round 2")
-            return self.v.text(f"pot.{name}", owner=self.who(int(seat), subject=False))
-        return pot
+        return pot_name(self.v, pot, lambda seat: self.who(seat, subject=False))
 
     def term(self, word: str) -> str:
         """A variant's word (a token, a family, a card's role) in this language."""
