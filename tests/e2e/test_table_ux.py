@@ -10,7 +10,6 @@ import contextlib
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,10 +19,10 @@ from sabacc.services.render import events_json
 from tests.apps.server.helpers import UNLIMITED, ServerProcess
 
 pytest.importorskip("playwright")
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.test_browser import ARGS, ARTIFACTS, CHROMIUM, _errors
+from tests.e2e.test_browser import ARTIFACTS, _errors, browser
 
 SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -36,15 +35,7 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 PASSIVE = ("check", "stand", "call")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+__all__ = ["browser"]  # the Chromium fixture of test_browser, shared
 
 
 @pytest.fixture(scope="module")
