@@ -1,4 +1,4 @@
-"""Build the compiled Corellian Spike core (``sabacc.variants._spike_core``) with Cython.
+"""Build the compiled cores (``sabacc.variants._*_core``, today Corellian Spike's) with Cython.
 
 Everything else is configured in pyproject.toml. The extension is optional: when Cython or a
 working C compiler is missing, the build still succeeds, prints one line saying so, and sabacc
@@ -31,20 +31,30 @@ def notice(reason: str) -> None:
 
 
 def extensions() -> list[Any]:
-    # Found by name so the .pyx can move inside src/ without touching this file.
-    sources = sorted(glob("src/sabacc/**/_spike_core.pyx", recursive=True))
+    # Every compiled core is a ``_<name>_core.pyx`` found by name, so a variant adds its core
+    # without touching this file; they share the RNG in ``sabacc/variants/_mt.pxd``.
+    sources = sorted(glob("src/sabacc/**/_*_core.pyx", recursive=True))
     if not sources:
         return []
-    module = sources[0][len("src/") : -len(".pyx")].replace("/", ".")
     flags = [] if sys.platform == "win32" else ["-O2", "-g0"]  # no debug info: a 5x smaller .so
-    ext = Extension(module, sources[:1], extra_compile_args=flags, optional=True)
+    exts = [
+        Extension(
+            source[len("src/") : -len(".pyx")].replace("/", "."),
+            [source],
+            extra_compile_args=flags,
+            optional=True,
+        )
+        for source in sources
+    ]
     try:
         from Cython.Build import cythonize
     except ImportError:
         notice("Cython is not installed")
         return []
     try:
-        compiled: list[Any] = cythonize([ext], compiler_directives=DIRECTIVES, quiet=True)
+        compiled: list[Any] = cythonize(
+            exts, compiler_directives=DIRECTIVES, include_path=["src"], quiet=True
+        )
     except Exception as exc:  # a broken Cython install must not break the install
         notice(f"Cython failed ({exc})")
         return []

@@ -81,7 +81,7 @@ class Variant:
         *,
         log: bool = ...,
         engine: Literal["compiled"],
-    ) -> SpikeCore: ...
+    ) -> GameProtocol: ...
 
     def new_game(
         self,
@@ -90,7 +90,7 @@ class Variant:
         *,
         log: bool = True,
         engine: str = "python",
-    ) -> Game | SpikeCore:
+    ) -> Game | GameProtocol:
         """A new game. ``engine="compiled"``: Corellian Spike on the compiled core
         (:mod:`sabacc.variants.compiled`), same rules and states, no per-event log, much faster."""
         if engine != "python":
@@ -125,7 +125,7 @@ def new_game(
     log: bool = ...,
     engine: Literal["compiled"],
     **options: Any,
-) -> SpikeCore: ...
+) -> GameProtocol: ...
 
 
 def new_game(
@@ -136,7 +136,7 @@ def new_game(
     log: bool = True,
     engine: str = "python",
     **options: Any,
-) -> Game | SpikeCore:
+) -> Game | GameProtocol:
     """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``.
 
     ``engine="compiled"`` plays Corellian Spike on the compiled core (see
@@ -167,8 +167,8 @@ def replay(
     upto: int | None = ...,
     log: bool = ...,
     engine: Literal["compiled"],
-    on_step: Callable[[SpikeCore, int], None] | None = ...,
-) -> SpikeCore: ...
+    on_step: Callable[[GameProtocol, int], None] | None = ...,
+) -> GameProtocol: ...
 
 
 def replay(
@@ -178,7 +178,7 @@ def replay(
     log: bool = True,
     engine: str = "python",
     on_step: Callable[[Any, int], None] | None = None,
-) -> Game | SpikeCore:
+) -> Game | GameProtocol:
     """Rebuild a game from a hand-history document (see :meth:`Game.history`).
 
     Replays ``upto`` actions (all by default), on the reference engine (``log=False``: without
@@ -202,7 +202,7 @@ def replay(
     if history.get("seed") is None:
         raise HistoryError("malformed hand history: it has no seed")
     try:
-        game: Game | SpikeCore = new_game(  # type: ignore[call-overload]
+        game: Game | GameProtocol = new_game(  # type: ignore[call-overload]
             str(history["variant"]),
             players=list(history["players"]),
             seed=history["seed"],

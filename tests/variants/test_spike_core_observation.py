@@ -338,6 +338,7 @@ def test_bots_play_the_same_game_on_both_engines() -> None:
         n = len(names)
         ref = sabacc.new_game("spike", players=n, seed=seed, game_end="hands:2")
         core = sabacc.new_game("spike", players=n, seed=seed, game_end="hands:2", engine="compiled")
+        assert isinstance(core, SpikeCore)
         ref_bots = [make_bot(name, 10 + i) for i, name in enumerate(names)]
         core_bots = [make_bot(name, 10 + i) for i, name in enumerate(names)]
         while not ref.is_over:

@@ -112,6 +112,7 @@ class TestRoundTrips:
 
     def test_a_core_rebuilt_from_its_own_snapshot_equals_a_clone(self) -> None:
         core = sabacc.new_game("spike", players=3, seed=8, engine="compiled", buy_in=9)
+        assert isinstance(core, SpikeCore)
         rng = random.Random(8)
         while not core.is_over:
             core.apply(choose(rng, core.legal(), Style()))

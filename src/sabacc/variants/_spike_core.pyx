@@ -22,6 +22,11 @@ from libc.stdint cimport uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
+from sabacc.variants._mt cimport (
+    MT, MT_INIT, MT_N, mt_below, mt_die, mt_init_genrand, mt_next, mt_random, mt_seed,
+    mt_shuffle_sorted,
+)
+
 import random as _random
 from collections.abc import Mapping as _Mapping
 from operator import index as _index
@@ -44,8 +49,6 @@ from sabacc.variants.spike_snapshot import SpikeSnapshot
 DEF MAXP = 8
 DEF NC = 62
 DEF MAXH = 16
-DEF MT_N = 624
-DEF MT_M = 397
 
 DEF PH_SETUP = 0
 DEF PH_CARD = 1
@@ -79,10 +82,6 @@ _PHASES = ("setup", "card", "betting", "spike", "showdown", "over")
 #: Seat statuses of :meth:`SpikeCore.seat_view`, as the reference ``observation`` names them.
 SEAT_STATUSES = ("active", "all_in", "junked", "waiting", "out")
 _STRUCTURES = {"no_limit": BS_NO_LIMIT, "pot_limit": BS_POT_LIMIT, "fixed": BS_FIXED}
-
-ctypedef struct MT:
-    uint32_t mt[MT_N]
-    int mti
 
 ctypedef struct Opts:
     long long ante
@@ -206,97 +205,10 @@ cdef tuple _CALL_JUNK = (CALL, JUNK)
 
 
 # ---------------------------------------------------------------------------------- the RNG
-cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
-    cdef int i
-    r.mt[0] = s
-    for i in range(1, MT_N):
-        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
-    r.mti = MT_N
-
+# The Mersenne Twister primitives are shared by every compiled core (sabacc/variants/_mt.pxd).
 
 cdef MT _MT_BASE  # init_genrand(19650218), where every init_by_array starts
-mt_init_genrand(&_MT_BASE, <uint32_t>19650218)
-
-
-cdef void mt_init_by_array(MT* r, uint32_t* key, int klen) noexcept nogil:
-    cdef int i = 1, j = 0, k
-    memcpy(r, &_MT_BASE, sizeof(MT))  # init_genrand(19650218), computed once
-    k = MT_N if MT_N > klen else klen
-    while k > 0:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
-                             + key[j] + <uint32_t>j)
-        i += 1
-        j += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        if j >= klen:
-            j = 0
-        k -= 1
-    k = MT_N - 1
-    while k > 0:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
-                             - <uint32_t>i)
-        i += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        k -= 1
-    r.mt[0] = <uint32_t>0x80000000
-
-
-cdef inline uint32_t mt_next(MT* r) noexcept nogil:
-    cdef uint32_t y
-    cdef int kk
-    if r.mti >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (r.mt[kk] & <uint32_t>0x80000000) | (r.mt[kk + 1] & <uint32_t>0x7fffffff)
-            r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (r.mt[kk] & <uint32_t>0x80000000) | (r.mt[kk + 1] & <uint32_t>0x7fffffff)
-            r.mt[kk] = r.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
-        y = (r.mt[MT_N - 1] & <uint32_t>0x80000000) | (r.mt[0] & <uint32_t>0x7fffffff)
-        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ ((y & 1) * <uint32_t>0x9908b0df)
-        r.mti = 0
-    y = r.mt[r.mti]
-    r.mti += 1
-    y ^= y >> 11
-    y ^= (y << 7) & <uint32_t>0x9d2c5680
-    y ^= (y << 15) & <uint32_t>0xefc60000
-    y ^= y >> 18
-    return y
-
-
-cdef inline double mt_random(MT* r) noexcept nogil:
-    """``random.Random.random()``."""
-    cdef uint32_t a = mt_next(r) >> 5
-    cdef uint32_t b = mt_next(r) >> 6
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
-
-
-cdef inline int mt_die(MT* r) noexcept nogil:
-    """``randrange(6) + 1``: CPython's ``_randbelow(6)`` draws 3 bits until below 6."""
-    cdef uint32_t v = mt_next(r) >> 29
-    while v >= 6:
-        v = mt_next(r) >> 29
-    return <int>v + 1
-
-
-cdef void mt_seed(MT* r, object seed) except *:
-    """Seed as ``random.Random(seed)`` does for an int: the 32-bit words of ``abs(seed)``."""
-    cdef uint32_t key[64]
-    cdef int klen = 0
-    n = abs(int(seed))
-    if n == 0:
-        key[0] = 0
-        klen = 1
-    while n:
-        if klen >= 64:
-            raise OptionError("seed is too large (at most 2048 bits)")
-        key[klen] = <uint32_t>(n & 0xFFFFFFFF)
-        klen += 1
-        n >>= 32
-    mt_init_by_array(r, key, klen)
+mt_init_genrand(&_MT_BASE, <uint32_t>MT_INIT)
 
 
 DEF SEED_GROUP = 16  # = G in sabacc_spike_seed_rows
@@ -415,61 +327,6 @@ def seed_group_sample(seeds):
         keys[g] = seeds[g]
     mt_seed_group(ptrs, keys, count)
     return [tuple([rs[g].mt[i] for i in range(MT_N)] + [rs[g].mti]) for g in range(count)]
-
-
-cdef void shuffle_sorted(MT* r, signed char* cards, int count) noexcept nogil:
-    """The reference ``_shuffled``: a stable sort by one ``random()`` key per card, in order.
-
-    A ``random()`` value is ``(a * 2**26 + b) / 2**53``: the 53-bit integer ``a * 2**26 + b``
-    orders the cards exactly as the float does. The cards are spread into 64 buckets by its top
-    6 bits (a counting sort: stable), then an insertion sort (stable) fixes the few inversions
-    left inside buckets: the same order as a stable sort of the floats, in linear time.
-    """
-    cdef uint64_t keys[NC]
-    cdef uint64_t sorted_keys[NC]
-    cdef signed char sorted_cards[NC]
-    cdef int start[65]
-    cdef uint64_t k
-    cdef signed char c
-    cdef int i, j
-    cdef uint32_t a, b
-    memset(start, 0, sizeof(start))
-    for i in range(count):
-        a = mt_next(r) >> 5
-        b = mt_next(r) >> 6
-        k = (<uint64_t>a << 26) | b
-        keys[i] = k
-        start[(k >> 47) + 1] += 1
-    for i in range(64):
-        start[i + 1] += start[i]
-    for i in range(count):
-        j = start[keys[i] >> 47]
-        start[keys[i] >> 47] = j + 1
-        sorted_keys[j] = keys[i]
-        sorted_cards[j] = cards[i]
-    for i in range(count):  # insertion sort: only inversions inside a bucket are left
-        k = sorted_keys[i]
-        c = sorted_cards[i]
-        j = i - 1
-        while j >= 0 and sorted_keys[j] > k:
-            sorted_keys[j + 1] = sorted_keys[j]
-            cards[j + 1] = cards[j]
-            j -= 1
-        sorted_keys[j + 1] = k
-        cards[j + 1] = c
-
-
-cdef inline uint32_t mt_below(MT* r, uint32_t n) noexcept nogil:
-    """CPython's ``_randbelow_with_getrandbits(n)`` for 0 < n < 2**32."""
-    cdef int k = 0
-    cdef uint32_t m = n, v
-    while m:
-        k += 1
-        m >>= 1
-    v = mt_next(r) >> (32 - k)
-    while v >= n:
-        v = mt_next(r) >> (32 - k)
-    return v
 
 
 cdef void shuffle_like_python(object rng, list items) except *:
@@ -625,7 +482,7 @@ def spike_strength(values):
 def rng_sample(seed, int draws):
     """``[random(), randrange(6) + 1, ...]`` alternating, from the compiled RNG (for tests)."""
     cdef MT r
-    mt_seed(&r, seed)
+    mt_seed(&r, &_MT_BASE, seed)
     out = []
     for _ in range(draws):
         out.append(mt_random(&r))
@@ -839,7 +696,7 @@ cdef void g_reshuffle(State* st, Opts* o) noexcept nogil:
         st.discard[0] = st.discard[st.ndiscard - 1]
         st.ndiscard = 1
     st.nmuck = 0
-    shuffle_sorted(&st.rng, st.draw, k)
+    mt_shuffle_sorted(&st.rng, st.draw, k)
     st.ndraw = k
 
 cdef signed char g_take_from_hand(State* st, Opts* o, int s, int value) noexcept nogil:
@@ -935,7 +792,7 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     # deal: the whole deck, shuffled
     for i in range(NC):
         st.draw[i] = <signed char>i
-    shuffle_sorted(&st.rng, st.draw, NC)
+    mt_shuffle_sorted(&st.rng, st.draw, NC)
     st.ndraw = NC
     k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
     for r in range(2):
@@ -1423,7 +1280,7 @@ cdef class SpikeCore:
             _read_options(o, options)
             memcpy(&_last_opts, o, sizeof(Opts))
             _last_options = options
-        mt_seed(&st.rng, seed)
+        mt_seed(&st.rng, &_MT_BASE, seed)
         st.n = n
         for s in range(n):
             st.stacks[s] = o.start
@@ -1596,7 +1453,7 @@ cdef class SpikeCore:
         new._legal_obj = self._legal_obj
         new._legal_list = self._legal_list
         if reseed is not None:
-            mt_seed(&new.st.rng, reseed)
+            mt_seed(&new.st.rng, &_MT_BASE, reseed)
         return new
 
     def __reduce__(self):

@@ -27,7 +27,7 @@ from sabacc.core.options import Options
 from sabacc.variants.registry import lookup, variant_names
 
 if TYPE_CHECKING:
-    from sabacc.variants._spike_core import SpikeCore
+    from sabacc.engine.protocol import GameProtocol
 
 ENGINES = ("python", "compiled")
 #: What an ``engine=`` parameter accepts where a default is chosen for the user.
@@ -98,7 +98,7 @@ def new_compiled_game(
     seed: int | None = None,
     engine: str = "compiled",
     variant: str = "corellian_spike",
-) -> SpikeCore:
+) -> GameProtocol:
     """A game on ``variant``'s compiled core (``options`` are that variant's options).
 
     ``engine`` and ``variant`` are checked as :func:`check_engine` does (the API passes them
@@ -107,5 +107,5 @@ def new_compiled_game(
     check_engine(engine, variant)
     loader = lookup(variant).compiled
     assert loader is not None  # check_engine refused variants without one
-    game: SpikeCore = loader()(options, seed=seed, players=players)
+    game: GameProtocol = loader()(options, seed=seed, players=players)
     return game
