@@ -191,3 +191,38 @@ cdef inline void mt_shuffle_sorted(MT* r, signed char* cards, int count) noexcep
             j -= 1
         sorted_keys[j + 1] = k
         cards[j + 1] = c
+
+
+# ------------------------------------------------------------------ random.sample (Kessel's draft)
+cdef extern from "math.h":
+    double _mt_log "log"(double x) nogil
+    double _mt_ceil "ceil"(double x) nogil
+
+
+cdef inline int mt_sample_indices(MT* r, int n, int k, int* out) noexcept nogil:
+    """``sample(range(n), k)`` as CPython 3.11 draws it: the indices of the population items
+    picked, in order (0 <= k <= n <= 64). A pool when ``n`` is small for ``k``, else a set of
+    indices drawn again until new, as CPython chooses (``setsize``)."""
+    cdef int pool[64]
+    cdef char selected[64]
+    cdef int i, j
+    cdef double setsize = 21
+    if k > 5:
+        # 4 ** ceil(log(k * 3, 4)): math.log(x, base) is log(x) / log(base)
+        setsize += 4.0 ** _mt_ceil(_mt_log(k * 3.0) / _mt_log(4.0))
+    if n <= setsize:
+        for i in range(n):
+            pool[i] = i
+        for i in range(k):
+            j = <int>mt_below(r, <uint32_t>(n - i))
+            out[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        memset(selected, 0, sizeof(selected))
+        for i in range(k):
+            j = <int>mt_below(r, <uint32_t>n)
+            while selected[j]:
+                j = <int>mt_below(r, <uint32_t>n)
+            selected[j] = 1
+            out[i] = j
+    return k
