@@ -875,6 +875,13 @@ def evaluate(options: Options, cards: list[Card]) -> HandValue:
     return hand_value(cards)
 
 
+def load_compiled_core() -> type[Any]:
+    """The compiled Kessel Sabacc engine's game class (ImportError when it is not built)."""
+    from sabacc.variants._kessel_core import KesselCore
+
+    return KesselCore
+
+
 def _takes_own_pot(hand: HandValue) -> bool:
     return True  # every best hand takes its own round pot back, whatever it is
 
@@ -942,6 +949,7 @@ KesselGame.info = register(
         ),
         bot=KesselBot(),
         odds=KesselOdds(),
+        compiled=load_compiled_core,
         rl_spec=KESSEL_FEATURES,
         display=KESSEL_DISPLAY,
     )
