@@ -231,6 +231,7 @@ cdef inline int _code_of(object action) except -2:
 # ------------------------------------------------------------------ options
 cdef object _last_options = None
 cdef Opts _last_opts
+cdef tuple _last_cards = ()
 
 
 cdef void _read_options(Opts* o, object options) except *:
@@ -799,7 +800,8 @@ cdef class KesselCore:
     cdef list _seats          # action log: seat of each action
     cdef list _acts           # action log: the action objects
     cdef list _last           # last action object of each seat, this round
-    cdef list _records        # one compact tuple per finished round (see _record)
+    cdef list _records        # each finished round's Rec, as bytes (see _build_result)
+    cdef int _nrecords
     cdef list _results        # HandResult of the first len(_results) rounds, built lazily
     cdef tuple _cards         # the deck's Card objects, by id
     cdef object _legal_obj
@@ -807,7 +809,7 @@ cdef class KesselCore:
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef int s, n
-        global _last_options, _last_opts
+        global _last_options, _last_opts, _last_cards
         if options is None or isinstance(options, _Mapping):
             options = KesselOptions.from_mapping(options or {})
         elif type(options) is not KesselOptions:
@@ -831,16 +833,18 @@ cdef class KesselCore:
         self._seats = []
         self._acts = []
         self._records = []
+        self._nrecords = 0
         self._results = []
         self._legal_obj = None
         self._legal_list = None
-        self._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
         if options is _last_options:  # options are frozen: reuse the last conversion
             memcpy(&self.o, &_last_opts, sizeof(Opts))
         else:
             _read_options(&self.o, options)
             memcpy(&_last_opts, &self.o, sizeof(Opts))
             _last_options = options
+            _last_cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
+        self._cards = _last_cards
         memset(&self.st, 0, sizeof(State))
         mt_seed(&self.st.rng, &_MT_BASE, seed)
         self.st.n = n
@@ -926,9 +930,14 @@ cdef class KesselCore:
         Raises :class:`~sabacc.core.errors.IllegalActionError` (state unchanged) for an illegal or
         malformed action, or when ``seat`` is given and is not the current player.
         """
-        cdef int actor, code
-        if not isinstance(action, Action):
-            action = parse_kessel_action(action)
+        cdef int actor, code = -1
+        cdef object c = _CODE_BY_ID.get(id(action))
+        if c is not None and _ACTS[<int>c] is action:  # one of the cached action objects
+            code = <int>c
+        else:
+            if not isinstance(action, Action):
+                action = parse_kessel_action(action)
+            code = _code_of(action)
         if self.st.over:
             raise IllegalActionError("the game is over: no more actions")
         actor = self.st.to_act
@@ -944,7 +953,6 @@ cdef class KesselCore:
                 raise IllegalActionError(
                     f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
                 )
-        code = _code_of(action)
         g_compute_legal(&self.st, &self.o)
         if code < 0 or not g_has_legal(&self.st, code):
             raise IllegalActionError(self._illegal_message(action))
@@ -954,27 +962,12 @@ cdef class KesselCore:
         self._acts.append(action)
         g_perform(&self.st, &self.o, actor, code)
         self._last[actor] = action
-        if self.st.rounds_done != len(self._records):
-            self._record()
+        if self.st.rounds_done != self._nrecords:
+            self._records.append((<char*>&self.st.rec)[:sizeof(Rec)])
+            self._nrecords += 1
             if not self.st.over:  # a new round began: its last actions start empty
                 self._last = [None] * self.st.n
         return None
-
-    cdef void _record(self) except *:
-        """Keep the round that just ended, compactly: (hand, dealer, reason, seats in order,
-        their cards, their dice, pots, penalties (-1: took its pot back), net, rules)."""
-        cdef Rec* r = &self.st.rec
-        cdef int i, k = r.norder
-        self._records.append((
-            r.hand_no, r.dealer, r.reason,
-            tuple([r.order[i] for i in range(k)]),
-            tuple([(r.cards[i][0], r.cards[i][1]) for i in range(k)]),
-            tuple([(r.dice[i][0], r.dice[i][1]) for i in range(k)]),
-            tuple([r.pot[i] for i in range(k)]),
-            tuple([r.pen[i] for i in range(k)]),
-            tuple([r.net[i] for i in range(self.st.n)]),
-            (r.rules[0], r.rules[1], r.rules[2], r.rules[3]),
-        ))
 
     cdef str _illegal_message(self, object action):
         """The reference engine's message (KesselGame._illegal_message)."""
@@ -1067,6 +1060,7 @@ cdef class KesselCore:
         new._acts = list(self._acts)
         new._last = list(self._last)
         new._records = list(self._records)
+        new._nrecords = self._nrecords
         new._results = list(self._results)
         new._cards = self._cards
         new._legal_obj = self._legal_obj
@@ -1318,8 +1312,19 @@ cdef class KesselCore:
         return hand_value(list(cards), self.rules, self.chosen)
 
     # ------------------------------------------------------------------ hand results
-    cdef object _build_result(self, tuple rec):
-        hand, dealer, reason, order, cards, dice, pots, pens, net, rules = rec
+    cdef object _build_result(self, bytes data):
+        cdef Rec r
+        cdef int i
+        memcpy(&r, <char*>data, sizeof(Rec))
+        k = r.norder
+        hand, dealer, reason = r.hand_no, r.dealer, r.reason
+        order = [r.order[i] for i in range(k)]
+        cards = [(r.cards[i][0], r.cards[i][1]) for i in range(k)]
+        dice = [(r.dice[i][0], r.dice[i][1]) for i in range(k)]
+        pots = [r.pot[i] for i in range(k)]
+        pens = [r.pen[i] for i in range(k)]
+        net = tuple([r.net[i] for i in range(self.st.n)])
+        rules = (r.rules[0], r.rules[1], r.rules[2], r.rules[3])
         deck = self._cards
         rule = Rules(bool(rules[0]), bool(rules[1]), bool(rules[2]), rules[3] if rules[3] else None)
         results = []
@@ -1345,7 +1350,7 @@ cdef class KesselCore:
 
     @property
     def hand_nets(self):
-        return [(r[0], r[1], _REASONS[r[2]], r[8]) for r in self._records]
+        return [(r.hand, r.dealer, r.reason, r.net) for r in self.hand_results]
 
     # ------------------------------------------------------------------ observation
     cdef str _status(self, int s):
@@ -1633,6 +1638,7 @@ def _restore(bytes state, options, seed, names, seats, acts, last, records):
     new._acts = list(acts)
     new._last = list(last)
     new._records = list(records)
+    new._nrecords = len(records)
     new._results = []
     new._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
     new._legal_obj = None
