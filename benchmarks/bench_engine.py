@@ -8,8 +8,9 @@ Run it in its own environment, which also holds the reference library (pokerkit)
 Every figure is the median of ``--repeats`` timed runs on one core. "Full checks" means every
 action is validated by ``apply`` (legality, state untouched on error): the engine exactly as a
 user gets it. The reference engine (``engine="python"``, the default) also logs every event;
-the compiled Corellian Spike core (``engine="compiled"``) reaches the same states for the same
-seed and actions, validates the same way and keeps the action log, without per-event objects.
+each compiled core (``engine="compiled"``, a row per variant whose ``VariantInfo.compiled`` is
+built) reaches the same states for the same seed and actions, validates the same way and keeps
+the action log, without per-event objects.
 Each game starts with ``sabacc.new_game`` inside the timing. Random play picks uniformly among
 ``legal_actions()`` (every bet size listed), like pokerkit's random player below.
 """
@@ -34,14 +35,18 @@ from sabacc.variants.spike_hands import (
     spike_key,
 )
 
+#: The clock rates are measured on: wall time, or this process's CPU time (``--clock cpu``, for
+#: a loaded machine where other processes share the core).
+CLOCK: Callable[[], float] = time.perf_counter
+
 
 def timed(fn: Callable[[], int], repeats: int) -> float:
     """Median rate (units per second) of ``fn``, which returns how many units it did."""
     rates = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = CLOCK()
         units = fn()
-        rates.append(units / (time.perf_counter() - start))
+        rates.append(units / (CLOCK() - start))
     return statistics.median(rates)
 
 
@@ -73,6 +78,30 @@ def bench_play(
     rate = timed(run, repeats)
     hands_per_game = statistics.mean(ratio)
     return {"games_per_s": rate, "hands_per_s": rate * hands_per_game}
+
+
+def compiled_variants() -> list[str]:
+    """The variants whose compiled core (``VariantInfo.compiled``) is built here."""
+    return [n for n in sabacc.variant_names() if compiled.available(n)]
+
+
+#: Issue 20's goal for every compiled core: random-play games/s heads-up on one core.
+CORE_TARGET_2P = 20_000
+
+
+def bench_compiled(variant: str, games: int, repeats: int, results: dict[str, Any]) -> None:
+    """Random play on ``variant``'s compiled core (rows ``<variant>_compiled_<n>p``)."""
+    info = sabacc.variant(variant).info
+    for players in (p for p in (2, 4, 6) if p <= info.max_players):
+        n = max(1, games * 10 // {2: 1, 4: 2, 6: 4}[players])
+        r = bench_play(info.name, players, n, repeats, engine="compiled")
+        results[f"{info.name}_compiled_{players}p"] = r
+        target = f"   (target {CORE_TARGET_2P:,} games/s)" if players == 2 else ""
+        label = f"{info.name[:11]} (core)"
+        print(
+            f"{label:>16} {players} players: {r['games_per_s']:>9,.0f} games/s "
+            f"{r['hands_per_s']:>9,.0f} hands/s{target}"
+        )
 
 
 def bench_eval(count: int, repeats: int) -> dict[str, float]:
@@ -156,14 +185,24 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument(
         "--variants",
-        help="comma list: random play of these variants only (no compiled core, evaluation or "
-        "reference rows), e.g. --variants kessel",
+        help="comma list: random play of these variants only, on each engine they have (no "
+        "evaluation or reference-library rows), e.g. --variants kessel",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time rates by the wall clock (default) or by this process's CPU time",
     )
     args = parser.parse_args()
-    results: dict[str, Any] = {"repeats": args.repeats}
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    results: dict[str, Any] = {"repeats": args.repeats, "clock": args.clock}
     if args.variants:
         for name in args.variants.split(","):
             info = sabacc.variant(name.strip()).info
+            if info.name in compiled_variants():
+                bench_compiled(info.name, args.games, args.repeats, results)
             for players in (p for p in (2, 4, 6) if p <= info.max_players):
                 n = max(1, args.games // {2: 1, 4: 2, 6: 4}[players])
                 r = bench_play(info.name, players, n, args.repeats)
@@ -176,17 +215,11 @@ def main() -> None:
             with open(args.json, "w") as fh:
                 json.dump(results, fh, indent=1)
         return
-    if compiled.available():
-        for players, target in ((2, 20_000), (6, 6_000)):
-            n = args.games * 10 if players == 2 else args.games * 5 // 2
-            r = bench_play("corellian_spike", players, n, args.repeats, engine="compiled")
-            results[f"corellian_spike_compiled_{players}p"] = r
-            print(
-                f"{'spike (compiled)':>16} {players} players: {r['games_per_s']:>9,.0f} games/s "
-                f"{r['hands_per_s']:>9,.0f} hands/s   (target {target:,} games/s)"
-            )
-    else:
-        print("compiled core not built: engine='compiled' rows skipped")
+    cores = compiled_variants()
+    if not cores:
+        print("no compiled core built: engine='compiled' rows skipped")
+    for name in cores:
+        bench_compiled(name, args.games, args.repeats, results)
     for variant in sabacc.variant_names():
         most = sabacc.variant(variant).info.max_players
         for players in (p for p in (2, 4, 6) if p <= most):

@@ -837,7 +837,7 @@ cdef class KesselCore:
         self._results = []
         self._legal_obj = None
         self._legal_list = None
-        if options is _last_options:  # options are frozen: reuse the last conversion
+        if options is _last_options or options == _last_options:  # frozen: reuse the conversion
             memcpy(&self.o, &_last_opts, sizeof(Opts))
         else:
             _read_options(&self.o, options)

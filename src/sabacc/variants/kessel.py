@@ -875,8 +875,10 @@ def evaluate(options: Options, cards: list[Card]) -> HandValue:
     return hand_value(cards)
 
 
+@functools.cache
 def load_compiled_core() -> type[Any]:
-    """The compiled Kessel Sabacc engine's game class (ImportError when it is not built)."""
+    """The compiled Kessel Sabacc engine's game class (ImportError when it is not built; kept
+    once found: a game is made per call in simulations)."""
     from sabacc.variants._kessel_core import KesselCore
 
     return KesselCore
