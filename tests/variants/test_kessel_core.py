@@ -10,6 +10,7 @@ Sized to run in well under a minute on two loaded cores; raise ``SABACC_CORE_EXA
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -257,7 +258,7 @@ class TestLockstep:
     @hsettings(20)
     @given(setups)
     def test_conservation(self, setup: Setup) -> None:
-        ref, core = make_pair(setup)
+        _, core = make_pair(setup)
         rng = random.Random(setup.play_seed)
         total = core.total_credits()
         assert total == setup.players * core.options.chips
@@ -277,7 +278,7 @@ def fingerprint(g: Any) -> Any:
     return (g.full_state(), g.action_count, g.legal_actions(), g.last_action, g.hand_nets)
 
 
-def junk(g: KesselGame, rng: random.Random) -> list[tuple[Any, int | None]]:
+def junk(g: KesselGame, rng: random.Random) -> list[tuple[Any, Any]]:
     """Actions refused now, or malformed: wrong phase, tokens not held or played twice, bad
     targets, out-of-range dice, other variants' actions, wrong seats, non-actions."""
     legal = g.legal_actions()
@@ -293,7 +294,7 @@ def junk(g: KesselGame, rng: random.Random) -> list[tuple[Any, int | None]]:
         candidates.append(f"token {token}")
         for target in (-1, 0, 1, 5, 6, 99):
             candidates.append(PlayToken(token, target))
-    out: list[tuple[Any, int | None]] = [(c, None) for c in rng.sample(candidates, 25)]
+    out: list[tuple[Any, Any]] = [(c, None) for c in rng.sample(candidates, 25)]
     actor = g.current_player
     if actor is not None and legal:
         out.append((legal[0], (actor + 1) % g.n))  # a legal action from the wrong seat
@@ -303,7 +304,7 @@ def junk(g: KesselGame, rng: random.Random) -> list[tuple[Any, int | None]]:
     return out
 
 
-def outcome_of(g: Any, action: Any, seat: int | None) -> tuple[str, str] | None:
+def outcome_of(g: Any, action: Any, seat: Any) -> tuple[str, str] | None:
     try:
         g.apply(action, seat=seat)
     except (IllegalActionError, OptionError, TypeError) as exc:
@@ -417,6 +418,25 @@ class TestClone:
             assert d_ref.full_state() == d_core.full_state()
         assert ref.full_state() == core.full_state()  # determinizing changed nothing
 
+    @hsettings(15)
+    @given(setups, st.integers(0, 120))
+    def test_from_game_goes_on_as_the_game(self, setup: Setup, at: int) -> None:
+        ref, _ = make_pair(setup)
+        rng = random.Random(setup.play_seed)
+        advance(ref, rng, at)
+        core = KesselCore.from_game(ref)
+        assert_same_state(ref, core, "from_game")
+        for _ in range(200):  # the RNG state came along: reshuffles, dice, next rounds agree
+            if ref.is_over:
+                break
+            action = choose(rng, ref.legal_actions(), setup.token_bias)
+            ref.apply(action)
+            core.apply(action)
+            assert ref.full_state() == core.full_state()
+        assert_same_state(ref, core, "after from_game")
+        back = pickle.loads(pickle.dumps(core))
+        assert [r.to_dict() for r in back.hand_results] == [r.to_dict() for r in ref.hand_results]
+
     def test_pickle_round_trip(self) -> None:
         _, core = make_pair(Setup({}, 4, 8, 1, 0.3))
         advance(core, random.Random(2), 50)
@@ -459,9 +479,10 @@ class TestApi:
             KesselCore(KesselOptions(), seed=1.5)  # type: ignore[arg-type]
         with pytest.raises(OptionError, match="chips"):
             KesselCore({"chips": 11}, seed=1)
-        assert KesselCore({"shift_tokens": ["refund", "embargo"]}, seed=2).tokens_left == [
-            ["refund", "embargo"]
-        ] * 4
+        assert (
+            KesselCore({"shift_tokens": ["refund", "embargo"]}, seed=2).tokens_left
+            == [["refund", "embargo"]] * 4
+        )
 
 
 _spec = importlib.util.spec_from_file_location("make_golden", ROOT / "scripts" / "make_golden.py")
@@ -490,3 +511,23 @@ def test_golden_replays_on_the_core(path: Path) -> None:
     assert walked["final_stacks"] == doc["final_stacks"]
     assert walked["outcome"] == doc["outcome"] == history["result"]
     assert sabacc.replay(history, engine="compiled").history() == history
+
+
+STUB = ROOT / "src" / "sabacc" / "variants" / "_kessel_core.pyi"
+
+
+def test_stub_matches_the_built_core() -> None:
+    """The type stub (what mypy checks GameProtocol against) lists exactly the public members
+    of the built KesselCore."""
+    tree = ast.parse(STUB.read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "KesselCore")
+    stub: set[str] = set()
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef):
+            stub.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            stub.add(node.target.id)
+    stub = {n for n in stub if not n.startswith("_")}
+    runtime = {n for n in dir(KesselCore) if not n.startswith("_")}
+    assert stub - runtime == set(), "in the stub, not in the core"
+    assert runtime - stub == set(), "in the core, not in the stub"

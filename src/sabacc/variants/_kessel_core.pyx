@@ -1073,7 +1073,7 @@ cdef class KesselCore:
         """Pickling (process pools, ``copy.deepcopy``): the C state as bytes, with the logs."""
         return (_restore, (
             (<char*>&self.st)[:sizeof(State)], self.options, self.seed, self.names,
-            self._seats, self._acts, self._last, self._records,
+            self._seats, self._acts, self._last, self._records, self._results,
         ))
 
     def total_credits(self):
@@ -1570,6 +1570,97 @@ cdef class KesselCore:
             "observation": self.observation(None),
         }
 
+    # ------------------------------------------------------------------ from a reference game
+    @staticmethod
+    def from_game(game):
+        """A core in exactly the state of the reference ``KesselGame`` (its RNG's state too), so
+        that it goes on as the game would: what search bots sample their worlds from."""
+        cdef KesselCore new = KesselCore.__new__(KesselCore)
+        cdef State* st = &new.st
+        cdef int s, i, p
+        if not isinstance(game, KesselGame):
+            raise OptionError("KesselCore.from_game takes a KesselGame")
+        version, words, _gauss = game.rng.getstate()
+        options = game.options
+        new.options = options
+        new.seed = game.seed
+        new.names = list(game.names)
+        _read_options(&new.o, options)
+        new._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
+        memset(st, 0, sizeof(State))
+        for i in range(624):
+            st.rng.mt[i] = words[i]
+        st.rng.mti = words[624]
+        n = game.n
+        st.n = n
+        for s in range(n):
+            st.stacks[s] = game.stacks[s]
+            st.committed[s] = game.committed[s]
+            st.hand_start[s] = game.hand_start_stacks[s]
+            st.out[s] = game.out[s]
+            st.in_hand[s] = game.in_hand[s]
+            st.hlen[s] = len(game.hands[s])
+            for i in range(st.hlen[s]):
+                st.hand[s][i] = game.hands[s][i].id
+            st.pub[s] = _mask(game.public_ids[s])
+            st.seen[s] = _mask(game.seen[s])
+            st.stood[s] = game.stood[s]
+            st.stood_now[s] = game.stood_now[s]
+            st.embargoed[s] = game.embargoed[s]
+            st.immune[s] = game.immune[s]
+            st.ntleft[s] = len(game.tokens_left[s])
+            for i, name in enumerate(game.tokens_left[s]):
+                st.tleft[s][i] = _TOKEN_INDEX[name]
+            st.ntused[s] = len(game.tokens_used[s])
+            for i, name in enumerate(game.tokens_used[s]):
+                st.tused[s][i] = _TOKEN_INDEX[name]
+        st.hand_no = game.hand_no
+        st.dealer = game.dealer
+        st.house = game.house
+        st.to_act = -1 if game.to_act is None else game.to_act
+        st.phase = _PHASES.index(game.phase)
+        st.over = game.over
+        for p, pile in enumerate((game.sand_draw, game.blood_draw, game.sand_discard,
+                                  game.blood_discard)):
+            st.plen[p] = len(pile)
+            for i in range(len(pile)):
+                st.pile[p][i] = pile[i].id
+        st.drawn = game.drawn[0].id if game.drawn else -1
+        st.drawn_from = -1 if game.drawn_from is None else DRAW_SOURCES.index(game.drawn_from)
+        st.norder = len(game.order)
+        for i in range(st.norder):
+            st.order[i] = game.order[i]
+        st.pos = game.pos
+        st.turn = game.turn
+        st.must_stand = game.must_stand
+        st.token_now = game.token_now
+        st.free_draw = game.free_draw
+        rules = game.rules
+        st.rules[0] = rules.major_fraud
+        st.rules[1] = rules.markdown
+        st.rules[2] = rules.cook_the_books
+        st.rules[3] = rules.prime or 0
+        for card, die in game.chosen.items():
+            st.chosen[card] = die
+        st.npend = len(game.pending)
+        for i in range(st.npend):
+            st.pend_seat[i] = game.pending[i][0]
+            st.pend_card[i] = game.pending[i][1]
+        st.has_dice = game.dice is not None
+        if game.dice is not None:
+            st.dice0, st.dice1 = game.dice
+        st.end_reason = _REASONS.index(game.end_reason)
+        new._seats = [seat for seat, _ in game.actions]
+        new._acts = [parse_kessel_action(text) for _, text in game.actions]
+        new._last = [None if t is None else parse_kessel_action(t) for t in game.last_action]
+        new._results = list(game.hand_results)
+        new._records = [None] * len(new._results)  # their HandResults are in _results already
+        new._nrecords = len(new._results)
+        st.rounds_done = new._nrecords
+        new._legal_obj = None
+        new._legal_list = None
+        return new
+
     # ------------------------------------------------------------------ search
     def determinize(self, int viewer, rng):
         """As KesselGame.determinize: the same RNG calls, the same world."""
@@ -1627,7 +1718,14 @@ cdef class KesselCore:
         return new
 
 
-def _restore(bytes state, options, seed, names, seats, acts, last, records):
+cdef uint64_t _mask(object ids) except? 0:
+    cdef uint64_t m = 0
+    for i in ids:
+        m |= (<uint64_t>1) << <int>i
+    return m
+
+
+def _restore(bytes state, options, seed, names, seats, acts, last, records, results):
     cdef KesselCore new = KesselCore.__new__(KesselCore)
     memcpy(&new.st, <char*>state, sizeof(State))
     _read_options(&new.o, options)
@@ -1639,7 +1737,7 @@ def _restore(bytes state, options, seed, names, seats, acts, last, records):
     new._last = list(last)
     new._records = list(records)
     new._nrecords = len(records)
-    new._results = []
+    new._results = list(results)
     new._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
     new._legal_obj = None
     new._legal_list = None
