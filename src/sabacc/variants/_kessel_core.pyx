@@ -23,6 +23,7 @@ from sabacc.variants._mt cimport MT, MT_INIT, mt_below, mt_die, mt_init_genrand,
 
 from collections.abc import Mapping as _Mapping
 import operator as _operator
+import random as _random
 
 from sabacc.core.actions import STAND, Action
 from sabacc.core.errors import IllegalActionError, OptionError
@@ -1290,6 +1291,16 @@ cdef class KesselCore:
     @property
     def tokens_used(self):
         return [self._tokens_used(s) for s in range(self.st.n)]
+
+    @property
+    def rng(self):
+        """A ``random.Random`` in this game's RNG state (a copy: drawing from it changes
+        nothing here), as the reference engine's ``rng`` would be."""
+        cdef int i
+        words = tuple([self.st.rng.mt[i] for i in range(624)]) + (self.st.rng.mti,)
+        r = _random.Random()
+        r.setstate((3, words, None))
+        return r
 
     @property
     def last_action(self):

@@ -105,10 +105,12 @@ def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
 def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
     """A sampler of states as ``seat`` might imagine them (``game.determinize(seat, rng)``).
 
-    ``engine="auto"`` (the default) samples on the variant's compiled core when it has one and
-    it is built (:meth:`SpikeCore.determinize` makes the same RNG calls and the same states, and
-    search bots then play their rollouts on it, many times faster), else the variant's own
-    compact search worlds where its bot model has them (:meth:`BotModel.search_sampler`);
+    ``engine="auto"`` (the default) samples the variant's own compact search worlds where its
+    bot model has them (:meth:`BotModel.search_sampler`, built for search: faster there than a
+    compiled core whose rollouts read Python observations), else on the
+    variant's compiled core when it has one and it is built (:meth:`SpikeCore.determinize`
+    makes the same RNG calls and the same states, and search bots then play their rollouts on
+    it, many times faster);
     ``"python"`` always uses the reference engine; ``"compiled"`` insists on the core.
 
     ``game`` may itself be a compiled core (``SpikeCore``): it then samples with its own
@@ -119,7 +121,11 @@ def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
     from sabacc.variants.compiled import resolve_engine
 
     chosen = resolve_engine(engine, game.variant)
-    if not isinstance(game, Game):  # a compiled Corellian Spike core
+    if engine == "auto":  # a variant's own compact search worlds, where it has them, come first
+        compact = game.info.bot.search_sampler(game, seat)
+        if compact is not None:
+            return compact
+    if not isinstance(game, Game):  # a compiled core
         if engine == "python":
             raise OptionError(
                 "engine='python': this game runs on the compiled core, which samples its "
@@ -142,10 +148,6 @@ def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
             return world
 
         return sample_core
-    if engine == "auto":
-        compact = game.info.bot.search_sampler(game, seat)
-        if compact is not None:
-            return compact
 
     def sample(rng: random.Random) -> GameProtocol:
         return game.determinize(seat, rng)
