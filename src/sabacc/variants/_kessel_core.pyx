@@ -19,7 +19,10 @@ cold members build the reference engine's Python values from the C state.
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from sabacc.variants._mt cimport MT, MT_INIT, mt_below, mt_die, mt_init_genrand, mt_sample_indices, mt_seed, mt_shuffle_sorted
+from sabacc.variants._mt cimport (
+    MT, MT_INIT, mt_below, mt_die, mt_init_by_array, mt_init_genrand, mt_sample_indices, mt_seed,
+    mt_shuffle_sorted,
+)
 
 from collections.abc import Mapping as _Mapping
 import operator as _operator
@@ -215,6 +218,19 @@ cdef dict _TOKEN_INDEX = {name: i for i, name in enumerate(TOKENS)}
 cdef tuple _DEFAULT_NAMES = tuple(
     tuple(f"Player {i + 1}" for i in range(n)) if n >= 2 else None for n in range(MAXP + 1)
 )
+
+
+cdef inline int _seed(MT* r, object seed) except -1:
+    """``random.Random(seed)``: mt_seed, with the words of a seed below 2**64 split in C."""
+    cdef uint64_t v
+    cdef uint32_t key[2]
+    if type(seed) is int and -(2**63) < seed < 2**63:
+        v = <uint64_t>(seed if seed >= 0 else -seed)
+        key[0] = <uint32_t>(v & 0xFFFFFFFF)
+        key[1] = <uint32_t>(v >> 32)
+        mt_init_by_array(r, &_MT_BASE, key, 2 if key[1] else 1)
+        return 0
+    return mt_seed(r, &_MT_BASE, seed)
 
 
 cdef inline int _code_of(object action) except -2:
@@ -827,7 +843,8 @@ cdef class KesselCore:
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {n}"
             )
-        seed = resolve_seed(seed)
+        if type(seed) is not int:
+            seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
         self.names = list(names)
@@ -847,7 +864,7 @@ cdef class KesselCore:
             _last_cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
         self._cards = _last_cards
         memset(&self.st, 0, sizeof(State))
-        mt_seed(&self.st.rng, &_MT_BASE, seed)
+        _seed(&self.st.rng, seed)
         self.st.n = n
         for s in range(n):
             self.st.stacks[s] = self.o.chips
@@ -1067,7 +1084,7 @@ cdef class KesselCore:
         new._legal_obj = self._legal_obj
         new._legal_list = self._legal_list
         if reseed is not None:
-            mt_seed(&new.st.rng, &_MT_BASE, reseed)
+            _seed(&new.st.rng, reseed)
         return new
 
     def __reduce__(self):
