@@ -563,3 +563,20 @@ def test_search_worlds_from_the_core_equal_those_from_the_game() -> None:
             action = choose(rng, ref.legal_actions(), 0.4)
             ref.apply(action)
             core.apply(action)
+
+
+def test_random_games_in_c_are_the_games_the_protocol_plays() -> None:
+    """The all-C random play (the engine's own speed, without Python calls) plays exactly the
+    games the Python loop plays on the core with the same picks (randrange of a Random(1))."""
+    for players, opts in ((2, {}), (4, {"shift_tokens": "none"}), (6, {"chips": 4})):
+        rng = random.Random(1)
+        actions = rounds = 0
+        options = KesselOptions.from_mapping(opts)
+        for seed in range(5, 25):
+            core = KesselCore(options, seed=seed, players=players)
+            while not core.is_over:
+                legal = core.legal_actions()
+                core.apply(legal[rng.randrange(len(legal))])
+                actions += 1
+            rounds += core.hand_no
+        assert core_mod.random_games_in_c(opts, players, 20, 5) == (actions, rounds)

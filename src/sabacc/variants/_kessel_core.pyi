@@ -16,6 +16,9 @@ from sabacc.variants.kessel import KesselGame, KesselObservation, KesselOptions
 from sabacc.variants.kessel_hands import Rules
 
 def sample_indices(seed: int, n: int, k: int) -> list[int]: ...
+def random_games_in_c(
+    options: Mapping[str, Any] | None, players: int, games: int, first_seed: int = 0
+) -> tuple[int, int]: ...
 
 class KesselCore:
     options: KesselOptions

@@ -1783,3 +1783,32 @@ def sample_indices(seed, int n, int k):
     mt_seed(&r, &_MT_BASE, seed)
     mt_sample_indices(&r, n, k, out)
     return [out[i] for i in range(k)]
+
+
+def random_games_in_c(options, int players, int games, int first_seed=0):
+    """``games`` whole random-play games played entirely in C (seeds ``first_seed``...; uniform
+    choices from a second Mersenne Twister seeded 1): returns (actions, rounds). What the rules
+    cost without the Python protocol calls (benchmarks/bench_engine.py's loop adds those)."""
+    cdef State st
+    cdef Opts o
+    cdef MT pick
+    cdef long long actions = 0, rounds = 0
+    cdef int g, s
+    _read_options(&o, KesselOptions.from_mapping(options or {}))
+    _seed(&pick, 1)
+    for g in range(games):
+        memset(&st, 0, sizeof(State))
+        _seed(&st.rng, first_seed + g)
+        st.n = players
+        for s in range(players):
+            st.stacks[s] = o.chips
+        st.to_act = -1
+        g_reset_hand_state(&st, &o)
+        with nogil:
+            g_start_hand(&st, &o)
+            while not st.over:
+                g_compute_legal(&st, &o)
+                g_perform(&st, &o, st.to_act, st.legal[mt_below(&pick, <uint32_t>st.nlegal)])
+                actions += 1
+        rounds += st.hand_no
+    return actions, rounds
