@@ -580,3 +580,11 @@ def test_random_games_in_c_are_the_games_the_protocol_plays() -> None:
                 actions += 1
             rounds += core.hand_no
         assert core_mod.random_games_in_c(opts, players, 20, 5) == (actions, rounds)
+
+
+def test_every_protocol_member_is_there() -> None:
+    from sabacc.engine.protocol import GameProtocol
+
+    core = KesselCore(KesselOptions(), seed=3, players=3)
+    members = [n for n in vars(GameProtocol) if not n.startswith("_") and n != "register"]
+    assert [n for n in members if not hasattr(core, n)] == []
