@@ -18,6 +18,7 @@ cold members build the reference engine's Python values from the C state.
 
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memset
+from cpython.object cimport PyObject
 
 from sabacc.variants._mt cimport (
     MT, MT_INIT, mt_below, mt_die, mt_init_by_array, mt_init_genrand, mt_sample_indices, mt_seed,
@@ -212,6 +213,9 @@ def _build_actions():
 
 cdef tuple _ACTS = _build_actions()
 cdef dict _CODE_BY_ID = {id(a): i for i, a in enumerate(_ACTS) if a is not None}
+cdef PyObject* _ACT_PTR[NCODES]  # borrowed: _ACTS keeps them alive
+for _i in range(NCODES):
+    _ACT_PTR[_i] = <PyObject*>_ACTS[_i]
 cdef dict _CODE = {a: i for i, a in enumerate(_ACTS) if a is not None}
 cdef tuple _STRS = tuple(str(a) if a is not None else None for a in _ACTS)
 cdef dict _TOKEN_INDEX = {name: i for i, name in enumerate(TOKENS)}
@@ -822,7 +826,6 @@ cdef class KesselCore:
     cdef list _results        # HandResult of the first len(_results) rounds, built lazily
     cdef tuple _cards         # the deck's Card objects, by id
     cdef object _legal_obj
-    cdef list _legal_list
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef int s, n
@@ -854,7 +857,6 @@ cdef class KesselCore:
         self._nrecords = 0
         self._results = []
         self._legal_obj = None
-        self._legal_list = None
         if options is _last_options or options == _last_options:  # frozen: reuse the conversion
             memcpy(&self.o, &_last_opts, sizeof(Opts))
         else:
@@ -924,9 +926,7 @@ cdef class KesselCore:
         """Every legal action for ``current_player``."""
         if self.st.over or self.st.to_act < 0:
             return []
-        if self._legal_list is None:
-            self._legal_list = self._fixed_list()
-        return list(self._legal_list)
+        return self._fixed_list()
 
     def is_legal(self, action):
         cdef int code
@@ -948,7 +948,30 @@ cdef class KesselCore:
         Raises :class:`~sabacc.core.errors.IllegalActionError` (state unchanged) for an illegal or
         malformed action, or when ``seat`` is given and is not the current player.
         """
-        cdef int actor, code = -1
+        cdef int actor, code = -1, i
+        cdef State* st = &self.st
+        cdef PyObject* ptr = <PyObject*>action
+        if seat is None and not st.over and st.to_act >= 0:
+            # The fast path: one of the action objects legal_actions() gives, found by identity
+            # among the legal codes (legal, so no message to build).
+            g_compute_legal(st, &self.o)
+            for i in range(st.nlegal):
+                if _ACT_PTR[st.legal[i]] == ptr:
+                    code = st.legal[i]
+                    break
+            if code >= 0:
+                actor = st.to_act
+                self._legal_obj = None
+                self._seats.append(actor)
+                self._acts.append(action)
+                g_perform(st, &self.o, actor, code)
+                self._last[actor] = action
+                if st.rounds_done != self._nrecords:
+                    self._records.append((<char*>&st.rec)[:sizeof(Rec)])
+                    self._nrecords += 1
+                    if not st.over:  # a new round began: its last actions start empty
+                        self._last = [None] * st.n
+                return None
         cdef object c = _CODE_BY_ID.get(id(action))
         if c is not None and _ACTS[<int>c] is action:  # one of the cached action objects
             code = <int>c
@@ -975,7 +998,6 @@ cdef class KesselCore:
         if code < 0 or not g_has_legal(&self.st, code):
             raise IllegalActionError(self._illegal_message(action))
         self._legal_obj = None
-        self._legal_list = None
         self._seats.append(actor)
         self._acts.append(action)
         g_perform(&self.st, &self.o, actor, code)
@@ -1082,7 +1104,6 @@ cdef class KesselCore:
         new._results = list(self._results)
         new._cards = self._cards
         new._legal_obj = self._legal_obj
-        new._legal_list = self._legal_list
         if reseed is not None:
             _seed(&new.st.rng, reseed)
         return new
@@ -1686,7 +1707,6 @@ cdef class KesselCore:
         new._nrecords = len(new._results)
         st.rounds_done = new._nrecords
         new._legal_obj = None
-        new._legal_list = None
         return new
 
     # ------------------------------------------------------------------ search
@@ -1742,7 +1762,6 @@ cdef class KesselCore:
                         st.tleft[s][i] = _TOKEN_INDEX[name]
         st.legal_ok = 0
         new._legal_obj = None
-        new._legal_list = None
         return new
 
 
@@ -1768,7 +1787,6 @@ def _restore(bytes state, options, seed, names, seats, acts, last, records, resu
     new._results = list(results)
     new._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
     new._legal_obj = None
-    new._legal_list = None
     new.st.legal_ok = 0
     return new
 
