@@ -7,7 +7,9 @@ then run there too. This times the same decisions (same positions, same bot seed
 one after the other, on one core: reference worlds (``engine="python"``: cloned games, the
 observation-built heuristic in rollouts) and the fast ones. For Spike it also checks that every
 decision and its statistics are identical (the core makes the same RNG calls); Kessel's compact
-worlds draw their dice from their own generator, so there it counts the decisions that agree:
+worlds draw their dice from their own generator, so there it counts the decisions that agree.
+Where such a variant also has a built compiled core, its worlds (``engine="compiled"``) are
+timed as a third column, with the decisions identical to the reference worlds counted:
 
     python benchmarks/bench_search.py [--variant spike] [--decisions 120] [--bot ismcts]
                                       [--players 2,4] [--json FILE]
@@ -27,6 +29,7 @@ from typing import Any
 
 import sabacc
 from sabacc.services.bots import make_bot, sampler_for
+from sabacc.variants import compiled
 
 
 def positions(count: int, players: int, seed: int, variant: str = "spike") -> list[Any]:
@@ -59,20 +62,25 @@ def main() -> None:
     results: dict[str, Any] = {"bot": args.bot, "variant": args.variant}
     for players in [int(p) for p in args.players.split(",")]:
         fast = "compiled" if args.variant == "spike" else "compact"
-        times: dict[str, list[float]] = {"python": [], fast: []}
+        engines = ["python", fast]
+        if fast != "compiled" and compiled.available(args.variant):
+            engines.append("compiled")  # the core's own worlds too, for comparison
+        times: dict[str, list[float]] = {e: [] for e in engines}
         ratios: list[float] = []
-        searched: dict[str, list[float]] = {"python": [], fast: []}
+        searched: dict[str, list[float]] = {e: [] for e in engines}
         same = 0
+        same_core = 0
         games = positions(args.decisions, players, args.seed + players, args.variant)
         for i, game in enumerate(games):
             seat = game.current_player
             obs, legal = game.observation(seat), game.legal_actions()
             chosen = []
             took: dict[str, float] = {}
-            for engine in ("python", fast):
+            for engine in engines:
                 bot: Any = make_bot(args.bot, seed=i)
                 t0 = time.perf_counter()
-                sampler = sampler_for(game, seat, engine="python" if engine == "python" else "auto")
+                mode = engine if engine in ("python", "compiled") else "auto"
+                sampler = sampler_for(game, seat, engine=mode)
                 action = bot.act(obs, legal, sampler=sampler)
                 took[engine] = time.perf_counter() - t0
                 times[engine].append(took[engine] * 1000.0)
@@ -81,6 +89,8 @@ def main() -> None:
                 same += chosen[0] == chosen[1]
             else:
                 same += chosen[0][0] == chosen[1][0]
+            if len(chosen) > 2:
+                same_core += chosen[0] == chosen[2]
             ratios.append(took["python"] / took[fast])
             if chosen[0][1].get("playouts"):  # a decision with several candidates, searched
                 for engine in times:
@@ -105,6 +115,13 @@ def main() -> None:
             + ("identical decisions" if args.variant == "spike" else "same action")
             + f" {same}/{len(ratios)}"
         )
+        if "compiled" in times and fast != "compiled":
+            row["identical_decisions_compiled"] = f"{same_core}/{len(ratios)}"
+            print(
+                f"  compiled-core worlds median {row['compiled']['median_ms']:.0f} ms "
+                f"(p95 {row['compiled']['p95_ms']:.0f}); identical decisions to python worlds "
+                f"{same_core}/{len(ratios)}"
+            )
         if searched["python"]:
             print(
                 f"  the {len(searched['python'])} decisions searched (several candidates): "
