@@ -39,8 +39,8 @@ from sabacc.engine.game import (
 from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.variants.kessel import KesselGame, KesselOptions
 from sabacc.variants.kessel_actions import (
-    DISCARD_DRAWN, DRAWS, DRAW_SOURCES, IMPOSTOR_CHOICES, KEEP, PRIME_CHOICES, parse_kessel_action,
-    token_action,
+    DISCARD_DRAWN, DRAWS, DRAW_SOURCES, IMPOSTOR_CHOICES, KEEP, PRIME_CHOICES, Draw, PlayToken,
+    parse_kessel_action, token_action,
 )
 from sabacc.variants.kessel_hands import Rules, hand_value, kessel_deck
 from sabacc.variants.kessel_rl import kessel_extra
@@ -1015,11 +1015,9 @@ cdef class KesselCore:
         actor = self.st.to_act
         message = illegal_message(action, legal, _PHASES[self.st.phase], self.names[actor])
         reason = None
-        t = type(action).__name__
-        mod = type(action).__module__
-        if mod == "sabacc.variants.kessel_actions" and t == "PlayToken":
+        if type(action) is PlayToken:
             reason = self._token_refusal(actor, action)
-        elif mod == "sabacc.variants.kessel_actions" and t == "Draw" and self.st.phase == PH_TURN:
+        elif type(action) is Draw and self.st.phase == PH_TURN:
             if self.st.must_stand:
                 reason = "an Embargo is on you: you must stand this turn"
             elif self.st.stacks[actor] == 0 and not self.st.free_draw:
