@@ -79,6 +79,8 @@ class OptionalBuildExt(build_ext):
             self.failed = True
 
     def build_extension(self, ext: Any) -> None:
+        if self.failed:  # one core failed: none is installed, so the rest need not be built
+            return
         try:
             super().build_extension(ext)
         except Exception as exc:
