@@ -22,6 +22,12 @@ if TYPE_CHECKING:
         """Never called: mypy checks here that both engines implement :class:`GameProtocol`."""
         return [game, core]
 
+    from sabacc.variants._classic_core import ClassicCore
+
+    def _classic_core_implements_the_protocol(core: ClassicCore) -> GameProtocol:
+        """Never called: mypy checks here that the classic core implements the protocol."""
+        return core
+
 
 class Variant:
     """A variant bound to a set of options: its deck, notation, hand evaluation and games."""
