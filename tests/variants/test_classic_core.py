@@ -973,6 +973,40 @@ class TestApi:
         core = ClassicCore({"bet_limit": "4"}, seed=1, players=2)
         assert core.options == ClassicOptions(bet_limit=4)
 
+    @pytest.mark.parametrize(
+        "options",
+        [
+            {"buy_in": 2**41},
+            {"bet_limit": 2**70},
+            {"fold_fee": 2**50},
+            {"max_raises": 2**31},
+            {"max_orbits": 2**40},
+            {"game_end": f"hands:{2**32}"},
+        ],
+    )
+    def test_options_beyond_its_integers_are_refused(self, options: dict[str, Any]) -> None:
+        """Options the C integers cannot hold are refused with an OptionError (the reference
+        engine plays them), never played wrong."""
+        opts = ClassicOptions(**options)
+        ClassicGame(opts, seed=1, players=2)
+        with pytest.raises(OptionError, match="engine='python'"):
+            ClassicCore(opts, seed=1, players=2)
+        with pytest.raises(OptionError, match="engine='python'"):
+            sabacc.new_game("classic", players=2, seed=1, engine="compiled", **options)
+
+    def test_the_largest_options_it_takes_play_like_the_reference(self) -> None:
+        limits = {"bet_limit": core_mod.MAX_CREDITS, "max_raises": core_mod.MAX_COUNT}
+        ref, core = make_pair(Setup(3, 3, {**limits, "buy_in": core_mod.MAX_CREDITS}))
+        rng = random.Random(1)
+        while not ref.is_over:  # legal_actions() would list 2**40 bets: the compact form only
+            assert core.legal() == ref.legal()
+            for seat in [None, *range(ref.n)]:
+                assert core.observation(seat) == ref.observation(seat)
+            act = choose(rng, ref.legal(), Style(0.2, 0.5, 0.3))
+            ref.apply(act)
+            core.apply(act)
+        assert core.history() == ref.history() and core.hand_results == ref.hand_results
+
     def test_named_players(self) -> None:
         names = ["Han", "Lando", "Qi'ra"]
         core = ClassicCore(ClassicOptions(), seed=4, players=names)

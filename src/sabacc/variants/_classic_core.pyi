@@ -14,6 +14,9 @@ from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.classic import ClassicGame, ClassicObservation, ClassicOptions
 
+MAX_CREDITS: int
+MAX_COUNT: int
+
 class ClassicCore:
     options: ClassicOptions
     seed: int

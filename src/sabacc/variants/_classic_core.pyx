@@ -214,7 +214,30 @@ cdef object _last_options = None
 cdef Opts _last_opts
 
 
+#: The largest credit amount (buy-in, antes, bet limit, fold fee) and count (raises, orbits,
+#: hands) the core's C integers take; larger options play on the reference engine only.
+MAX_CREDITS = 2**40
+MAX_COUNT = 2**31 - 1
+
+
 cdef void _read_options(Opts* o, object options) except *:
+    limit = options.hand_limit
+    for name, value, top in (
+        ("buy_in", options.starting_stack, MAX_CREDITS),
+        ("ante", options.ante, MAX_CREDITS),
+        ("sabacc_ante_amount", options.sabacc_ante_amount, MAX_CREDITS),
+        ("bet_limit", options.bet_limit, MAX_CREDITS),
+        ("fold_fee", options.fold_fee, MAX_CREDITS),
+        ("max_raises", options.max_raises, MAX_COUNT),
+        ("min_turns_before_call", options.min_turns_before_call, MAX_COUNT),
+        ("max_orbits", options.max_orbits, MAX_COUNT),
+        ("max_hands", 0 if limit is None else limit, MAX_COUNT),
+    ):
+        if value > top:
+            raise OptionError(
+                f"option {name}={value}: the compiled classic core takes at most {top} "
+                "(use engine='python')"
+            )
     o.ante = options.ante
     o.sab_amount = options.sabacc_ante_amount
     o.sab_always = options.sabacc_ante == "always"
@@ -229,7 +252,6 @@ cdef void _read_options(Opts* o, object options) except *:
     o.absolute = options.scoring == "absolute"
     o.game_end = (GE_ORBIT if options.game_end == "orbit"
                   else GE_LAST if options.game_end == "last_standing" else GE_HANDS)
-    limit = options.hand_limit
     o.hand_limit = -1 if limit is None else limit
     o.final_split = options.final_pot == "split"
 
