@@ -366,7 +366,7 @@ def make_pair_or_same_error(setup: Setup) -> tuple[ClassicGame, ClassicCore] | N
 
 
 class TestLockstep:
-    @hsettings(60)
+    @hsettings(40)
     @given(setups())
     def test_random_games(self, setup: Setup) -> None:
         pair = make_pair_or_same_error(setup)
@@ -437,7 +437,7 @@ DECK_HUNT = [
     )
     for i in range(1)
 ]
-SWEEP_GAMES = 60
+SWEEP_GAMES = 44
 
 
 def sweep_setups() -> Iterator[Setup]:
