@@ -79,7 +79,7 @@ def deal_score(result: Any) -> float:
 
 #: The opponents of the matrix: every bot we had before the candidate, then the reference
 #: opponents written from public strategy descriptions (sabacc.services.bots.reference).
-EXISTING = ("random", "heuristic", "ismcts:32", "ismcts:800")
+EXISTING = ("random", "heuristic", "sharp", "ismcts:32", "ismcts:800")
 REFERENCE_OPPONENTS = (
     "ref-zero",
     "ref-minimizer",
