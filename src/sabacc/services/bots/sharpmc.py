@@ -44,7 +44,7 @@ from sabacc.services.bots.policy import (
 )
 
 #: Playouts per decision of a plain ``sharpmc`` (the ``expert`` level).
-DEFAULT_PLAYOUTS = 400
+DEFAULT_PLAYOUTS = 200
 
 
 class SharpSearchBot(IsmctsBot):
@@ -115,7 +115,7 @@ class SharpSearchBot(IsmctsBot):
             actor = g.to_act
             assert actor is not None
             if actor == seat and g.phase == "betting":
-                a = self._sharp_bet(g, seat, narrow, aggressive)
+                a = self._sharp_bet(g, seat, narrow, aggressive, rng)
             else:
                 a = rollout_action(g, actor, rng)
                 if type(a) is Bet or type(a) is Raise:
@@ -128,13 +128,23 @@ class SharpSearchBot(IsmctsBot):
         net = g.hand_nets[-1][3][seat]
         return float(hand_start + net - stack_now), steps
 
-    def _sharp_bet(self, g: Any, seat: int, narrow: dict[int, float], aggressive: bool) -> Action:
+    def _sharp_bet(
+        self,
+        g: Any,
+        seat: int,
+        narrow: dict[int, float],
+        aggressive: bool,
+        rng: random.Random | None = None,
+    ) -> Action:
         """``sharp``'s betting rules in a sampled state (no bluffs: the rollout opponents do
         not adapt): value bets and raises, the small lead when nobody bet, calls by pot odds."""
         prm = self.sharp.params
         legal = g.legal()
         model = _model(g.info.name)
-        key: Hashable = ("sharpmc", model.rollout_key(g, seat, True))
+        hand_key = model.rollout_key(g, seat, True)
+        if hand_key is None:  # a variant without cached rollouts: the heuristic's bet
+            return rollout_action(g, seat, rng or random.Random(0))
+        key: Hashable = ("sharpmc", hand_key)
         q = _Q_CACHE.get(key)
         if q is None:
             q = min(0.999, max(0.001, model.win_chance(view_from_game(g, seat))))
@@ -182,7 +192,7 @@ def _sharpmc(seed: int | None = None, arg: str | None = None, **params: Any) -> 
                 params["playouts"] = int(text)
         except ValueError:
             raise OptionError(
-                f"sharpmc:{arg}: the parameter is playouts per decision (sharpmc:400) "
+                f"sharpmc:{arg}: the parameter is playouts per decision (sharpmc:200) "
                 "or seconds per decision (sharpmc:0.25s)"
             ) from None
     params.setdefault("name", name)
