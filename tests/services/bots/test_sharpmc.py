@@ -96,3 +96,14 @@ def test_parameters() -> None:
         make_bot("sharpmc:lots", 1)
     with pytest.raises(OptionError):
         make_bot("sharpmc", 1, colour="red")
+
+
+def test_search_bets_off_leaves_every_bet_to_sharp() -> None:
+    for game in _positions(8, 30):
+        seat = game.current_player
+        assert seat is not None
+        if game.phase != "betting":
+            continue
+        bot = make_bot("sharpmc:100", 4, search_bets=False)
+        sharp_move = SharpBot(4 ^ 0x5A5A5A5A).act(game.observation(seat), game.legal_actions())
+        assert decide(bot, game) == sharp_move

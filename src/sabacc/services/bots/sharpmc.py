@@ -63,9 +63,11 @@ class SharpSearchBot(IsmctsBot):
         name: str = "sharpmc",
         sharp: Params | None = None,
         own_rollouts: bool = True,
+        search_bets: bool = True,
     ) -> None:
         super().__init__(seed, playouts, seconds, max_candidates, confidence, name)
         self.own_rollouts = own_rollouts
+        self.search_bets = search_bets
         # Its own seed stream, so the search's random draws do not change sharp's.
         self.sharp = SharpBot(None if seed is None else seed ^ 0x5A5A5A5A, sharp)
 
@@ -83,6 +85,10 @@ class SharpSearchBot(IsmctsBot):
         if sampler is None or seat is None:
             return default
         view = view_from_observation(observation, legal)
+        if not self.search_bets and (
+            view.legal.bet is not None or view.legal.raise_ is not None or view.phase == "betting"
+        ):
+            return default  # sharp's bet, unsearched
         candidates = self.candidates(view, default)
         if len(candidates) == 1:
             return candidates[0]
