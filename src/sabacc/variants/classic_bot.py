@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from sabacc.core.actions import Action, Gain, Stand, Swap
 from sabacc.core.cards import Deck
@@ -40,9 +40,6 @@ class ClassicBot(BotModel):
     """Classic sabacc: draw towards 23, call the hand when strong, fold a hopeless bomb out."""
 
     calling_phase = "calling"
-    #: ``expert`` stays ``sharp`` here: it beat the heuristic by +0.44 [+0.21, +0.67]
-    #: (1,000 hands); the searching expert (``sharpmc``) was measured in Corellian Spike only.
-    level_bots: ClassVar[Mapping[str, str]] = {"expert": "sharp"}
 
     def __init__(self, deck: Deck) -> None:
         self.pool: dict[int, int] = dict(deck.value_counts)

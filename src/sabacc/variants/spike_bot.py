@@ -9,7 +9,7 @@ additive multiset keys of :mod:`sabacc.variants.spike_hands`.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from sabacc.core.actions import Action, Discard, Gain, Stand, Swap
 from sabacc.core.cards import Deck
@@ -243,11 +243,6 @@ class SpikeBot(BotModel):
 
 class SurabatBot(SpikeBot):
     """Surabat Cycle: the Sun cards, and the Moon top where this seat put it there."""
-
-    #: ``expert`` stays ``sharp`` here (+17.6 [+12.5, +22.6] credits a hand against the
-    #: heuristic, 1,000 hands); the searching expert (``sharpmc``) was measured in Corellian
-    #: Spike only.
-    level_bots: ClassVar[Mapping[str, str]] = {"expert": "sharp"}
 
     def _public(self, game: Any, seat: int) -> tuple[int | None, tuple[int, ...], int | None]:
         moon = game.moon

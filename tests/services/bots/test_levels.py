@@ -10,7 +10,7 @@ from sabacc.services.bots import (
     LEVELS,
     HeuristicBot,
     IsmctsBot,
-    SharpSearchBot,
+    SharpBot,
     bots_for,
     level_names,
     make_bot,
@@ -24,7 +24,7 @@ def test_levels_map_to_bots_and_budgets() -> None:
     normal, hard = make_bot("normal", 1), make_bot("Hard", 1)
     assert isinstance(normal, IsmctsBot) and isinstance(hard, IsmctsBot)
     assert normal.playouts < hard.playouts
-    assert isinstance(make_bot("expert", 1), SharpSearchBot)
+    assert isinstance(make_bot("expert", 1), SharpBot)
     for level in LEVELS.values():
         assert set(level.about) == {"en", "ja"}
 

@@ -12,7 +12,7 @@ level     bot             what it means (rating: 1000, 1080, 1144, 1155)
 easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
 hard      ``ismcts:800``  searches 800 imagined deals per decision (about 0.1 s each)
-expert    ``sharpmc``     ``sharp``'s odds and opponent model, checked by a 200-deal search
+expert    ``sharp``       exact odds, value bets, and a model of each opponent's betting
 ========  ==============  ======================================================================
 
 Each level's ``rating`` is an Elo-scale number computed by ``scripts/ratings.py`` from the
@@ -81,11 +81,10 @@ LEVELS: dict[str, Level] = {
         ),
         Level(
             "expert",
-            "sharpmc",
+            "sharp",
             {
-                "en": "exact odds and a model of each opponent's betting, checked by a search "
-                "of 200 imagined deals",
-                "ja": "正確な確率と相手ごとの賭け方のモデルで打ち、200通りの配り方の探索で確かめる",
+                "en": "exact odds, value bets and bluffs, and a model of each opponent's betting",
+                "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方のモデルで打つ",
             },
             rating=1155,
         ),
