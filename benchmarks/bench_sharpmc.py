@@ -8,7 +8,9 @@ runs on the same seed) and the share of deals the first bot finished ahead on:
 * ``mch:N``: ``sharpmc:N`` with heuristic rollouts for its own seat too (``own_rollouts=False``);
 * ``mccard:N``: ``sharpmc:N`` searching card play only, every bet left to sharp
   (``search_bets=False``);
-* ``mcc2:N``: ``sharpmc:N`` leaving sharp's move only above two standard errors.
+* ``mcc2:N``: ``sharpmc:N`` leaving sharp's move only above two standard errors;
+* ``mcs:N``: ``sharpmc:N`` whose rollout opponents bet by sharp's rules too
+  (``sharp_opponents=True``).
 
     PYTHONPATH=src python benchmarks/bench_sharpmc.py mccard:200,sharp 600 4244 out.json
 """
@@ -36,6 +38,7 @@ def variant(**options: Any) -> Callable[..., SharpSearchBot]:
 register_bot("mch", variant(own_rollouts=False))
 register_bot("mccard", variant(search_bets=False))
 register_bot("mcc2", variant(confidence=2.0))
+register_bot("mcs", variant(sharp_opponents=True))
 
 
 def main(argv: list[str]) -> int:

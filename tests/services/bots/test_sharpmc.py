@@ -107,3 +107,21 @@ def test_search_bets_off_leaves_every_bet_to_sharp() -> None:
         bot = make_bot("sharpmc:100", 4, search_bets=False)
         sharp_move = SharpBot(4 ^ 0x5A5A5A5A).act(game.observation(seat), game.legal_actions())
         assert decide(bot, game) == sharp_move
+
+
+def test_sharp_opponents_in_rollouts_changes_the_scores_not_the_determinism() -> None:
+    """With the rollout opponents betting by sharp's rules the candidates' scores differ from
+    the heuristic-opponent rollouts somewhere, and the same seed still gives the same moves."""
+    positions = [g for g in _positions(13, 30) if g.phase == "betting"]
+    assert positions
+    differ = 0
+    for game in positions:
+        a = make_bot("sharpmc:60", 3, sharp_opponents=True)
+        b = make_bot("sharpmc:60", 3)
+        assert isinstance(a, SharpSearchBot) and isinstance(b, SharpSearchBot)
+        first = decide(a, game)
+        assert decide(make_bot("sharpmc:60", 3, sharp_opponents=True), game) == first
+        decide(b, game)
+        if a.last_stats.get("candidates") != b.last_stats.get("candidates"):
+            differ += 1
+    assert differ > 0

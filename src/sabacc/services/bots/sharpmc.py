@@ -64,10 +64,13 @@ class SharpSearchBot(IsmctsBot):
         sharp: Params | None = None,
         own_rollouts: bool = True,
         search_bets: bool = True,
+        sharp_opponents: bool = False,
     ) -> None:
         super().__init__(seed, playouts, seconds, max_candidates, confidence, name)
         self.own_rollouts = own_rollouts
         self.search_bets = search_bets
+        #: The opponents' rollout bets by sharp's rules too (instead of the heuristic's).
+        self.sharp_opponents = sharp_opponents
         # Its own seed stream, so the search's random draws do not change sharp's.
         self.sharp = SharpBot(None if seed is None else seed ^ 0x5A5A5A5A, sharp)
 
@@ -114,18 +117,30 @@ class SharpSearchBot(IsmctsBot):
         hand_no = g.hand_no
         narrow = dict(self._narrow)
         aggressive = bool(narrow)
+        step = self.sharp.params.narrowing
+        # Bets and raises made inside the rollout, per seat (what a sharp-like opponent
+        # narrows this seat's range by).
+        raised: dict[int, float] = {}
+        if type(action) is Bet or type(action) is Raise:
+            raised[seat] = step
         g.apply(action)
         rng = random.Random(seed)
         steps = 1
         while not g.over and g.hand_no == hand_no and steps < ismcts.MAX_ROLLOUT_ACTIONS:
             actor = g.to_act
             assert actor is not None
-            if actor == seat and g.phase == "betting":
+            betting = g.phase == "betting"
+            if actor == seat and betting:
                 a = self._sharp_bet(g, seat, narrow, aggressive, rng)
+            elif betting and self.sharp_opponents:
+                theirs = {s: n for s, n in raised.items() if s != actor}
+                a = self._sharp_bet(g, actor, theirs, bool(theirs), rng)
             else:
                 a = rollout_action(g, actor, rng)
-                if type(a) is Bet or type(a) is Raise:
-                    narrow[actor] = narrow.get(actor, 0.0) + self.sharp.params.narrowing
+            if type(a) is Bet or type(a) is Raise:
+                raised[actor] = raised.get(actor, 0.0) + step
+                if actor != seat:
+                    narrow[actor] = narrow.get(actor, 0.0) + step
                     aggressive = True
             g.apply(a)
             steps += 1
