@@ -10,7 +10,9 @@ runs on the same seed) and the share of deals the first bot finished ahead on:
   (``search_bets=False``);
 * ``mcc2:N``: ``sharpmc:N`` leaving sharp's move only above two standard errors;
 * ``mcs:N``: ``sharpmc:N`` whose rollout opponents bet by sharp's rules too
-  (``sharp_opponents=True``).
+  (``sharp_opponents=True``);
+* ``mcsw:N``: ``mcs:N`` trying 48 worlds (not 12) for opponents' hands that fit their bets,
+  keeping the best-fitting one when none is accepted (``rejections=48``).
 
     PYTHONPATH=src python benchmarks/bench_sharpmc.py mccard:200,sharp 600 4244 out.json
 """
@@ -39,6 +41,7 @@ register_bot("mch", variant(own_rollouts=False))
 register_bot("mccard", variant(search_bets=False))
 register_bot("mcc2", variant(confidence=2.0))
 register_bot("mcs", variant(sharp_opponents=True))
+register_bot("mcsw", variant(sharp_opponents=True, rejections=48))
 
 
 def main(argv: list[str]) -> int:

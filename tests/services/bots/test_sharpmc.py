@@ -125,3 +125,39 @@ def test_sharp_opponents_in_rollouts_changes_the_scores_not_the_determinism() ->
         if a.last_stats.get("candidates") != b.last_stats.get("candidates"):
             differ += 1
     assert differ > 0
+
+
+def test_more_rejection_tries_keep_the_best_fitting_world() -> None:
+    """With ``rejections`` set, a world is drawn until one fits the opponents' bets; if none is
+    accepted the best-fitting one drawn is kept: never a worse fit than the first draw."""
+    import random
+
+    from sabacc.services.bots import sampler_for
+    from sabacc.services.bots.ismcts import signal_likelihood
+
+    checked = 0
+    for game in _positions(17, 60):
+        seat = game.current_player
+        assert seat is not None
+        bot = make_bot("sharpmc:20", 5, rejections=30)
+        assert isinstance(bot, SharpSearchBot)
+        bot._remember(game.observation(seat))
+        signals = bot._signals(game.observation(seat))
+        if not signals:
+            continue
+        sampler = sampler_for(game, seat)
+        state = bot.rng.getstate()
+        world, tries = bot._world(sampler, seat, signals)
+        assert 1 <= tries <= 31
+        bot.rng.setstate(state)
+        first = sampler(random.Random(bot.rng.getrandbits(64)))
+
+        def fit(w: object) -> float:
+            out = 1.0
+            for opp, text in signals.items():
+                out *= signal_likelihood(w, opp, text)  # type: ignore[arg-type]
+            return out
+
+        assert fit(world) >= fit(first) or tries < 31
+        checked += 1
+    assert checked > 0

@@ -65,12 +65,16 @@ class SharpSearchBot(IsmctsBot):
         own_rollouts: bool = True,
         search_bets: bool = True,
         sharp_opponents: bool = False,
+        rejections: int = ismcts.MAX_REJECTIONS,
     ) -> None:
         super().__init__(seed, playouts, seconds, max_candidates, confidence, name)
         self.own_rollouts = own_rollouts
         self.search_bets = search_bets
         #: The opponents' rollout bets by sharp's rules too (instead of the heuristic's).
         self.sharp_opponents = sharp_opponents
+        #: Tries to find a world whose opponents' hands fit their bets; when none is accepted
+        #: the best-fitting one is kept (``ismcts`` keeps the last one drawn).
+        self.rejections = rejections
         # Its own seed stream, so the search's random draws do not change sharp's.
         self.sharp = SharpBot(None if seed is None else seed ^ 0x5A5A5A5A, sharp)
 
@@ -101,6 +105,28 @@ class SharpSearchBot(IsmctsBot):
             for s, n in self.sharp._hand_aggr.items()
         }
         return self.search(seat, candidates, sampler, default, self._signals(observation))
+
+    def _world(
+        self, sampler: Sampler, seat: int, signals: dict[int, str]
+    ) -> tuple[GameProtocol | SearchWorld, int]:
+        if self.rejections == ismcts.MAX_REJECTIONS:
+            return super()._world(sampler, seat, signals)
+        rng = self.rng
+        world = sampler(random.Random(rng.getrandbits(64)))
+        if not signals or hasattr(world, "rollout"):
+            return world, 1
+        best, best_weight = world, -1.0
+        for tries in range(1, self.rejections + 1):
+            assert not isinstance(world, SearchWorld)
+            weight = 1.0
+            for opp, text in signals.items():
+                weight *= ismcts.signal_likelihood(world, opp, text)
+            if rng.random() < weight:
+                return world, tries
+            if weight > best_weight:
+                best, best_weight = world, weight
+            world = sampler(random.Random(rng.getrandbits(64)))
+        return best, self.rejections + 1
 
     def rollout(
         self, world: GameProtocol | SearchWorld, seat: int, action: Action, seed: int
