@@ -152,7 +152,7 @@ def test_more_rejection_tries_keep_the_best_fitting_world() -> None:
         bot.rng.setstate(state)
         first = sampler(random.Random(bot.rng.getrandbits(64)))
 
-        def fit(w: object) -> float:
+        def fit(w: object, signals: dict[int, str] = signals) -> float:
             out = 1.0
             for opp, text in signals.items():
                 out *= signal_likelihood(w, opp, text)  # type: ignore[arg-type]
