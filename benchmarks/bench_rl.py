@@ -16,9 +16,9 @@ load weighs on all of them alike. Rates are given in wall-clock time and in CPU 
 process (``time.process_time``: on a shared machine, the other processes' load counts less in
 it).
 
-A variant with a compiled core (Corellian Spike, Kessel Sabacc) is measured on both engines
-(``engine="python"``, the reference, and ``engine="compiled"``, when its core is built); the
-other variants on the reference engine, the only one they have (``--variants kessel`` picks).
+Every variant with a compiled core (``VariantInfo.compiled``) is measured on both engines
+(``engine="python"``, the reference, and ``engine="compiled"``, when it is built); the others
+on the reference engine, the only one they have.
 
 "engine only" is the same random play through :class:`sabacc.apps.rl.TableCore` without the
 PettingZoo layer and without observations (the game engine plus the action table): what the
@@ -131,23 +131,22 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--steps", type=int, default=20_000, help="steps per timed run")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args()
 
-    import sabacc
     import sabacc.apps.rl
     import sabacc.variants.compiled
 
     steps = args.steps
     engines = ["python"] + (["compiled"] if sabacc.variants.compiled.available() else [])
-    names = [sabacc.variant(v).name for v in args.variants]
-    # (variant, engine) pairs: a variant with a built compiled core on both engines, the others
-    # on the reference.
+    # (variant, engine) pairs: each variant on the reference engine, and on its compiled core
+    # when it has one and it is built.
     plays = [
         (v, e)
-        for v in names
-        for e in (["python", "compiled"] if sabacc.variants.compiled.available(v) else ["python"])
+        for v in args.variants
+        for e in ["python", "compiled"]
+        if e == "python" or sabacc.variants.compiled.available(v)
     ]
     for variant, engine in plays:  # warm up: the Spike hand table is built on first use
         run_aec(lambda v=variant, e=engine: sabacc.apps.rl.env(v, 2, engine=e), 500)
