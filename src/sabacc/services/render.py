@@ -715,11 +715,13 @@ def events_json_views(
         if viewer is None:
             out[viewer] = base
             continue
-        shown = [e.visible_to(viewer) for e in events]
+        # an event without private fields is the same object for everyone: only the others
+        # are asked again, and compared only where they came out a different object
+        shown = [e.visible_to(viewer) if e.private else e for e in events]
         changed = {
             i
             for i, (mine, theirs) in enumerate(zip(shown, public, strict=True))
-            if viewer in named[i] or mine != theirs
+            if viewer in named[i] or (mine is not theirs and mine != theirs)
         }
         if not changed:
             out[viewer] = base
