@@ -715,9 +715,13 @@ def events_json_views(
         if viewer is None:
             out[viewer] = base
             continue
-        # an event without private fields is the same object for everyone: only the others
-        # are asked again, and compared only where they came out a different object
-        shown = [e.visible_to(viewer) if e.private else e for e in events]
+        # A private field is known only to the event's seat (core.events): every other viewer
+        # is shown the spectator's event, so only the viewer's own events are asked again
+        # (and compared only where they came out a different object).
+        shown = [
+            e.visible_to(viewer) if e.private and getattr(e, "seat", None) == viewer else p
+            for e, p in zip(events, public, strict=True)
+        ]
         changed = {
             i
             for i, (mine, theirs) in enumerate(zip(shown, public, strict=True))
