@@ -543,15 +543,13 @@ class Game(ABC):
         same objects: a viewer's row is a new one only where its ``known_cards`` differ)."""
         legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
         public_rows: list[SeatObservation] = common["rows"]
-        seats: list[SeatObservation] = []
-        for s, row in enumerate(public_rows):
-            known = row["known_cards"]
-            if seat is not None:
+        seats: list[SeatObservation] = list(public_rows)
+        if seat is not None and type(self)._known_cards is not Game._known_cards:
+            # a variant where a seat knows more than a spectator (Surabat, Kessel)
+            for s, row in enumerate(public_rows):
                 mine = [c.code for c in self._known_cards(seat, s)]
-                if mine != known:
-                    known = mine
-                    row = {**row, "known_cards": known}
-            seats.append(row)
+                if mine != row["known_cards"]:
+                    seats[s] = {**row, "known_cards": mine}
         obs: Observation = {
             "schema_version": SCHEMA_VERSION,
             "variant": self.variant,
