@@ -132,3 +132,47 @@ def test_actions_within_the_commit_window_share_one_commit_and_wait_for_it(
         manager.shutdown()
         manager.pool.shutdown()
         store.close()
+
+
+def test_a_failed_write_renews_every_thread_s_kept_connection(db_url: str) -> None:
+    """After a write fails (e.g. PostgreSQL restarted: every kept connection is dead), each
+    worker thread opens its connection again before its next write, not only the thread
+    whose write failed."""
+    import threading
+
+    from sqlalchemy.exc import IntegrityError
+
+    store = Store(db_url)
+    try:
+        t, g = _game(store, "GGGGGG")
+        kept: list[object] = []
+
+        def write(idx: int) -> None:
+            store.record_actions([ActionWrite(t, g, ActionRecord(idx, 0, "stand", 1), [1, 2], 1)])
+
+        ready, go, done = threading.Event(), threading.Event(), threading.Event()
+
+        def other_thread() -> None:  # keeps its connection between its two writes
+            write(0)
+            kept.append(store._local.writer)
+            ready.set()
+            go.wait(10)
+            write(2)
+            kept.append(store._local.writer)
+            done.set()
+
+        worker = threading.Thread(target=other_thread)
+        worker.start()
+        assert ready.wait(10)
+        write(1)
+        with pytest.raises(IntegrityError):
+            write(1)  # the same action again: refused by the database
+        go.set()
+        assert done.wait(10)
+        worker.join()
+        assert kept[0] is not kept[1]  # the other thread opened its connection again
+        loaded = store.load_game(t, 1)
+        assert loaded is not None
+        assert [a.idx for a in loaded.actions] == [0, 1, 2]
+    finally:
+        store.close()
