@@ -52,7 +52,7 @@ class SimSpec:
     game_hands: int = 1
     duplicate: bool = True
     chunk_deals: int | None = None
-    #: auto (the compiled core for Corellian Spike when it is built) | python | compiled: the
+    #: auto (the variant's compiled core, where it has one, when built) | python | compiled: the
     #: same games and totals either way (the engines reach identical states), only faster.
     engine: str = "auto"
 

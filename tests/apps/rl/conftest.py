@@ -25,6 +25,7 @@ VARIANT_ENGINES = [
     pytest.param("corellian_spike", "python", id="corellian_spike-python"),
     pytest.param("surabat_cycle", "python", id="surabat_cycle-python"),
     pytest.param("classic", "python", id="classic-python"),
+    pytest.param("classic", "compiled", marks=needs_compiled, id="classic-compiled"),
     pytest.param("kessel", "python", id="kessel-python"),
     pytest.param("coruscant_shift", "python", id="coruscant_shift-python"),
 ]
