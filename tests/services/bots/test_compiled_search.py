@@ -90,10 +90,14 @@ def test_search_decides_the_same_on_both_engines() -> None:
     assert decisions >= 20
 
 
-def test_default_sampler_uses_the_compiled_core_for_spike_only() -> None:
+def test_default_sampler_uses_the_compiled_core_where_there_is_one() -> None:
     spike = sabacc.new_game("spike", players=3, seed=1)
     assert isinstance(sampler_for(spike, 1)(random.Random(0)), core.SpikeCore)
-    for name in ("classic", "surabat"):
+    surabat = sabacc.new_game("surabat", players=3, seed=1)
+    seat = surabat.current_player
+    assert seat is not None
+    assert type(sampler_for(surabat, seat)(random.Random(0))) is core.SurabatCore
+    for name in ("classic",):
         other = sabacc.new_game(name, players=3, seed=1)
         seat = other.current_player
         assert seat is not None
