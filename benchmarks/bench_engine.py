@@ -176,17 +176,22 @@ def main() -> None:
             with open(args.json, "w") as fh:
                 json.dump(results, fh, indent=1)
         return
-    if compiled.available():
-        for players, target in ((2, 20_000), (6, 6_000)):
-            n = args.games * 10 if players == 2 else args.games * 5 // 2
-            r = bench_play("corellian_spike", players, n, args.repeats, engine="compiled")
-            results[f"corellian_spike_compiled_{players}p"] = r
+    # A row per variant with a compiled core (VariantInfo.compiled), whichever they are.
+    cores = [v for v in sabacc.variant_names() if sabacc.variant(v).info.compiled is not None]
+    for variant in cores:
+        if not compiled.available(variant):
+            print(f"{variant}: compiled core not built: engine='compiled' rows skipped")
+            continue
+        label = f"{variant} (compiled)"
+        for players, target in ((2, 20_000), (4, None), (6, 6_000)):
+            n = args.games * 10 // {2: 1, 4: 2, 6: 4}[players]
+            r = bench_play(variant, players, n, args.repeats, engine="compiled")
+            results[f"{variant}_compiled_{players}p"] = r
+            goal = f"   (target {target:,} games/s)" if target else ""
             print(
-                f"{'spike (compiled)':>16} {players} players: {r['games_per_s']:>9,.0f} games/s "
-                f"{r['hands_per_s']:>9,.0f} hands/s   (target {target:,} games/s)"
+                f"{label:>28} {players} players: {r['games_per_s']:>9,.0f} games/s "
+                f"{r['hands_per_s']:>9,.0f} hands/s{goal}"
             )
-    else:
-        print("compiled core not built: engine='compiled' rows skipped")
     for variant in sabacc.variant_names():
         most = sabacc.variant(variant).info.max_players
         for players in (p for p in (2, 4, 6) if p <= most):
@@ -194,7 +199,7 @@ def main() -> None:
             r = bench_play(variant, players, n, args.repeats)
             results[f"{variant}_{players}p"] = r
             print(
-                f"{variant:>16} {players} players: {r['games_per_s']:>9,.0f} games/s "
+                f"{variant:>28} {players} players: {r['games_per_s']:>9,.0f} games/s "
                 f"{r['hands_per_s']:>9,.0f} hands/s"
             )
     ev = bench_eval(1_000_000, args.repeats)

@@ -1693,9 +1693,9 @@ cdef class SpikeCore:
         """Pickling (process pools, Ray, ``copy.deepcopy``): the C state as bytes, with the
         Python-side logs. A pickle is read back by the same build of sabacc."""
         return (_restore, (
-            type(self), (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
+            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
             self.options, self.seed, self.names, self._seats, self._acts, self._last,
-            self.hand_nets, self._hand_data, self._results,
+            self.hand_nets, self._hand_data, self._results, type(self),
         ))
 
     def total_credits(self):
@@ -2540,8 +2540,8 @@ cdef class SpikeCore:
         return new
 
 
-def _restore(cls, bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
-             hand_data, results):
+def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
+             hand_data, results, cls=SpikeCore):
     """Rebuild a pickled :class:`SpikeCore` (see ``SpikeCore.__reduce__``)."""
     if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
         raise ValueError("this SpikeCore was pickled by another build of sabacc")
