@@ -29,8 +29,7 @@ from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import Legal
 from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.surabat_cycle import SurabatGame, SurabatOptions
-from tests.support import ids
-from tests.support import spike_state
+from tests.support import ids, spike_state
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -74,7 +73,8 @@ def state(g: Any) -> dict[str, Any]:
 def assert_same(ref: SurabatGame, core: SurabatCore, where: str) -> None:
     a, b = state(ref), state(core)
     if a != b:
-        raise AssertionError(f"state differs {where}: { {k: (a[k], b[k]) for k in a if a[k] != b[k]} }")
+        diff = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+        raise AssertionError(f"state differs {where}: {diff}")
     for seat in [None, *range(ref.n)]:
         assert core.observation(seat) == ref.observation(seat), (where, seat)
     for seat in range(ref.n):
@@ -239,7 +239,7 @@ ODD_ACTIONS: list[Any] = [
     Swap("discard", 1),
     Swap("moon", 11),
     Bet(1),
-    Bet(2.5),
+    Bet(2.5),  # type: ignore[arg-type]
     Raise(1),
     "gain +99",
     "swap moon",
@@ -346,7 +346,7 @@ def test_from_game_goes_on_exactly_as_the_reference() -> None:
         assert_same(ref, core, f"seed {seed}, from_game")
         lockstep(ref, core, random.Random(seed), 0.6)
     with pytest.raises(OptionError):
-        SurabatCore.from_game(sabacc.new_game("spike", players=3, seed=1))
+        SurabatCore.from_game(sabacc.new_game("spike", players=3, seed=1))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         SurabatCore(seed=1, players=3).snapshot()
 

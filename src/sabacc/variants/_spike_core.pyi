@@ -141,7 +141,7 @@ class SpikeCore:
 class SurabatCore(SpikeCore):
     """Surabat Cycle on the compiled Spike rules (``Opts.variant``); see _spike_core.pyx."""
 
-    options: SurabatOptions  # type: ignore[assignment]
+    options: SurabatOptions
     def __init__(
         self,
         options: SurabatOptions | Mapping[str, Any] | None = None,
