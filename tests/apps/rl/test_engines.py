@@ -222,7 +222,7 @@ def test_table_core_views_are_identical(
 def test_engine_option() -> None:
     assert resolve_engine("auto", "spike") == "compiled"
     assert resolve_engine("auto", "classic") == "python"
-    assert resolve_engine("auto", "surabat_cycle") == "python"
+    assert resolve_engine("auto", "surabat_cycle") == "compiled"
     assert resolve_engine("python", "corellian_spike") == "python"
     assert sabacc.apps.rl.env("corellian_spike", 2).unwrapped.core.engine == "compiled"
     assert sabacc.apps.rl.parallel_env("spike", 2).core.engine == "compiled"

@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 "--engine",
-                help="auto (the compiled core for Corellian Spike when built) | python | "
+                help="auto (the variant's compiled core when it is built) | python | "
                 "compiled: same totals, different speed.",
             ),
         ] = "auto",
