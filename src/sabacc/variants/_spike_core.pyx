@@ -33,7 +33,7 @@ from operator import index as _index
 
 from sabacc.core.actions import CALL, CHECK, GAIN, JUNK, STAND
 from sabacc.core.actions import (
-    Action, Bet, Call, Check, Discard, Gain, Junk, Raise, Stand, Swap, parse_action,
+    Action, Bet, Call, Check, Discard, Gain, Junk, Keep, Raise, Stand, Swap, parse_action,
 )
 from sabacc.variants.spike_deck import SPIKE_DECK
 from sabacc.engine import betting as _betting
@@ -47,6 +47,10 @@ from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.variants.spike_hands import evaluate_spike
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, swap_action
 from sabacc.variants.spike_snapshot import SpikeSnapshot
+from sabacc.variants.spike_deck import SPIKE_STAVES
+from sabacc.variants.coruscant_shift import (
+    SILVER_DIE, CoruscantGame, CoruscantOptions, ante_increment, evaluate_target,
+)
 from sabacc.variants.surabat_cycle import SurabatGame, SurabatOptions, discard_action, gain_action
 
 DEF MAXP = 8
@@ -61,9 +65,13 @@ DEF PH_SHOWDOWN = 4
 DEF PH_OVER = 5
 DEF PH_DISCARD = 6  # Surabat Cycle: the forced discard over the hand cap
 DEF PH_CYCLE = 7    # Surabat Cycle: the dealer adds a Sun and a Moon card
+DEF PH_SELECTION = 8  # Coruscant Shift: the first or second selection
+DEF PH_SHIFT = 9      # Coruscant Shift: unselected cards discarded, everyone draws back up
 
 DEF V_SPIKE = 0     # Opts.variant: the rules the C functions play
 DEF V_SURABAT = 1
+DEF V_CORUSCANT = 2
+DEF HAND_SIZE = 5   # Coruscant Shift's deal and draw-up
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -81,6 +89,7 @@ DEF A_JUNK = 8
 DEF A_SUN_GAIN = 9      # Surabat Cycle: gain <value> from the Sun pile
 DEF A_SWAP_MOON = 10    # Surabat Cycle: swap moon <value>
 DEF A_DISCARD = 11      # Surabat Cycle: discard <value> (over the hand cap)
+DEF A_KEEP = 12         # Coruscant Shift: keep (arg: the mask of unkept positions to add)
 
 DEF REC_SHOWDOWN = 0
 DEF REC_ALL_JUNKED = 1
@@ -89,7 +98,8 @@ DEF BS_NO_LIMIT = 0
 DEF BS_POT_LIMIT = 1
 DEF BS_FIXED = 2
 
-_PHASES = ("setup", "card", "betting", "spike", "showdown", "over", "discard", "cycle")
+_PHASES = ("setup", "card", "betting", "spike", "showdown", "over", "discard", "cycle",
+           "selection", "shift")
 #: Seat statuses of :meth:`SpikeCore.seat_view`, as the reference ``observation`` names them.
 SEAT_STATUSES = ("active", "all_in", "junked", "waiting", "out")
 _STRUCTURES = {"no_limit": BS_NO_LIMIT, "pot_limit": BS_POT_LIMIT, "fixed": BS_FIXED}
@@ -109,7 +119,11 @@ ctypedef struct Opts:
     int max_raises      # -1: unlimited
     int hand_cap
     int tie_split
-    int variant         # V_SPIKE or V_SURABAT (the rules that differ branch on it)
+    int variant         # V_SPIKE, V_SURABAT or V_CORUSCANT (the rules that differ branch on it)
+    int rising_ante     # Coruscant Shift: the ante rises every hand
+    int fixed_target    # Coruscant Shift: the target option is set (else the gold die)
+    int target_value
+    int fixed_suit      # Coruscant Shift: 0-2 (circle, triangle, square), -1: the silver die
 
 ctypedef struct State:
     MT rng
@@ -191,11 +205,19 @@ ctypedef struct State:
     int nround
     int starting        # the round's starting player (-1: none)
     char can_swap_moon
+    # Coruscant Shift
+    long long hand_ante # this hand's ante (rises with rising_ante)
+    int target
+    int suit            # 0-2: circle, triangle, square
+    int selection       # 1, 2 during a selection phase
+    int kept_n[MAXP]    # each seat's kept cards are the first kept_n of its hand
+    int rec_target
+    int rec_suit
 
 #: The action codes' index in sabacc.apps.rl.features.LAST_ACTIONS (stand, gain, swap, discard,
 #: check, call, bet, raise, junk, call hand).
-cdef signed char LAST_KIND[12]
-LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8, 1, 2, 3]
+cdef signed char LAST_KIND[13]
+LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8, 1, 2, 3, -1]
 _LAST_KIND_OF = {"stand": 0, "gain": 1, "swap": 2, "discard": 3, "check": 4, "call": 5, "bet": 6,
                  "raise": 7, "junk": 8}
 cdef signed char VAL[NC]
@@ -205,6 +227,17 @@ for _i in range(NC):
 _CARDS = tuple(SPIKE_DECK.cards)
 cdef tuple _CODES = tuple(c.code for c in SPIKE_DECK.cards)
 cdef tuple _VALUES = tuple(c.value for c in SPIKE_DECK.cards)
+_SUIT_NAMES = ("circle", "triangle", "square")
+cdef signed char SUITIDX[NC]  # 0-2 by _SUIT_NAMES, -1: a Sylop (counts as any suit)
+for _i in range(NC):
+    SUITIDX[_i] = (-1 if SPIKE_DECK.cards[_i].suit is None
+                   else _SUIT_NAMES.index(SPIKE_STAVES[SPIKE_DECK.cards[_i].suit]))
+cdef int GOLD[6]
+GOLD[:] = [0, 0, 5, -5, 10, -10]
+#: Each card's place in the canonical card order (value, then code): a Keep lists its cards so.
+cdef int CRANK[NC]
+for _i, _c in enumerate(sorted(SPIKE_DECK.cards, key=lambda c: (c.value, c.code))):
+    CRANK[_c.id] = _i
 
 cdef object _Stand = Stand
 cdef object _Gain = Gain
@@ -216,6 +249,8 @@ cdef object _Raise = Raise
 cdef object _Junk = Junk
 cdef object _Discard = Discard
 cdef object _SurabatOptions = SurabatOptions
+cdef object _CoruscantOptions = CoruscantOptions
+cdef object _Keep = Keep
 cdef object _STAND = STAND
 cdef object _GAIN = GAIN
 cdef object _CHECK = CHECK
@@ -228,6 +263,7 @@ cdef tuple _SWAP_DRAW = tuple(swap_action("draw", v) for v in range(-10, 11))
 cdef tuple _SWAP_MOON = tuple(swap_action("moon", v) for v in range(-10, 11))
 cdef tuple _GAINS = tuple(gain_action(v) for v in range(-10, 11))
 cdef tuple _DISCARDS = tuple(discard_action(v) for v in range(-10, 11))
+cdef dict _KEEPS = {}  # interned Keep actions by their codes
 cdef tuple _CHECK_JUNK = (CHECK, JUNK)
 cdef tuple _CALL_JUNK = (CALL, JUNK)
 
@@ -530,6 +566,28 @@ cdef void _read_options(Opts* o, object options) except *:
     o.sab_ante = options.sabacc_ante
     o.start = options.starting_stack
     o.unit = options_bet_unit(options)  # the reference engine's rule
+    if type(options) is _CoruscantOptions:  # no card fees, hand cap or round option
+        o.variant = V_CORUSCANT
+        o.gain_fee = o.swap_fee = 0
+        o.rounds = 2
+        o.hand_cap = 16
+        o.rising_ante = options.rising_ante
+        o.fixed_target = options.target is not None
+        o.target_value = 0 if options.target is None else options.target
+        o.fixed_suit = -1 if options.target_suit == "roll" else _SUIT_NAMES.index(
+            options.target_suit
+        )
+        o.game_end = (GE_ORBIT if options.game_end == "orbit"
+                      else GE_LAST if options.game_end == "last_standing" else GE_HANDS)
+        limit = options.hand_limit
+        o.hand_limit = -1 if limit is None else limit
+        o.final_split = options.final_pot == "split"
+        o.structure = _STRUCTURES[options.betting]
+        o.max_raises = -1 if options.max_raises is None else options.max_raises
+        o.tie_split = options.true_tie == "split"
+        return
+    o.rising_ante = o.fixed_target = o.target_value = 0
+    o.fixed_suit = -1
     o.gain_fee = options.gain_fee
     o.swap_fee = options.swap_fee
     o.game_end = (GE_ORBIT if options.game_end == "orbit"
@@ -580,6 +638,8 @@ cdef void g_compute_legal(State* st, Opts* o) noexcept nogil:
     if st.legal_ok or s < 0:
         return
     st.legal_ok = 1
+    if o.variant == V_CORUSCANT and st.phase != PH_BETTING:  # the subsets: built in Python
+        return
     st.bet_hi = st.raise_hi = 0
     st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
     st.to_call_pos = 0
@@ -671,6 +731,8 @@ cdef inline int g_nlive(State* st, Opts* o) noexcept nogil:
     return k
 
 cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
+    if o.variant == V_CORUSCANT:
+        return st.stacks[s] >= st.hand_ante + o.sab_ante and st.stacks[s] > 0
     return st.stacks[s] >= o.ante + o.sab_ante and st.stacks[s] > 0
 
 cdef int g_order_from(State* st, Opts* o, int start, int* out) noexcept nogil:
@@ -814,12 +876,25 @@ cdef void g_reset_hand_state(State* st, Opts* o) noexcept nogil:
         st.starting = -1
         for s in range(MAXP):
             st.seen[s] = 0
+    elif o.variant == V_CORUSCANT:
+        st.selection = 0
+        for s in range(MAXP):
+            st.kept_n[s] = 0
 
 cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     cdef int s, nalive = 0, first_alive = -1, step, k, i, r
     cdef int order[MAXP]
     cdef int alive_mask = 0
     cdef bint first = st.hand_no == 0
+    cdef long long ante = o.ante
+    if o.variant == V_CORUSCANT:
+        if o.rising_ante and st.hand_no > 0:
+            k = 0
+            for s in range(st.n):
+                if not st.out[s] and st.stacks[s] > 0:
+                    k += 1
+            st.hand_ante += 5 if k == 2 else 3 if k == 3 else 2 if k == 4 else 1
+        ante = st.hand_ante
     for s in range(st.n):
         if not st.out[s] and not g_can_ante(st, o, s):
             st.out[s] = 1
@@ -851,7 +926,7 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     for i in range(k):
         s = order[i]
         st.in_hand[s] = 1
-        g_pay(st, o, s, o.ante, 0)
+        g_pay(st, o, s, ante, 0)
         g_pay(st, o, s, o.sab_ante, 1)
     # deal: the whole deck, shuffled
     for i in range(NC):
@@ -860,6 +935,9 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     st.ndraw = NC
     if o.variant == V_SURABAT:
         s_deal(st, o)
+        return
+    if o.variant == V_CORUSCANT:
+        c_deal(st, o)
         return
     k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
     for r in range(2):
@@ -956,6 +1034,10 @@ cdef void g_perform(State* st, Opts* o, int s, int kind, long long arg) noexcept
     if o.variant == V_SURABAT:
         if s_card_act(st, o, s, kind, arg):
             g_next_card_turn(st, o)
+        return
+    if o.variant == V_CORUSCANT:
+        c_select(st, o, s, <int>arg)
+        c_next_selection(st, o)
         return
     if kind == A_GAIN:
         g_pay(st, o, s, o.gain_fee, 2)
@@ -1060,6 +1142,12 @@ cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
     return True
 
 cdef void g_spike_phase(State* st, Opts* o) noexcept nogil:
+    if o.variant == V_CORUSCANT:  # no spike dice: the shift, or the second selection
+        if st.round == 1:
+            c_shift(st, o)
+        else:
+            c_begin_selection(st, o, 2)
+        return
     st.phase = PH_SPIKE
     st.to_act = -1
     st.d1 = mt_die(&st.rng)
@@ -1234,6 +1322,118 @@ cdef bint s_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcep
         st.nmoon += 1
     return True
 
+# ------------------------------------------------------------------ Coruscant Shift's own rules
+# (sabacc.variants.coruscant_shift.CoruscantGame's overrides)
+cdef int64_t c_strength(State* st, signed char* cards, int size) noexcept nogil:
+    """evaluate_target's key (closer to the target, more of the target suit (Sylops count),
+    higher total, higher positive card), packed into one integer."""
+    cdef int i, v, total = 0, suited = 0, best = 0, distance
+    cdef signed char c
+    for i in range(size):
+        c = cards[i]
+        v = VAL[c]
+        total += v
+        if SUITIDX[c] < 0 or SUITIDX[c] == st.suit:
+            suited += 1
+        if v > best:
+            best = v
+    distance = total - st.target
+    if distance < 0:
+        distance = -distance
+    return ((<int64_t>(255 - distance)) << 24) | (suited << 16) | ((total + 128) << 8) | best
+
+cdef void c_deal(State* st, Opts* o) noexcept nogil:
+    """Five cards each from the dealer's left, then the gold and silver dice."""
+    cdef int order[MAXP]
+    cdef int k, i, r, s, gold, silver
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for r in range(HAND_SIZE):
+        for i in range(k):
+            s = order[i]
+            st.ndraw -= 1
+            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
+            st.hlen[s] += 1
+    gold = GOLD[mt_die(&st.rng) - 1]
+    silver = (mt_die(&st.rng) - 1) % 3
+    st.target = o.target_value if o.fixed_target else gold
+    st.suit = o.fixed_suit if o.fixed_suit >= 0 else silver
+    st.round = 1
+    c_begin_selection(st, o, 1)
+
+cdef void c_begin_selection(State* st, Opts* o, int which) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int k, i
+    st.selection = which
+    st.phase = PH_SELECTION
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        st.queue[i] = <signed char>order[i]
+    st.qlen = k
+    st.qpos = 0
+    c_next_selection(st, o)
+
+cdef void c_next_selection(State* st, Opts* o) noexcept nogil:
+    st.legal_ok = 0
+    if st.qpos < st.qlen:
+        st.to_act = st.queue[st.qpos]
+        st.qpos += 1
+    elif st.selection == 1:
+        g_begin_betting(st, o)
+    else:
+        g_showdown(st, o)
+
+cdef void c_set_aside(State* st, Opts* o, int s) noexcept nogil:
+    """Discard the seat's unselected cards face down."""
+    cdef int i, k = st.kept_n[s]
+    cdef signed char c
+    for i in range(k, st.hlen[s]):
+        c = st.hands[s][i]
+        st.muck[st.nmuck] = c
+        st.nmuck += 1
+        st.pub[c] = 0
+    if st.hlen[s] > k:
+        st.hlen[s] = k
+
+cdef void c_select(State* st, Opts* o, int s, int mask) noexcept nogil:
+    """Keep the kept cards plus the unkept ones at the positions of ``mask`` (bit i: the i-th
+    card after the kept ones): kept cards first, then the new ones, then the rest."""
+    cdef signed char picked[MAXH]
+    cdef signed char left[MAXH]
+    cdef int i, np = 0, nl = 0, k = st.kept_n[s]
+    for i in range(k, st.hlen[s]):
+        if mask >> (i - k) & 1:
+            picked[np] = st.hands[s][i]
+            np += 1
+        else:
+            left[nl] = st.hands[s][i]
+            nl += 1
+    for i in range(np):
+        st.hands[s][k + i] = picked[i]
+    for i in range(nl):
+        st.hands[s][k + np + i] = left[i]
+    st.kept_n[s] = k + np
+    if st.selection == 2:
+        c_set_aside(st, o, s)
+
+cdef void c_shift(State* st, Opts* o) noexcept nogil:
+    """Unselected cards are discarded; everyone draws back up to five; the second betting."""
+    cdef int order[MAXP]
+    cdef int k, i, j, need, s
+    st.phase = PH_SHIFT
+    st.to_act = -1
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        c_set_aside(st, o, order[i])
+    for i in range(k):
+        s = order[i]
+        need = HAND_SIZE - st.hlen[s]
+        for j in range(need):
+            if g_can_draw(st, o):
+                st.hands[s][st.hlen[s]] = g_draw(st, o)
+                st.hlen[s] += 1
+    st.round = 2
+    g_begin_betting(st, o)
+
 cdef int g_build_pots(State* st, Opts* o, long long* amounts, int* masks) noexcept nogil:
     """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
     cdef long long levels[MAXP + 1]
@@ -1308,7 +1508,10 @@ cdef void g_showdown(State* st, Opts* o) noexcept nogil:
     for s in range(st.n):
         if st.in_hand[s] and not st.folded[s]:
             live |= 1 << s
-            values[s] = strength(st.hands[s], st.hlen[s])
+            if o.variant == V_CORUSCANT:
+                values[s] = c_strength(st, st.hands[s], st.hlen[s])
+            else:
+                values[s] = strength(st.hands[s], st.hlen[s])
             total = 0
             for j in range(st.hlen[s]):
                 total += VAL[st.hands[s][j]]
@@ -1410,6 +1613,8 @@ cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
         st.rec_net[s] = st.stacks[s] - st.hand_start[s]
     st.rec_carry = st.carry
     st.rec_sabacc_left = st.sabacc_pot
+    st.rec_target = st.target
+    st.rec_suit = st.suit
     for s in range(st.n):
         st.committed[s] = 0
     st.dead = 0
@@ -1519,6 +1724,7 @@ cdef class SpikeCore:
             st.stacks[s] = o.start
         st.to_act = -1
         st.phase = PH_SETUP
+        st.hand_ante = o.ante
         g_reset_hand_state(st, o)
         self._last = [None] * n
         for s in range(n):
@@ -1819,6 +2025,8 @@ cdef class SpikeCore:
                 out.append(None)
             elif type(a) is _Swap and a.source == "moon":  # which card went is not shown
                 out.append("swap moon")
+            elif type(a) is _Keep:  # how many, not which
+                out.append(f"kept {self.st.kept_n[s]}")
             elif self.st.allin_last[s]:
                 out.append("call (all-in)" if type(a) is _Call else f"{a} (all-in)")
             else:
@@ -1845,6 +2053,8 @@ cdef class SpikeCore:
         return out
 
     def evaluate(self, cards):
+        if self.o.variant == V_CORUSCANT:  # against this hand's target
+            return evaluate_target(list(cards), self.st.target, _SUIT_NAMES[self.st.suit])
         return SpikeGame.info.evaluator(self.options, list(cards))
 
     def hand_strength(self, seat):
@@ -1865,6 +2075,8 @@ cdef class SpikeCore:
             return list(_CALL_JUNK if self.st.to_call_pos else _CHECK_JUNK)
         if self.o.variant == V_SURABAT:
             return self._surabat_fixed_list()
+        if self.o.variant == V_CORUSCANT:
+            return self._coruscant_keeps()
         out = [_STAND]
         if self.st.can_gain:
             out.append(_GAIN)
@@ -1905,6 +2117,44 @@ cdef class SpikeCore:
                 if seen[v]:
                     out.append(_SWAP_MOON[v])
         return out
+
+    cdef list _coruscant_keeps(self):
+        """The legal Keep actions, in the reference's order (by the mask of hand positions;
+        each subset once)."""
+        cdef State* st = &self.st
+        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i
+        cdef int order[MAXH]
+        cdef int j, x
+        for i in range(n):  # insertion sort of positions by the canonical card order
+            x = i
+            j = i - 1
+            while j >= 0 and CRANK[st.hands[s][order[j]]] > CRANK[st.hands[s][x]]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = x
+        found = {}
+        for mask in range(1 if k == 0 else 0, 1 << (n - k)):
+            full = ((1 << k) - 1) | (mask << k)
+            codes = tuple([_CODES[st.hands[s][order[i]]] for i in range(n) if full >> order[i] & 1])
+            keep = _KEEPS.get(codes)
+            if keep is None:
+                keep = _KEEPS[codes] = _Keep(codes)
+            found[keep] = None
+        return list(found)
+
+    cdef int _keep_mask(self, object action) except -1:
+        """The positions (after the kept cards) a legal Keep adds, as the reference picks them."""
+        cdef State* st = &self.st
+        cdef int s = st.to_act, k = st.kept_n[s], i, mask = 0
+        wanted = list(action.cards)
+        for i in range(k):
+            wanted.remove(_CODES[st.hands[s][i]])
+        for i in range(k, st.hlen[s]):
+            code = _CODES[st.hands[s][i]]
+            if code in wanted:
+                wanted.remove(code)
+                mask |= 1 << (i - k)
+        return mask
 
     cdef bint _surabat_contains(self, object action) except -1:
         cdef State* st = &self.st
@@ -1966,6 +2216,12 @@ cdef class SpikeCore:
             return False
         if self.o.variant == V_SURABAT:
             return self._surabat_contains(action)
+        if self.o.variant == V_CORUSCANT:
+            if t is not _Keep:
+                return False
+            if self._legal_list is None:
+                self._legal_list = self._fixed_list()
+            return action in self._legal_list
         if t is _Stand:
             return True
         if t is _Gain:
@@ -2022,6 +2278,9 @@ cdef class SpikeCore:
         elif t is _Discard:
             kind = A_DISCARD
             arg = action.value
+        elif t is _Keep:
+            kind = A_KEEP
+            arg = self._keep_mask(action)
         elif t is _Check:
             kind = A_CHECK
         elif t is _Call:
@@ -2061,7 +2320,9 @@ cdef class SpikeCore:
         else:
             shown = None
             sab_won = None
-        self._hand_data.append((pots, sab_won, shown, st.rec_carry, st.rec_sabacc_left))
+        self._hand_data.append(
+            (pots, sab_won, shown, st.rec_carry, st.rec_sabacc_left, st.rec_target, st.rec_suit)
+        )
     # ------------------------------------------------------------------ results, observation
     cdef object _pot_result(self, str pot, long long amount, int mask, int dealer, str reason):
         """The :class:`PotResult` of an award: winners in odd-credit order, odd credits first."""
@@ -2088,7 +2349,7 @@ cdef class SpikeCore:
     cdef object _build_result(self, int index):
         """The :class:`HandResult` of finished hand ``index``, from its compact record."""
         hand, dealer, reason, net = self.hand_nets[index]
-        pots, sab_won, shown, carry, sab_left = self._hand_data[index]
+        pots, sab_won, shown, carry, sab_left, target, suit = self._hand_data[index]
         results = []
         hands = {}
         if shown is None:  # everyone else junked
@@ -2097,7 +2358,10 @@ cdef class SpikeCore:
         else:
             values = {}
             for s, cards in shown:
-                value = evaluate_spike([_VALUES[c] for c in cards])
+                if self.o.variant == V_CORUSCANT:
+                    value = evaluate_target([_CARDS[c] for c in cards], target, _SUIT_NAMES[suit])
+                else:
+                    value = evaluate_spike([_VALUES[c] for c in cards])
                 values[s] = value
                 hands[s] = (tuple([_CODES[c] for c in cards]), value)
             for i, (amount, mask) in enumerate(pots):
@@ -2230,8 +2494,31 @@ cdef class SpikeCore:
                 "cards": codes,
                 "values": values,
                 "total": total,
-                "hand": evaluate_spike(values).to_dict() if values else None,
+                "hand": (evaluate_spike(values).to_dict()
+                         if values and self.o.variant != V_CORUSCANT else None),
             }
+        if self.o.variant == V_CORUSCANT:
+            # A junked hand is empty but its kept count stays (as in the reference).
+            k = min(st.kept_n[me], st.hlen[me]) if me >= 0 else 0
+            if me >= 0 and (st.kept_n[me] or st.hlen[me]):
+                kept = [_CARDS[st.hands[me][i]] for i in range(k if st.kept_n[me] else st.hlen[me])]
+                obs["you"]["hand"] = evaluate_target(
+                    kept, st.target, _SUIT_NAMES[st.suit]
+                ).to_dict()
+            obs["round"] = st.round
+            obs["rounds"] = 2
+            obs["target"] = st.target
+            obs["target_suit"] = _SUIT_NAMES[st.suit]
+            obs["kept_counts"] = [st.kept_n[s] for s in range(n)]
+            obs["kept"] = [_CODES[st.hands[me][i]] for i in range(k)]
+            obs["draw_pile"] = st.ndraw
+            obs["mucked"] = st.nmuck
+            obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
+            obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
+            obs["dice"] = None
+            if st.over:
+                obs["outcome"] = self.outcome.to_dict()
+            return obs
         if self.o.variant == V_SURABAT:
             obs["round"] = st.round
             obs["rounds"] = g_rounds(st, &self.o)
@@ -2314,10 +2601,17 @@ cdef class SpikeCore:
                     buf[m] = c
                     m += 1
             seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
-                          None if a is None else a.kind, buf[:m]))
+                          None if a is None else "kept" if type(a) is _Keep else a.kind,
+                          buf[:m]))
         for i in range(st.hlen[seat]):
             total += VAL[st.hands[seat][i]]
-        if self.o.variant == V_SURABAT:
+        if self.o.variant == V_CORUSCANT:
+            extra = (
+                st.round, st.target, _SUIT_NAMES[st.suit],
+                (<char*>st.hands[seat])[:min(st.kept_n[seat], st.hlen[seat])],
+                tuple([st.kept_n[(seat + k) % n] for k in range(n)]), st.ndraw, st.nmuck,
+            )
+        elif self.o.variant == V_SURABAT:
             extra = (
                 st.round, g_rounds(st, &self.o),
                 -1 if st.starting < 0 else (st.starting - seat + n) % n,
@@ -2573,6 +2867,90 @@ cdef SpikeCore _assemble(type cls, State* st, Opts* o, options, seed, names, sea
     return new
 
 
+cdef void _copy_reference(SpikeCore new, object game) except *:
+    """Copy what a reference Spike-family game shares with every core (the table, the hand's
+    Spike state, the RNG and the logs) into ``new`` (from_game of the subclasses)."""
+    cdef State* st = &new.st
+    cdef int s, i, n
+    _version, internal, gauss = game.rng.getstate()
+    if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
+        raise ValueError("the game's RNG holds a Gaussian draw the core cannot keep")
+    new.options = game.options
+    new.seed = game.seed
+    new.names = list(game.names)
+    new._seats = [s for s, _ in game.actions]
+    new._acts = [parse_action(a) for _, a in game.actions]
+    results = game.hand_results
+    new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
+    new._results = list(results)
+    new._hand_data = [None] * len(results)
+    new._legal_obj = None
+    new._legal_list = None
+    memset(st, 0, sizeof(State))
+    _read_options(&new.o, game.options)
+    for i in range(MT_N):
+        st.rng.mt[i] = <uint32_t>internal[i]
+    st.rng.mti = internal[MT_N]
+    n = st.n = game.n
+    last = []
+    for s in range(n):
+        st.stacks[s] = game.stacks[s]
+        st.out[s] = game.out[s]
+        st.in_hand[s] = game.in_hand[s]
+        st.folded[s] = game.folded[s]
+        st.acted[s] = game.acted[s]
+        st.committed[s] = game.committed[s]
+        st.round_bet[s] = game.round_bet[s]
+        st.hand_start[s] = game.hand_start_stacks[s]
+        public = game.public_ids[s]
+        st.hlen[s] = len(game.hands[s])
+        for i, card in enumerate(game.hands[s]):
+            st.hands[s][i] = card.id
+            st.pub[card.id] = card.id in public
+        text = game.last_action[s]
+        st.last_kind[s] = -1
+        if text is None:
+            last.append(None)
+        else:
+            st.allin_last[s] = text.endswith(" (all-in)")
+            if text == "swap moon":  # the table is not shown which card went
+                last.append(_SWAP_MOON[10])
+            elif text.startswith("kept "):  # nor which cards were kept
+                last.append(_Keep(()))
+            else:
+                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
+            st.last_kind[s] = _LAST_KIND_OF.get(last[s].kind, -1)
+    new._last = last
+    st.hand_no = game.hand_no
+    st.dealer = game.dealer
+    st.orbit_steps = game.orbit_steps
+    st.sabacc_pot = game.sabacc_pot
+    st.carry = game.carry
+    st.house = game.house
+    st.to_act = -1 if game.to_act is None else game.to_act
+    st.phase = _PHASES.index(game.phase)
+    st.over = game.over
+    st.dead = game.dead
+    st.cur_bet = game.cur_bet
+    st.raises = game.raises
+    st.ndraw = len(game.draw)
+    for i, card in enumerate(game.draw):
+        st.draw[i] = card.id
+    st.ndiscard = len(game.discard)
+    for i, card in enumerate(game.discard):
+        st.discard[i] = card.id
+    st.nmuck = len(game.muck)
+    for i, card in enumerate(game.muck):
+        st.muck[i] = card.id
+    st.round = game.round
+    st.qlen = len(game.card_queue)
+    st.qpos = 0
+    for i, s in enumerate(game.card_queue):
+        st.queue[i] = s
+    if game.last_dice is not None:
+        st.d1, st.d2 = game.last_dice
+
+
 # ---------------------------------------------------------------------------------- Surabat Cycle
 cdef class SurabatCore(SpikeCore):
     """A game of Surabat Cycle on the compiled engine: :class:`SpikeCore`'s C rules with
@@ -2650,79 +3028,10 @@ cdef class SurabatCore(SpikeCore):
         many worlds from one position)."""
         cdef SurabatCore new = SurabatCore.__new__(SurabatCore)
         cdef State* st = &new.st
-        cdef int s, i, n
+        cdef int s, i
         if type(game) is not SurabatGame:
             raise OptionError("from_game copies a Surabat Cycle game of the reference engine")
-        _version, internal, gauss = game.rng.getstate()
-        if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
-            raise ValueError("the game's RNG holds a Gaussian draw the core cannot keep")
-        new.options = game.options
-        new.seed = game.seed
-        new.names = list(game.names)
-        new._seats = [s for s, _ in game.actions]
-        new._acts = [parse_action(a) for _, a in game.actions]
-        results = game.hand_results
-        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
-        new._results = list(results)
-        new._hand_data = [None] * len(results)
-        new._legal_obj = None
-        new._legal_list = None
-        memset(st, 0, sizeof(State))
-        _read_options(&new.o, game.options)
-        for i in range(MT_N):
-            st.rng.mt[i] = <uint32_t>internal[i]
-        st.rng.mti = internal[MT_N]
-        n = st.n = game.n
-        last = []
-        for s in range(n):
-            st.stacks[s] = game.stacks[s]
-            st.out[s] = game.out[s]
-            st.in_hand[s] = game.in_hand[s]
-            st.folded[s] = game.folded[s]
-            st.acted[s] = game.acted[s]
-            st.committed[s] = game.committed[s]
-            st.round_bet[s] = game.round_bet[s]
-            st.hand_start[s] = game.hand_start_stacks[s]
-            public = game.public_ids[s]
-            st.hlen[s] = len(game.hands[s])
-            for i, card in enumerate(game.hands[s]):
-                st.hands[s][i] = card.id
-                st.pub[card.id] = card.id in public
-            for c in game.seen[s]:
-                st.seen[s] |= (<uint64_t>1) << <int>c
-            text = game.last_action[s]
-            st.last_kind[s] = -1
-            if text is None:
-                last.append(None)
-            else:
-                st.allin_last[s] = text.endswith(" (all-in)")
-                if text == "swap moon":  # the table is not shown which card went
-                    last.append(_SWAP_MOON[10])
-                else:
-                    last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
-                st.last_kind[s] = _LAST_KIND_OF[last[s].kind]
-        new._last = last
-        st.hand_no = game.hand_no
-        st.dealer = game.dealer
-        st.orbit_steps = game.orbit_steps
-        st.sabacc_pot = game.sabacc_pot
-        st.carry = game.carry
-        st.house = game.house
-        st.to_act = -1 if game.to_act is None else game.to_act
-        st.phase = _PHASES.index(game.phase)
-        st.over = game.over
-        st.dead = game.dead
-        st.cur_bet = game.cur_bet
-        st.raises = game.raises
-        st.ndraw = len(game.draw)
-        for i, card in enumerate(game.draw):
-            st.draw[i] = card.id
-        st.ndiscard = len(game.discard)
-        for i, card in enumerate(game.discard):
-            st.discard[i] = card.id
-        st.nmuck = len(game.muck)
-        for i, card in enumerate(game.muck):
-            st.muck[i] = card.id
+        _copy_reference(new, game)
         st.nsun = len(game.sun)
         for i, card in enumerate(game.sun):
             st.sun[i] = card.id
@@ -2735,14 +3044,90 @@ cdef class SurabatCore(SpikeCore):
         for i, s in enumerate(game.round_seats):
             st.round_seats[i] = s
         st.starting = -1 if game.starting_player is None else game.starting_player
-        st.round = game.round
-        st.qlen = len(game.card_queue)
-        st.qpos = 0
-        for i, s in enumerate(game.card_queue):
-            st.queue[i] = s
-        if game.last_dice is not None:
-            st.d1, st.d2 = game.last_dice
+        for s in range(st.n):
+            for c in game.seen[s]:
+                st.seen[s] |= (<uint64_t>1) << <int>c
         return new
+
+
+# ---------------------------------------------------------------------------------- Coruscant Shift
+cdef class CoruscantCore(SpikeCore):
+    """A game of Coruscant Shift on the compiled engine: :class:`SpikeCore`'s C rules with
+    ``Opts.variant = V_CORUSCANT`` (five cards, the gold and silver dice, the two selections,
+    the shift, two betting rounds, the rising ante, the kept set's value against the target),
+    the reference being :class:`~sabacc.variants.coruscant_shift.CoruscantGame`.
+
+    ``CoruscantCore(options, seed=7, players=4)``, or
+    ``sabacc.new_game("coruscant", engine="compiled")``. Keep actions naming cards by value
+    only (``keep -3 +5 0``) are resolved by the reference's own ``_resolve``.
+    """
+
+    _game_type = CoruscantGame
+    _options_type = CoruscantOptions
+
+    def apply(self, action, seat=None):
+        return SpikeCore.apply(self, _resolve_keep(self, action), seat)
+
+    def is_legal(self, action):
+        try:
+            return SpikeCore.is_legal(self, _resolve_keep(self, action))
+        except IllegalActionError:
+            return False
+
+    @property
+    def kept_n(self):
+        return [self.st.kept_n[s] for s in range(self.st.n)]
+
+    @property
+    def target(self):
+        return self.st.target
+
+    @property
+    def target_suit(self):
+        return _SUIT_NAMES[self.st.suit]
+
+    @property
+    def selection(self):
+        return self.st.selection
+
+    @property
+    def hand_ante(self):
+        return self.st.hand_ante
+
+    def snapshot(self):
+        raise TypeError("snapshot() covers Corellian Spike, not Coruscant Shift")
+
+    @staticmethod
+    def from_snapshot(snapshot):
+        raise TypeError("from_snapshot rebuilds a Corellian Spike game from SpikeOptions")
+
+    @staticmethod
+    def from_game(game):
+        """A compiled copy of a reference :class:`CoruscantGame`'s current state, RNG state and
+        logs included: it goes on exactly as ``game`` would."""
+        cdef CoruscantCore new = CoruscantCore.__new__(CoruscantCore)
+        cdef State* st = &new.st
+        cdef int s
+        if type(game) is not CoruscantGame:
+            raise OptionError("from_game copies a Coruscant Shift game of the reference engine")
+        _copy_reference(new, game)
+        for s in range(st.n):
+            st.kept_n[s] = game.kept_n[s]
+        st.target = 0 if game.target is None else game.target
+        st.suit = _SUIT_NAMES.index(game.target_suit) if game.target_suit else 0
+        st.selection = game.selection
+        st.hand_ante = getattr(game, "hand_ante", game.options.ante)
+        return new
+
+
+_CORUSCANT_RESOLVE = CoruscantGame._resolve
+
+
+cdef object _resolve_keep(SpikeCore game, object action):
+    """The reference's reading of a keep (value-only cards resolved against the hand)."""
+    if type(action) is _Keep or type(action) is str:
+        return _CORUSCANT_RESOLVE(game, action)
+    return action
 
 
 # ---------------------------------------------------------------------------------- many games
