@@ -16,14 +16,14 @@ from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
 
 if TYPE_CHECKING:
     from sabacc.engine.protocol import GameProtocol
-    from sabacc.variants._spike_core import SpikeCore, SurabatCore
+    from sabacc.variants._spike_core import CoruscantCore, SpikeCore, SurabatCore
 
     def _both_engines_implement_the_protocol(
-        game: Game, core: SpikeCore, surabat: SurabatCore
+        game: Game, core: SpikeCore, surabat: SurabatCore, coruscant: CoruscantCore
     ) -> list[GameProtocol]:
         """Never called: mypy checks here that both engines (every compiled core) implement
         :class:`GameProtocol`."""
-        return [game, core, surabat]
+        return [game, core, surabat, coruscant]
 
 
 class Variant:

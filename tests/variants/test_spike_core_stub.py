@@ -31,12 +31,14 @@ def test_stub_matches_the_built_core() -> None:
     assert runtime - stub == set(), "in the core, not in the stub"
 
 
-def test_surabat_stub_matches_the_built_core() -> None:
-    """SurabatCore's stub lists what it adds to SpikeCore (the rest it inherits)."""
-    runtime = {n for n in dir(core_mod.SurabatCore) if not n.startswith("_")}
-    own = {n for n in vars(core_mod.SurabatCore) if not n.startswith("_")}
-    stub = stub_members("SurabatCore")
-    assert runtime == stub | stub_members(), "SurabatCore's members differ from the stubs"
+@pytest.mark.parametrize("name", ["SurabatCore", "CoruscantCore"])
+def test_subclass_stub_matches_the_built_core(name: str) -> None:
+    """A Spike-family core's stub lists what it adds to SpikeCore (the rest it inherits)."""
+    cls = getattr(core_mod, name)
+    runtime = {n for n in dir(cls) if not n.startswith("_")}
+    own = {n for n in vars(cls) if not n.startswith("_")}
+    stub = stub_members(name)
+    assert runtime == stub | stub_members(), f"{name}'s members differ from the stubs"
     # Everything the stub declares exists; what the core itself defines beyond SpikeCore's
     # members (its own piles and knowledge) is in its stub.
     assert stub - runtime == set()

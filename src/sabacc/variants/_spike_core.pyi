@@ -13,6 +13,7 @@ from sabacc.engine.features import SeatView
 from sabacc.engine.game import GameOutcome, HandResult
 from sabacc.engine.variant import VariantInfo
 from sabacc.variants.corellian_spike import SpikeGame, SpikeObservation, SpikeOptions
+from sabacc.variants.coruscant_shift import CoruscantGame, CoruscantObservation, CoruscantOptions
 from sabacc.variants.spike_snapshot import SpikeSnapshot
 from sabacc.variants.surabat_cycle import SurabatGame, SurabatObservation, SurabatOptions
 
@@ -167,6 +168,34 @@ class SurabatCore(SpikeCore):
     @staticmethod
     def from_game(game: SurabatGame) -> SurabatCore: ...  # type: ignore[override]
     def determinize(self, viewer: int, rng: random.Random) -> SurabatCore: ...
+
+class CoruscantCore(SpikeCore):
+    """Coruscant Shift on the compiled Spike rules (``Opts.variant``); see _spike_core.pyx."""
+
+    options: CoruscantOptions  # type: ignore[assignment]
+    def __init__(
+        self,
+        options: CoruscantOptions | Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        players: int | Sequence[str] = 4,
+        log: bool = False,
+    ) -> None: ...
+    @property
+    def kept_n(self) -> list[int]: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def target_suit(self) -> str: ...
+    @property
+    def selection(self) -> int: ...
+    @property
+    def hand_ante(self) -> int: ...
+    def observation(self, seat: int | None) -> CoruscantObservation: ...
+    def clone(self, *, reseed: int | None = None, log: bool | None = None) -> CoruscantCore: ...
+    @staticmethod
+    def from_game(game: CoruscantGame) -> CoruscantCore: ...  # type: ignore[override]
+    def determinize(self, viewer: int, rng: random.Random) -> CoruscantCore: ...
 
 def shuffle_sample(rng: random.Random, items: list[Any]) -> None: ...
 def next_seed(seed: int) -> int: ...
