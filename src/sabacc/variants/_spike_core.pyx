@@ -21,6 +21,7 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 from libc.stdint cimport uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.object cimport PyObject_GenericSetAttr
 
 from sabacc.variants._mt cimport (
     MT, MT_INIT, MT_N, mt_below, mt_die, mt_init_genrand, mt_next, mt_random, mt_seed,
@@ -72,6 +73,7 @@ DEF V_SPIKE = 0     # Opts.variant: the rules the C functions play
 DEF V_SURABAT = 1
 DEF V_CORUSCANT = 2
 DEF HAND_SIZE = 5   # Coruscant Shift's deal and draw-up
+DEF MAXH_KEEP = 8   # Coruscant Shift: most cards a selection chooses among (5 in play)
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -263,7 +265,6 @@ cdef tuple _SWAP_DRAW = tuple(swap_action("draw", v) for v in range(-10, 11))
 cdef tuple _SWAP_MOON = tuple(swap_action("moon", v) for v in range(-10, 11))
 cdef tuple _GAINS = tuple(gain_action(v) for v in range(-10, 11))
 cdef tuple _DISCARDS = tuple(discard_action(v) for v in range(-10, 11))
-cdef dict _KEEPS = {}  # interned Keep actions by their codes
 cdef tuple _CHECK_JUNK = (CHECK, JUNK)
 cdef tuple _CALL_JUNK = (CALL, JUNK)
 
@@ -1667,6 +1668,11 @@ cdef class SpikeCore:
     cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
     cdef list _legal_list
+    # Coruscant Shift: the last legal Keep list built, the positions each one adds, and the
+    # action count it was built at (valid for the decision at that count only)
+    cdef list _keeps
+    cdef list _keep_masks
+    cdef Py_ssize_t _keeps_at
 
     #: The reference engine's game class whose rules this core plays (its options type and
     #: VariantInfo come with it); a subclass for another Spike-family variant sets its own.
@@ -2120,11 +2126,12 @@ cdef class SpikeCore:
 
     cdef list _coruscant_keeps(self):
         """The legal Keep actions, in the reference's order (by the mask of hand positions;
-        each subset once)."""
+        each subset once: two Sylops make two masks the same subset, the first is listed)."""
         cdef State* st = &self.st
-        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i
+        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i, j, x
         cdef int order[MAXH]
-        cdef int j, x
+        cdef uint64_t key, bit
+        cdef signed char c
         for i in range(n):  # insertion sort of positions by the canonical card order
             x = i
             j = i - 1
@@ -2132,20 +2139,51 @@ cdef class SpikeCore:
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = x
-        found = {}
+        cdef uint64_t keys[1 << MAXH_KEEP]
+        cdef int nkeys = 0, dup
+        out = []
+        masks = []
         for mask in range(1 if k == 0 else 0, 1 << (n - k)):
             full = ((1 << k) - 1) | (mask << k)
-            codes = tuple([_CODES[st.hands[s][order[i]]] for i in range(n) if full >> order[i] & 1])
-            keep = _KEEPS.get(codes)
-            if keep is None:
-                keep = _KEEPS[codes] = _Keep(codes)
-            found[keep] = None
-        return list(found)
+            key = 0
+            for i in range(n):
+                if full >> i & 1:
+                    c = st.hands[s][i]
+                    if VAL[c] == 0:  # the Sylops are one code: count them
+                        key += (<uint64_t>1) << 62
+                    else:
+                        key |= (<uint64_t>1) << c
+            dup = 0
+            for j in range(nkeys):
+                if keys[j] == key:
+                    dup = 1
+                    break
+            if dup:
+                continue
+            keys[nkeys] = key
+            nkeys += 1
+            codes = tuple([_CODES[st.hands[s][order[i]]] for i in range(n)
+                           if full >> order[i] & 1])
+            keep = _Keep.__new__(_Keep)  # Keep(codes), without the frozen dataclass's __init__
+            PyObject_GenericSetAttr(keep, "cards", codes)
+            out.append(keep)
+            masks.append(mask)
+        self._keeps = out
+        self._keep_masks = masks
+        self._keeps_at = len(self._acts)
+        return list(out)
 
     cdef int _keep_mask(self, object action) except -1:
-        """The positions (after the kept cards) a legal Keep adds, as the reference picks them."""
+        """The positions (after the kept cards) a legal Keep adds, as the reference picks them
+        (the kept cards' codes first, then each wanted code at its first place in the rest)."""
         cdef State* st = &self.st
         cdef int s = st.to_act, k = st.kept_n[s], i, mask = 0
+        cdef Py_ssize_t j
+        if self._keeps is not None and self._keeps_at == len(self._acts) - 1:
+            keeps = self._keeps
+            for j in range(len(keeps)):
+                if keeps[j] is action:
+                    return self._keep_masks[j]
         wanted = list(action.cards)
         for i in range(k):
             wanted.remove(_CODES[st.hands[s][i]])
@@ -2221,6 +2259,9 @@ cdef class SpikeCore:
                 return False
             if self._legal_list is None:
                 self._legal_list = self._fixed_list()
+            for a in self._legal_list:
+                if a is action:
+                    return True
             return action in self._legal_list
         if t is _Stand:
             return True
@@ -3124,10 +3165,19 @@ _CORUSCANT_RESOLVE = CoruscantGame._resolve
 
 
 cdef object _resolve_keep(SpikeCore game, object action):
-    """The reference's reading of a keep (value-only cards resolved against the hand)."""
-    if type(action) is _Keep or type(action) is str:
-        return _CORUSCANT_RESOLVE(game, action)
-    return action
+    """The reference's reading of a keep (value-only cards resolved against the hand). One of
+    the current legal Keep objects is itself (the reference's own legal actions resolve to
+    themselves), so it skips the reading."""
+    cdef list legal
+    if type(action) is _Keep:
+        legal = game._legal_list
+        if legal is not None:
+            for a in legal:
+                if a is action:
+                    return action
+    elif type(action) is not str:
+        return action
+    return _CORUSCANT_RESOLVE(game, action)
 
 
 # ---------------------------------------------------------------------------------- many games
