@@ -1,5 +1,6 @@
-"""Compiled engines (today Corellian Spike's :mod:`sabacc.variants._spike_core`): is one built,
-and make games. A variant declares its compiled core in ``VariantInfo.compiled``.
+"""Compiled engines (Corellian Spike's, Surabat Cycle's and Coruscant Shift's, in
+:mod:`sabacc.variants._spike_core`): is one built, and make games. A variant declares its
+compiled core in ``VariantInfo.compiled``.
 
 The compiled core plays the same rules as the reference engine (the pure-Python
 :class:`~sabacc.variants.corellian_spike.SpikeGame`) for every Spike option, draws from a
