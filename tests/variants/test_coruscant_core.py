@@ -195,6 +195,17 @@ def test_lockstep_random_games(setup: tuple[int, int, dict[str, Any], int, float
     lockstep(ref, core, random.Random(play_seed), passive)
 
 
+def test_hand_strength_orders_hands_as_the_target_value() -> None:
+    for seed in range(30):
+        core = CoruscantCore(seed=seed, players=6)
+        values = {s: core.evaluate(core.hands[s]) for s in range(6)}
+        strengths = {s: core.hand_strength(s) for s in range(6)}
+        for a in range(6):
+            for b in range(6):
+                assert (values[a] < values[b]) == (strengths[a] < strengths[b])  # type: ignore[operator]
+                assert (values[a] == values[b]) == (strengths[a] == strengths[b])
+
+
 @pytest.mark.parametrize("players", range(2, 9))
 def test_lockstep_defaults_every_table_size(players: int) -> None:
     ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=players, players=players, log=False)

@@ -2070,6 +2070,8 @@ cdef class SpikeCore:
             raise IndexError(f"no seat {seat!r} at this {self.st.n}-seat table")
         if not self.st.hlen[seat]:
             return None
+        if self.o.variant == V_CORUSCANT:  # the whole hand against this hand's target
+            return c_strength(&self.st, self.st.hands[seat], self.st.hlen[seat])
         return strength(self.st.hands[seat], self.st.hlen[seat])
 
     # ------------------------------------------------------------------ legality
