@@ -79,7 +79,7 @@ def deal_score(result: Any) -> float:
 
 #: The opponents of the matrix: every bot we had before the candidate, then the reference
 #: opponents written from public strategy descriptions (sabacc.services.bots.reference).
-EXISTING = ("random", "heuristic", "ismcts:32", "ismcts:800")
+EXISTING = ("random", "heuristic", "sharp", "ismcts:32", "ismcts:800")
 REFERENCE_OPPONENTS = (
     "ref-zero",
     "ref-minimizer",
@@ -109,13 +109,20 @@ def run_matrix(
     workers: int,
     variant: str,
     save: Callable[[list[dict[str, Any]]], None] | None = None,
+    opponents: set[str] | None = None,
+    tables: set[int] | None = None,
 ) -> list[dict[str, Any]]:
-    """The candidate against every opponent, heads-up and one against three. Played cheapest
-    first, ``save(results so far)`` after each pairing (a long run interrupted keeps what it
-    measured); each pairing's seed depends only on its place in the table."""
+    """The candidate against every opponent (or only ``opponents``, at only ``tables`` seat
+    counts), heads-up and one against three. Played cheapest first, ``save(results so far)``
+    after each pairing (a long run interrupted keeps what it measured); each pairing's seed
+    depends only on its place in the table."""
     plan: list[tuple[float, int, int, str, int, str, int]] = []
     for players, table in ((2, "heads-up"), (4, "4 players")):
+        if tables and players not in tables:
+            continue
         for i, opponent in enumerate(EXISTING + REFERENCE_OPPONENTS):
+            if opponents and opponent not in opponents:
+                continue
             n = matrix_hands(opponent, players, hands)
             cost = n * (players - 1) * _decision_cost(opponent)
             plan.append((cost, len(plan), players, table, i, opponent, n))
@@ -362,6 +369,12 @@ def main(argv: list[str] | None = None) -> int:
         default=2000,
         help="hands per matrix pairing (searching opponents get a quarter to a half)",
     )
+    parser.add_argument(
+        "--opponents", default="", help="only these matrix opponents (comma-separated)"
+    )
+    parser.add_argument(
+        "--tables", default="", help="only these matrix table sizes (comma-separated: 2,4)"
+    )
     parser.add_argument("--ladder-hands", type=int, default=2000, help="hands per ladder step")
     parser.add_argument(
         "--ladder-from",
@@ -451,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
             args.workers,
             args.variant,
             save("matrix"),
+            {x.strip() for x in args.opponents.split(",") if x.strip()} or None,
+            {int(x) for x in args.tables.split(",") if x.strip()} or None,
         )
     if "ladder" in parts:
         steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None

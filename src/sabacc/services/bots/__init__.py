@@ -23,6 +23,7 @@ from sabacc.services.bots.expert import SharpBot
 from sabacc.services.bots.ismcts import IsmctsBot
 from sabacc.services.bots.levels import DEFAULT_LEVEL, LEVELS, Level, bots_for, level_names
 from sabacc.services.bots.reference import REFERENCE, ReferenceBot
+from sabacc.services.bots.sharpmc import SharpSearchBot
 from sabacc.services.bots.simple import HeuristicBot, RandomBot
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Sampler",
     "SearchBot",
     "SharpBot",
+    "SharpSearchBot",
     "bot_names",
     "bots_for",
     "check_turn",

@@ -178,6 +178,13 @@ class IsmctsBot:
         return out
 
     # ------------------------------------------------------------------ search
+    def rollout(
+        self, world: GameProtocol | SearchWorld, seat: int, action: Action, seed: int
+    ) -> tuple[float, int]:
+        """One playout of ``action`` in ``world`` (:func:`rollout`; a subclass may play its
+        own seat differently)."""
+        return rollout(world, seat, action, seed)
+
     def _world(
         self, sampler: Sampler, seat: int, signals: dict[int, str]
     ) -> tuple[GameProtocol | SearchWorld, int]:
@@ -233,7 +240,7 @@ class IsmctsBot:
                 used += tries * SAMPLE_COST
                 seed = rng.getrandbits(64)
                 for a in remaining:
-                    reward, steps = rollout(world, seat, a, seed)
+                    reward, steps = self.rollout(world, seat, a, seed)
                     rewards[a].append(reward)
                     used += steps + CLONE_COST
                     playouts += 1
