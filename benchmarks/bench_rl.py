@@ -16,9 +16,9 @@ load weighs on all of them alike. Rates are given in wall-clock time and in CPU 
 process (``time.process_time``: on a shared machine, the other processes' load counts less in
 it).
 
-A variant with a compiled core (Corellian Spike, Surabat Cycle) is measured on both engines
-(``engine="python"``, the reference, and ``engine="compiled"``, the compiled core, when it is
-built); the other variants on the reference engine, the only one they have.
+Every variant with a compiled core (``VariantInfo.compiled``) is measured on both engines
+(``engine="python"``, the reference, and ``engine="compiled"``, when it is built); the others
+on the reference engine, the only one they have.
 
 "engine only" is the same random play through :class:`sabacc.apps.rl.TableCore` without the
 PettingZoo layer and without observations (the game engine plus the action table): what the
@@ -140,12 +140,13 @@ def main() -> None:
 
     steps = args.steps
     engines = ["python"] + (["compiled"] if sabacc.variants.compiled.available() else [])
-    # (variant, engine) pairs: variants with a compiled core (VariantInfo.compiled) on both
-    # engines, the others on the reference.
+    # (variant, engine) pairs: each variant on the reference engine, and on its compiled core
+    # when it has one and it is built.
     plays = [
         (v, e)
         for v in args.variants
-        for e in (engines if sabacc.variants.compiled.available(v) else ["python"])
+        for e in ["python", "compiled"]
+        if e == "python" or sabacc.variants.compiled.available(v)
     ]
     for variant, engine in plays:  # warm up: the Spike hand table is built on first use
         run_aec(lambda v=variant, e=engine: sabacc.apps.rl.env(v, 2, engine=e), 500)

@@ -336,7 +336,11 @@ async def run(
     ws_base = "ws" + base[4:]
     stats = Stats()
     players: list[Player] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    # A fresh connection per request: a kept-alive one the server closes (after 5 idle
+    # seconds) just as a request goes out fails that request (httpx.ReadError), which a busy
+    # machine made happen while the tables were being created.
+    limits = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
 
         async def post(url: str, body: dict[str, Any]) -> httpx.Response:
             """POST, again after a 503 (in a cluster: the table is being handed over)."""

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
         :class:`GameProtocol`."""
         return [game, core, surabat, coruscant]
 
+    from sabacc.variants._classic_core import ClassicCore
+
+    def _classic_core_implements_the_protocol(core: ClassicCore) -> GameProtocol:
+        """Never called: mypy checks here that the classic core implements the protocol."""
+        return core
+
 
 class Variant:
     """A variant bound to a set of options: its deck, notation, hand evaluation and games."""
@@ -94,8 +100,9 @@ class Variant:
         log: bool = True,
         engine: str = "python",
     ) -> Game | GameProtocol:
-        """A new game. ``engine="compiled"``: Corellian Spike on the compiled core
-        (:mod:`sabacc.variants.compiled`), same rules and states, no per-event log, much faster."""
+        """A new game. ``engine="compiled"``: the variant's compiled core (Corellian Spike,
+        classic; :mod:`sabacc.variants.compiled`), same rules and states, no per-event log,
+        much faster."""
         if engine != "python":
             return _compiled.new_compiled_game(self.options, players, seed, engine, self.name)
         return self.info.game_type(self.options, seed=seed, players=players, log=log)
@@ -142,8 +149,8 @@ def new_game(
 ) -> Game | GameProtocol:
     """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``.
 
-    ``engine="compiled"`` plays Corellian Spike on the compiled core (see
-    :mod:`sabacc.variants.compiled`).
+    ``engine="compiled"`` plays on the variant's compiled core, for the variants that have one
+    (see :mod:`sabacc.variants.compiled`).
     """
     info = lookup(name)
     opts = info.options_type.from_mapping(options)

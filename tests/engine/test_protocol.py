@@ -22,10 +22,9 @@ VARIANTS = ["corellian_spike", "classic", "surabat_cycle", "coruscant_shift"]
 
 def games() -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = [(v, sabacc.new_game(v, players=3, seed=4)) for v in VARIANTS]
-    if compiled.available():
-        out.append(("compiled", sabacc.new_game("spike", players=3, seed=4, engine="compiled")))
-        for name in ("surabat", "coruscant"):
-            out.append(("compiled", sabacc.new_game(name, players=3, seed=4, engine="compiled")))
+    for v in VARIANTS:  # and every compiled core that is built
+        if compiled.available(v):
+            out.append((f"{v}-compiled", sabacc.new_game(v, players=3, seed=4, engine="compiled")))
     return out
 
 

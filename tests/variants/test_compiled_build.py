@@ -24,8 +24,8 @@ def test_compiled_core_is_built_in_ci() -> None:
 def test_engine_names_are_checked() -> None:
     with pytest.raises(OptionError, match="engine='turbo'"):
         sabacc.new_game("spike", engine="turbo")  # type: ignore[call-overload]
-    with pytest.raises(OptionError, match="only, not Classic"):
-        sabacc.new_game("classic", engine="compiled")
+    with pytest.raises(OptionError, match="only, not Kessel Sabacc"):
+        sabacc.new_game("kessel", engine="compiled")
 
 
 @pytest.mark.skipif(not compiled.available(), reason="compiled core not built")

@@ -861,7 +861,7 @@ class TestClone:
 # 7. API
 # ============================================================================================
 class TestApi:
-    @pytest.mark.parametrize("name", ["classic"])
+    @pytest.mark.parametrize("name", ["kessel"])
     def test_compiled_engine_is_spike_only(self, name: str) -> None:
         if name not in sabacc.variant_names():
             pytest.skip(f"{name} is not registered")

@@ -25,7 +25,7 @@ import operator
 import random
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -474,29 +474,82 @@ class Game(ABC):
         go into that hand (taken from a face-up pile). Showdown reveals are in ``last_hand``.
         Raises IndexError for a seat not at this table (a NumPy integer seat is taken too).
         """
+        seat = self._check_viewer(seat)
+        return self._observation_of(seat, self._observation_common())
+
+    def observations(self, viewers: Iterable[int | None]) -> dict[int | None, Observation]:
+        """``{viewer: observation(viewer)}`` for several viewers at once (None: a spectator),
+        each equal to :meth:`observation`'s, with the parts every viewer sees alike (pots,
+        the last hand, the outcome, the seats' public rows) computed once.
+
+        The observations share those parts (the same objects): read them, encode them, do not
+        change them. Raises IndexError as :meth:`observation` does.
+        """
+        wanted = [self._check_viewer(v) for v in viewers]
+        common = self._observation_common()
+        out: dict[int | None, Observation] = {}
+        for viewer in wanted:
+            if viewer not in out:
+                out[viewer] = self._observation_of(viewer, common)
+        return out
+
+    def _check_viewer(self, seat: int | None) -> int | None:
         if seat is not None:
             if isinstance(seat, bool) or not hasattr(seat, "__index__"):
                 raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
             seat = operator.index(seat)
             if not 0 <= seat < self.n:
                 raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
+        return seat
+
+    def _observation_common(self) -> dict[str, Any]:
+        """The parts of :meth:`observation` that do not depend on the viewer, and each seat's
+        row as a spectator sees it (a viewer's own differs only in ``known_cards``)."""
+        rows: list[SeatObservation] = [
+            {
+                "seat": s,
+                "name": self.names[s],
+                "stack": self.stacks[s],
+                "committed": self.committed[s],
+                "round_bet": self.round_bet[s],
+                "cards": len(self.hands[s]),
+                "known_cards": [c.code for c in self._known_cards(None, s)],
+                "status": self._status(s),
+                "dealer": s == self.dealer,
+                "last_action": self.last_action[s],
+            }
+            for s in range(self.n)
+        ]
+        outcome = self.outcome if self.over else None
+        return {
+            "rows": rows,
+            "pots": {
+                "main": self.pot_total(),
+                "sabacc": self.sabacc_pot,
+                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            },
+            "structure": self._bet_structure(),
+            "unit": self._bet_unit(),
+            "last_hand": (
+                typing.cast(HandResultObservation, self.hand_results[-1].to_dict())
+                if self.hand_results
+                else None
+            ),
+            "outcome": (typing.cast(OutcomeObservation, outcome.to_dict()) if outcome else None),
+        }
+
+    def _observation_of(self, seat: int | None, common: dict[str, Any]) -> Observation:
+        """:meth:`observation` of ``seat``, made of :meth:`_observation_common`'s parts (the
+        same objects: a viewer's row is a new one only where its ``known_cards`` differ)."""
         legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
-        seats: list[SeatObservation] = []
-        for s in range(self.n):
-            seats.append(
-                {
-                    "seat": s,
-                    "name": self.names[s],
-                    "stack": self.stacks[s],
-                    "committed": self.committed[s],
-                    "round_bet": self.round_bet[s],
-                    "cards": len(self.hands[s]),
-                    "known_cards": [c.code for c in self._known_cards(seat, s)],
-                    "status": self._status(s),
-                    "dealer": s == self.dealer,
-                    "last_action": self.last_action[s],
-                }
-            )
+        public_rows: list[SeatObservation] = common["rows"]
+        seats: list[SeatObservation] = list(public_rows)
+        if seat is not None and type(self)._known_cards is not Game._known_cards:
+            # a variant where a seat knows more than a spectator (Surabat, Kessel)
+            for s, row in enumerate(public_rows):
+                mine = [c.code for c in self._known_cards(seat, s)]
+                if mine != row["known_cards"]:
+                    seats[s] = {**row, "known_cards": mine}
         obs: Observation = {
             "schema_version": SCHEMA_VERSION,
             "variant": self.variant,
@@ -507,11 +560,7 @@ class Game(ABC):
             "current_player": self.current_player,
             "is_over": self.over,
             "seats": seats,
-            "pots": {
-                "main": self.pot_total(),
-                "sabacc": self.sabacc_pot,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
+            "pots": common["pots"],
             "betting": {
                 "current_bet": self.cur_bet,
                 "to_call": (
@@ -519,15 +568,11 @@ class Game(ABC):
                     if seat is not None and self.phase == "betting"
                     else 0
                 ),
-                "structure": self._bet_structure(),
-                "unit": self._bet_unit(),
+                "structure": common["structure"],
+                "unit": common["unit"],
             },
             "legal": typing.cast(LegalObservation, legal.to_dict()),
-            "last_hand": (
-                typing.cast(HandResultObservation, self.hand_results[-1].to_dict())
-                if self.hand_results
-                else None
-            ),
+            "last_hand": common["last_hand"],
         }
         if seat is not None:
             obs["you"] = self._describe_own(self.hands[seat])
@@ -535,8 +580,7 @@ class Game(ABC):
         if extra:  # the variant's part, before the outcome (the compiled core's key order)
             obs = typing.cast(Observation, {**obs, **extra})
         if self.over:
-            outcome = self.outcome
-            obs["outcome"] = typing.cast(OutcomeObservation, outcome.to_dict()) if outcome else None
+            obs["outcome"] = common["outcome"]
         return obs
 
     def seat_view(self, seat: int) -> SeatView:

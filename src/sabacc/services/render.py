@@ -73,13 +73,23 @@ class Vocabulary:
 
     def has_own(self, key: str) -> bool:
         """Whether this language itself has ``key`` (no English fallback)."""
-        own = self.variant.text.messages if self.variant is not None else {}
-        return key in own.get(self.lang, {}) or key in CATALOGUE.get(self.lang, {})
+        return key in self._own_keys
 
     def variant_has(self, key: str) -> bool:
         """Whether the variant itself declares ``key`` (in this language or in English)."""
+        return key in self._variant_keys
+
+    @functools.cached_property
+    def _own_keys(self) -> frozenset[str]:
+        """The keys of :meth:`has_own` (gathered once: the catalogues do not change)."""
         own = self.variant.text.messages if self.variant is not None else {}
-        return key in own.get(self.lang, {}) or key in own.get("en", {})
+        return frozenset(own.get(self.lang, {})) | frozenset(CATALOGUE.get(self.lang, {}))
+
+    @functools.cached_property
+    def _variant_keys(self) -> frozenset[str]:
+        """The keys of :meth:`variant_has`."""
+        own = self.variant.text.messages if self.variant is not None else {}
+        return frozenset(own.get(self.lang, {})) | frozenset(own.get("en", {}))
 
     def text(self, key: str, **params: Any) -> str:
         """The template ``key`` filled with ``params`` (English, then the key, if untranslated)."""
@@ -715,11 +725,17 @@ def events_json_views(
         if viewer is None:
             out[viewer] = base
             continue
-        shown = [e.visible_to(viewer) for e in events]
+        # A private field is known only to the event's seat (core.events): every other viewer
+        # is shown the spectator's event, so only the viewer's own events are asked again
+        # (and compared only where they came out a different object).
+        shown = [
+            e.visible_to(viewer) if e.private and getattr(e, "seat", None) == viewer else p
+            for e, p in zip(events, public, strict=True)
+        ]
         changed = {
             i
             for i, (mine, theirs) in enumerate(zip(shown, public, strict=True))
-            if viewer in named[i] or mine != theirs
+            if viewer in named[i] or (mine is not theirs and mine != theirs)
         }
         if not changed:
             out[viewer] = base

@@ -52,8 +52,8 @@ class SimSpec:
     game_hands: int = 1
     duplicate: bool = True
     chunk_deals: int | None = None
-    #: auto (the variant's compiled core when it has one and it is built) | python | compiled:
-    #: the same games and totals either way (the engines reach identical states), only faster.
+    #: auto (the variant's compiled core, where it has one, when built) | python | compiled: the
+    #: same games and totals either way (the engines reach identical states), only faster.
     engine: str = "auto"
 
     def __post_init__(self) -> None:

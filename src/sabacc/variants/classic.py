@@ -773,6 +773,14 @@ CLASSIC_RULES = "\n".join(
     )
 )
 
+
+def load_compiled_core() -> type[Any]:
+    """The compiled classic engine's game class (ImportError when it is not built)."""
+    from sabacc.variants._classic_core import ClassicCore
+
+    return ClassicCore
+
+
 ClassicGame.info = register(
     VariantInfo(
         name="classic",
@@ -798,6 +806,7 @@ ClassicGame.info = register(
         bet_unit=lambda options: 1,
         odds=ClassicOdds(),
         bot=ClassicBot(CLASSIC_DECK),
+        compiled=load_compiled_core,
         card_art="classic.js",
         text=CLASSIC_TEXT,
         tiebreaks=CLASSIC_TIEBREAKS,

@@ -27,6 +27,7 @@ VARIANT_ENGINES = [
     pytest.param("surabat_cycle", "compiled", marks=needs_compiled, id="surabat_cycle-compiled"),
     pytest.param("surabat_cycle", "python", id="surabat_cycle-python"),
     pytest.param("classic", "python", id="classic-python"),
+    pytest.param("classic", "compiled", marks=needs_compiled, id="classic-compiled"),
     pytest.param("kessel", "python", id="kessel-python"),
     pytest.param(
         "coruscant_shift", "compiled", marks=needs_compiled, id="coruscant_shift-compiled"

@@ -221,15 +221,15 @@ def test_table_core_views_are_identical(
 
 def test_engine_option() -> None:
     assert resolve_engine("auto", "spike") == "compiled"
-    assert resolve_engine("auto", "classic") == "python"
+    assert resolve_engine("auto", "classic") == "compiled"
     assert resolve_engine("auto", "surabat_cycle") == "compiled"
     assert resolve_engine("python", "corellian_spike") == "python"
     assert sabacc.apps.rl.env("corellian_spike", 2).unwrapped.core.engine == "compiled"
     assert sabacc.apps.rl.parallel_env("spike", 2).core.engine == "compiled"
-    assert sabacc.apps.rl.env("classic", 2).unwrapped.core.engine == "python"
+    assert sabacc.apps.rl.env("classic", 2).unwrapped.core.engine == "compiled"
     assert TableCore("corellian_spike", 2, engine="python").engine == "python"
-    with pytest.raises(OptionError, match="only, not Classic"):
-        sabacc.apps.rl.env("classic", 2, engine="compiled")
+    with pytest.raises(OptionError, match="only, not Kessel Sabacc"):
+        sabacc.apps.rl.env("kessel", 2, engine="compiled")
     with pytest.raises(OptionError, match="engine='turbo'"):
         sabacc.apps.rl.parallel_env("corellian_spike", 2, engine="turbo")
     # The Gymnasium environment too: its bots read the core's observation() (test_gym.py).

@@ -17,6 +17,7 @@ from sabacc.apps.rl import SabaccGymEnv
 from sabacc.apps.rl.gym_env import ENV_IDS
 from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
+from sabacc.variants.compiled import available
 from tests.apps.rl.conftest import COMPILED, VARIANT_ENGINES, needs_compiled
 
 
@@ -119,10 +120,11 @@ def test_engine_option() -> None:
     spike = SabaccGymEnv("corellian_spike")
     assert spike.core.engine == ("compiled" if COMPILED else "python")
     assert SabaccGymEnv("spike", engine="python").core.engine == "python"
-    assert SabaccGymEnv("classic").core.engine == "python"
+    assert SabaccGymEnv("classic").core.engine == ("compiled" if available("classic") else "python")
     assert SabaccGymEnv("surabat_cycle").core.engine == ("compiled" if COMPILED else "python")
-    with pytest.raises(OptionError, match="only, not Classic"):
-        SabaccGymEnv("classic", engine="compiled")
+    assert SabaccGymEnv("kessel").core.engine == "python"
+    with pytest.raises(OptionError, match="only, not Kessel Sabacc"):
+        SabaccGymEnv("kessel", engine="compiled")
     with pytest.raises(OptionError, match="engine='turbo'"):
         SabaccGymEnv("corellian_spike", engine="turbo")
 

@@ -93,3 +93,86 @@ def test_many_tables_acting_at_once_are_all_stored_and_announced(server: ServerP
                     await c.close()
 
     asyncio.run(main())
+
+
+def test_actions_within_the_commit_window_share_one_commit_and_wait_for_it(
+    db_url: str,
+) -> None:
+    """Actions of three tables applied within ``commit_window`` of each other are stored in
+    one transaction, and no caller is told before that transaction has committed."""
+    from sqlalchemy import event
+
+    from sabacc.apps.server.manager import TableManager
+    from sabacc.apps.server.settings import Settings
+
+    store = Store(db_url)
+    games = [_game(store, code) for code in ("DDDDDD", "EEEEEE", "FFFFFF")]
+    log: list[str] = []
+    event.listen(store.engine, "commit", lambda conn: log.append("commit"))
+    manager = TableManager(store, Settings(commit_window=0.2))
+
+    async def act(i: int, table_id: int, game_id: int) -> None:
+        await asyncio.sleep(0.02 * i)  # one after another, all within the window
+        write = ActionWrite(table_id, game_id, ActionRecord(0, 0, "stand", 1), [99, 101], 1)
+        await manager.persist_action(write)
+        log.append(f"told {i}")
+
+    async def run() -> None:
+        await asyncio.gather(*(act(i, t, g) for i, (t, g) in enumerate(games)))
+
+    try:
+        asyncio.run(run())
+        assert log[0] == "commit" and log.count("commit") == 1, log
+        assert sorted(log[1:]) == ["told 0", "told 1", "told 2"]
+        for t, _ in games:
+            loaded = store.load_game(t, 1)
+            assert loaded is not None
+            assert loaded.actions == [ActionRecord(0, 0, "stand", 1)]
+    finally:
+        manager.shutdown()
+        manager.pool.shutdown()
+        store.close()
+
+
+def test_a_failed_write_renews_every_thread_s_kept_connection(db_url: str) -> None:
+    """After a write fails (e.g. PostgreSQL restarted: every kept connection is dead), each
+    worker thread opens its connection again before its next write, not only the thread
+    whose write failed."""
+    import threading
+
+    from sqlalchemy.exc import IntegrityError
+
+    store = Store(db_url)
+    try:
+        t, g = _game(store, "GGGGGG")
+        kept: list[object] = []
+
+        def write(idx: int) -> None:
+            store.record_actions([ActionWrite(t, g, ActionRecord(idx, 0, "stand", 1), [1, 2], 1)])
+
+        ready, go, done = threading.Event(), threading.Event(), threading.Event()
+
+        def other_thread() -> None:  # keeps its connection between its two writes
+            write(0)
+            kept.append(store._local.writer)
+            ready.set()
+            go.wait(10)
+            write(2)
+            kept.append(store._local.writer)
+            done.set()
+
+        worker = threading.Thread(target=other_thread)
+        worker.start()
+        assert ready.wait(10)
+        write(1)
+        with pytest.raises(IntegrityError):
+            write(1)  # the same action again: refused by the database
+        go.set()
+        assert done.wait(10)
+        worker.join()
+        assert kept[0] is not kept[1]  # the other thread opened its connection again
+        loaded = store.load_game(t, 1)
+        assert loaded is not None
+        assert [a.idx for a in loaded.actions] == [0, 1, 2]
+    finally:
+        store.close()

@@ -76,3 +76,36 @@ def test_each_connection_gets_its_own_view(
                 sent[id(conn)] = len(game.events)
 
     asyncio.run(play())
+
+
+def test_a_connection_that_arrives_after_the_views_were_built_gets_its_own() -> None:
+    """The first state of a point observes every connection's seat at once; a connection that
+    arrives later at that point (the first spectator, a player reconnecting) is observed then,
+    and the others' views stay theirs."""
+    table, conns = _table("corellian_spike", 3, 11)
+    game = table.game
+    assert game is not None
+    seated = conns[:2]  # seats 0 and 1 connected; seat 2 and the spectators not yet
+    table.conns = set(seated)
+    rng = random.Random(4)
+    for _ in range(25):
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+        table.touch()
+        for conn in seated:
+            assert json.loads(messages.state(conn, 0.0))["game"] == json.loads(
+                json.dumps(game.observation(conn.seat))
+            )
+        assert ("obs", None) not in table.views and ("obs", 2) not in table.views
+        late = [conns[2], conns[3]]  # seat 2 reconnects; a spectator arrives
+        table.conns |= set(late)
+        for conn in [*late, *seated]:
+            msg = json.loads(messages.state(conn, 0.0))
+            assert msg["game"] == json.loads(json.dumps(game.observation(conn.seat)))
+            if conn.seat is None:
+                assert "you" not in msg["game"]
+        table.conns -= set(late)
+        for conn in late:
+            conn.game_no = -1  # next time it comes back it is sent the hand from its start
+        if game.is_over:
+            break

@@ -71,6 +71,12 @@ def serve(
         int,
         typer.Option(help="Threads that talk to the database (0: 1 for SQLite, 4 for PostgreSQL)."),
     ] = 0,
+    commit_window: Annotated[
+        float,
+        typer.Option(
+            help="Seconds an applied action waits for others to share its commit (0: none)."
+        ),
+    ] = 0.002,
     bot_workers: Annotated[
         int, typer.Option(help="Processes in which bots think (0: one thread).")
     ] = 1,
@@ -145,6 +151,7 @@ def serve(
         max_spectators=max_spectators,
         storage_timeout=storage_timeout,
         storage_workers=storage_workers,
+        commit_window=commit_window,
         bot_workers=bot_workers,
         bot_budget=bot_budget,
         max_bot_tables=max_bot_tables,

@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 "--engine",
-                help="auto (the variant's compiled core when it is built) | python | "
+                help="auto (the variant's compiled core, where it has one, when built) | python | "
                 "compiled: same totals, different speed.",
             ),
         ] = "auto",

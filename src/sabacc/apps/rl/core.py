@@ -17,9 +17,9 @@ Episodes (``episode=``):
   episode add up to the seat's game payoff. A seat knocked out (it cannot ante) terminates.
 
 Engines (``engine=``): ``"python"`` plays the reference engine (:class:`sabacc.Game`);
-``"compiled"`` plays Corellian Spike on the compiled core (:mod:`sabacc.variants.compiled`: the same
+``"compiled"`` plays on the variant's compiled core (:mod:`sabacc.variants.compiled`: the same
 states for the same seed and actions, several times faster, rewards from its ``hand_nets``);
-``"auto"`` (default) is ``"compiled"`` for Corellian Spike when the core is built, else
+``"auto"`` (default) is ``"compiled"`` for a variant with a compiled core when it is built, else
 ``"python"``. Observations, masks, rewards and seating are identical on both engines for the
 same seeds (``tests/apps/rl/test_engines.py``). :attr:`TableCore.game` is the engine's game object;
 both have ``observation()``, ``hand_results`` and ``determinize()`` (only the reference engine

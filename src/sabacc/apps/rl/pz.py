@@ -16,7 +16,7 @@ when the hand or game ends or every agent has been truncated. In :class:`Paralle
 agent takes a step at every parallel step, so there ``max_cycles`` caps the parallel steps.
 
 ``engine`` (``"auto"``, the default, ``"python"`` or ``"compiled"``) chooses the game engine:
-``"auto"`` plays Corellian Spike on the compiled core (:mod:`sabacc.variants.compiled`) when it is
+``"auto"`` plays a variant with a compiled core (:mod:`sabacc.variants.compiled`) on it when it is
 built
 and everything else on the reference engine; both give identical episodes for the same seeds
 (see :mod:`sabacc.apps.rl.core`).
@@ -468,8 +468,8 @@ def env(variant: str = DEFAULT_VARIANT, num_players: int = 4, **kwargs: Any) -> 
     ``illegal_action`` (``"terminate"`` | ``"fallback"`` | ``"raise"``), ``illegal_reward``
     (the offender's reward under ``"terminate"``, -1.0), ``rotate_seats``, ``render_mode``
     (``"ansi"`` | ``"human"``), ``engine`` (``"auto"`` | ``"python"`` | ``"compiled"``: see
-    :mod:`sabacc.apps.rl.core`; ``"auto"`` plays Corellian Spike on the compiled core when it is
-    built), and any option of the variant (``rounds=3``, ``buy_in=200``...).
+    :mod:`sabacc.apps.rl.core`; ``"auto"`` plays on the variant's compiled core when it has one
+    and it is built), and any option of the variant (``rounds=3``, ``buy_in=200``...).
     No PettingZoo wrapper is added: the environment checks its own inputs (an out-of-range or
     illegal index is handled by ``illegal_action``; a dead agent must step with ``None``).
     """

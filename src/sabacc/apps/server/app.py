@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -551,6 +552,22 @@ def raise_open_file_limit() -> None:
         log.warning("could not raise the open-file limit: %s", exc)
 
 
+#: The collector's first threshold in a server process (the interpreter's default is 700).
+GC_THRESHOLD0 = 10_000
+
+
+def tune_gc() -> None:
+    """Tune the cyclic garbage collector for a long-running server: what exists at start-up
+    (modules, the application) is moved out of its reach (``gc.freeze``), and a collection
+    starts after 10,000 net new container objects instead of 700. Building the state messages
+    allocates many short-lived dicts; with the defaults, full collections over every table in
+    memory ran often and took about a tenth of the CPU under load."""
+    gc.collect()
+    gc.freeze()
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD0, second, third)
+
+
 def run(
     app: FastAPI,
     host: str,
@@ -573,6 +590,7 @@ def run(
     from sabacc.apps.server.slow import with_header_deadline
 
     protocol = with_header_deadline(header_timeout)
+    tune_gc()
     uvicorn.run(
         app,
         host=host,

@@ -164,8 +164,12 @@ class TableManager:
             raise ServerError("storage_error", STORAGE_DOWN, status=503) from None
 
     async def _flush_writes(self) -> None:
-        """Commit the waiting actions, a batch at a time, until none is left."""
+        """Commit the waiting actions, a batch at a time, until none is left. The first
+        action of a batch waits ``settings.commit_window`` for others to join it (each
+        caller is still told only after the commit)."""
         try:
+            if self.settings.commit_window > 0:
+                await asyncio.sleep(self.settings.commit_window)
             while self._writes:
                 batch, self._writes = (
                     self._writes[:GROUP_COMMIT_MAX],

@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - orjson is in the server extra
     orjson = None  # type: ignore[assignment]
 
 from sabacc.apps.server.protocol import PROTOCOL_VERSION
-from sabacc.core.events import Event
+from sabacc.core.events import Event, HandStarted
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
 from sabacc.services.explain import explain_hand
@@ -153,13 +153,22 @@ def _views(table: Table, game: Game) -> dict[Any, str | None]:
 
 def observation_json(table: Table, game: Game, seat: int | None) -> str:
     """``game.observation(seat)`` encoded, once per seat (and once for every spectator) per
-    point of the game."""
+    point of the game; the first connection to ask has every connection's seat observed
+    (:meth:`~sabacc.engine.game.Game.observations`)."""
     views = _views(table, game)
     key = ("obs", seat)
     found = views.get(key)
     if found is None:
-        obs: Observation = game.observation(seat)  # docs/observation.schema.json
-        found = views[key] = dumps(obs)
+        # every connection's seat at once: the parts they see alike are computed once
+        viewers: set[int | None] = {seat}
+        for other in table.conns:
+            viewers.add(other.seat)
+        observed: dict[int | None, Observation] = game.observations(viewers)
+        for viewer, obs in observed.items():  # docs/observation.schema.json
+            if ("obs", viewer) not in views:
+                views[("obs", viewer)] = dumps(obs)
+        found = views[key]
+    assert found is not None
     return found
 
 
@@ -291,7 +300,14 @@ def explanation(game: Game, viewer: int | None) -> dict[str, Any]:
     """Why the last finished hand ended as it did, for ``viewer``, in every language
     (:func:`sabacc.services.explain.explain_hand`): ``{"hand": n, "lines": {lang: [...]}}``."""
     result = game.hand_results[-1]
-    seen = game.events_for(viewer)
+    # only that hand's events and the settlement after it are read: from its HandStarted on
+    start = 0
+    for i in range(len(game.events) - 1, -1, -1):
+        event = game.events[i]
+        if isinstance(event, HandStarted) and event.hand == result.hand:
+            start = i
+            break
+    seen = game.events_for(viewer, since=start)
     return {
         "hand": result.hand,
         "lines": {

@@ -55,6 +55,9 @@ class Settings:
     #: Worker threads that talk to the database (0: 1 for SQLite, which has one writer at a
     #: time anyway, 4 for PostgreSQL). No database call runs on the event loop.
     storage_workers: int = 0
+    #: Seconds the first applied action of a group commit waits for others to join it (one
+    #: transaction for them all: less CPU per action under load, at most this much latency).
+    commit_window: float = 0.002
     #: Worker processes in which bots think (never on the event loop; 0: in a worker thread).
     bot_workers: int = 1
     #: Seconds one bot decision may take before the table plays its default move instead.

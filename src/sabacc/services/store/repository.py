@@ -214,6 +214,10 @@ class Store(CommunityStore):
         self._local = threading.local()
         self._writers: list[Connection] = []
         self._writers_lock = threading.Lock()
+        #: Bumped by every failed write: each thread's kept connection is opened again before
+        #: its next write (after a PostgreSQL restart every kept one is dead, not only the
+        #: one that failed).
+        self._writer_generation = 0
         self._claim_file: IO[str] | None = None
         self._claim_conn: Connection | None = None
 
@@ -287,9 +291,14 @@ class Store(CommunityStore):
     def _writer_connection(self) -> Connection:
         """This thread's writer connection (opened on first use, again after a failure)."""
         writer: Connection | None = getattr(self._local, "writer", None)
+        generation = self._writer_generation
+        stale = getattr(self._local, "generation", generation) != generation
+        if writer is not None and stale and not writer.closed:
+            writer.invalidate()  # this thread's own connection, not in use now
         if writer is None or writer.closed or writer.invalidated:
             writer = self.engine.connect()
             self._local.writer = writer
+            self._local.generation = generation
             with self._writers_lock:
                 self._writers = [w for w in self._writers if not w.closed]
                 self._writers.append(writer)
@@ -640,6 +649,7 @@ class Store(CommunityStore):
                         self._finish(conn, w)
         except Exception:
             conn.invalidate()  # start afresh on the next call (e.g. a lost PostgreSQL link)
+            self._writer_generation += 1  # and the other threads too
             raise
 
     @staticmethod

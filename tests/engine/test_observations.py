@@ -1,0 +1,64 @@
+"""``Game.observations``: several viewers at once, each exactly its ``observation``, in every
+variant (every seat and a spectator, at every decision of random play, with the seats' rows
+that differ per viewer: Surabat's and Kessel's known cards)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sabacc
+from sabacc.variants.registry import variant_names
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    variant=st.sampled_from(sorted(variant_names())),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**31),
+)
+def test_observations_equal_each_viewers_observation(variant: str, players: int, seed: int) -> None:
+    game = sabacc.new_game(variant, players=players, seed=seed)
+    rng = random.Random(seed)
+    viewers: list[int | None] = [None, *range(players)]
+    for _ in range(120):
+        together = game.observations(viewers)
+        assert set(together) == set(viewers)
+        for viewer in viewers:
+            alone = game.observation(viewer)
+            assert together[viewer] == alone
+            # the same JSON, key order included (what the server sends)
+            assert json.dumps(together[viewer]) == json.dumps(alone)
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_seat_sees_another_seat_as_a_spectator_does() -> None:
+    """No viewer is shown more of another seat than a spectator: another seat's row is the
+    spectator's, and only the viewer's own observation has its hand."""
+    game = sabacc.new_game("corellian_spike", players=4, seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        seen = game.observations([None, 0, 1, 2, 3])
+        assert "you" not in seen[None]
+        for viewer in range(4):
+            assert seen[viewer]["you"] == game.observation(viewer)["you"]
+            for other in range(4):
+                if other != viewer:
+                    assert seen[viewer]["seats"][other] == seen[None]["seats"][other]
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+
+
+def test_observations_refuse_a_seat_not_at_the_table() -> None:
+    game = sabacc.new_game("classic", players=3, seed=1)
+    with pytest.raises(IndexError):
+        game.observations([0, 3])
