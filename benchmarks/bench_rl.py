@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-VARIANTS = ("corellian_spike", "surabat_cycle", "classic")
+VARIANTS = ("corellian_spike", "surabat_cycle", "coruscant_shift", "classic")
 
 
 def run_aec(make_env: Callable[[], Any], steps: int, seed: int = 0) -> tuple[int, float, int]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import sabacc
 from sabacc.engine.game import Game
+from sabacc.variants.registry import lookup, register, unregister
 
 
 def check_credits(game: Game) -> None:
@@ -357,3 +360,18 @@ def spike_state(g: Any) -> dict[str, Any]:
         "legal": g.legal(),
         "legal_actions": g.legal_actions(),
     }
+
+
+@contextmanager
+def variant_without_core() -> Iterator[str]:
+    """A registered stand-in variant with no compiled core (Kessel's rules under another name
+    and title, ``compiled=None``), for the refusals of ``engine="compiled"``: every built-in
+    variant has a core. Unregistered on exit."""
+    info = replace(
+        lookup("kessel"), name="coreless_test", aliases=(), title="Coreless Test", compiled=None
+    )
+    register(info)
+    try:
+        yield info.name
+    finally:
+        unregister(info.name)

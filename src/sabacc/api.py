@@ -17,11 +17,14 @@ from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
 if TYPE_CHECKING:
     from sabacc.engine.protocol import GameProtocol
     from sabacc.variants._kessel_core import KesselCore
-    from sabacc.variants._spike_core import SpikeCore
+    from sabacc.variants._spike_core import CoruscantCore, SpikeCore, SurabatCore
 
-    def _both_engines_implement_the_protocol(game: Game, core: SpikeCore) -> list[GameProtocol]:
-        """Never called: mypy checks here that both engines implement :class:`GameProtocol`."""
-        return [game, core]
+    def _both_engines_implement_the_protocol(
+        game: Game, core: SpikeCore, surabat: SurabatCore, coruscant: CoruscantCore
+    ) -> list[GameProtocol]:
+        """Never called: mypy checks here that both engines (every compiled core) implement
+        :class:`GameProtocol`."""
+        return [game, core, surabat, coruscant]
 
     def _kessel_core_implements_the_protocol(core: KesselCore) -> GameProtocol:
         """Never called: mypy checks that the compiled Kessel core is a :class:`GameProtocol`."""

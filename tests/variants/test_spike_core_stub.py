@@ -12,9 +12,9 @@ core_mod = pytest.importorskip("sabacc.variants._spike_core", reason="the compil
 STUB = Path(__file__).resolve().parents[2] / "src" / "sabacc" / "variants" / "_spike_core.pyi"
 
 
-def stub_members() -> set[str]:
+def stub_members(name: str = "SpikeCore") -> set[str]:
     tree = ast.parse(STUB.read_text(encoding="utf-8"))
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "SpikeCore")
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
     names: set[str] = set()
     for node in cls.body:
         if isinstance(node, ast.FunctionDef):
@@ -29,3 +29,17 @@ def test_stub_matches_the_built_core() -> None:
     stub = stub_members()
     assert stub - runtime == set(), "in the stub, not in the core"
     assert runtime - stub == set(), "in the core, not in the stub"
+
+
+@pytest.mark.parametrize("name", ["SurabatCore", "CoruscantCore"])
+def test_subclass_stub_matches_the_built_core(name: str) -> None:
+    """A Spike-family core's stub lists what it adds to SpikeCore (the rest it inherits)."""
+    cls = getattr(core_mod, name)
+    runtime = {n for n in dir(cls) if not n.startswith("_")}
+    own = {n for n in vars(cls) if not n.startswith("_")}
+    stub = stub_members(name)
+    assert runtime == stub | stub_members(), f"{name}'s members differ from the stubs"
+    # Everything the stub declares exists; what the core itself defines beyond SpikeCore's
+    # members (its own piles and knowledge) is in its stub.
+    assert stub - runtime == set()
+    assert own - stub_members() <= stub

@@ -21,6 +21,7 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 from libc.stdint cimport uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.object cimport PyObject_GenericSetAttr
 
 from sabacc.variants._mt cimport (
     MT, MT_INIT, MT_N, mt_below, mt_die, mt_init_genrand, mt_next, mt_random, mt_seed,
@@ -32,7 +33,9 @@ from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
 from sabacc.core.actions import CALL, CHECK, GAIN, JUNK, STAND
-from sabacc.core.actions import Action, Bet, Call, Check, Gain, Junk, Raise, Stand, Swap, parse_action
+from sabacc.core.actions import (
+    Action, Bet, Call, Check, Discard, Gain, Junk, Keep, Raise, Stand, Swap, parse_action,
+)
 from sabacc.variants.spike_deck import SPIKE_DECK
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
@@ -45,6 +48,11 @@ from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.variants.spike_hands import evaluate_spike
 from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions, swap_action
 from sabacc.variants.spike_snapshot import SpikeSnapshot
+from sabacc.variants.spike_deck import SPIKE_STAVES
+from sabacc.variants.coruscant_shift import (
+    SILVER_DIE, CoruscantGame, CoruscantOptions, ante_increment, evaluate_target,
+)
+from sabacc.variants.surabat_cycle import SurabatGame, SurabatOptions, discard_action, gain_action
 
 DEF MAXP = 8
 DEF NC = 62
@@ -56,6 +64,16 @@ DEF PH_BETTING = 2
 DEF PH_SPIKE = 3
 DEF PH_SHOWDOWN = 4
 DEF PH_OVER = 5
+DEF PH_DISCARD = 6  # Surabat Cycle: the forced discard over the hand cap
+DEF PH_CYCLE = 7    # Surabat Cycle: the dealer adds a Sun and a Moon card
+DEF PH_SELECTION = 8  # Coruscant Shift: the first or second selection
+DEF PH_SHIFT = 9      # Coruscant Shift: unselected cards discarded, everyone draws back up
+
+DEF V_SPIKE = 0     # Opts.variant: the rules the C functions play
+DEF V_SURABAT = 1
+DEF V_CORUSCANT = 2
+DEF HAND_SIZE = 5   # Coruscant Shift's deal and draw-up
+DEF MAXH_KEEP = 8   # Coruscant Shift: most cards a selection chooses among (5 in play)
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -70,6 +88,10 @@ DEF A_CALL = 5
 DEF A_BET = 6
 DEF A_RAISE = 7
 DEF A_JUNK = 8
+DEF A_SUN_GAIN = 9      # Surabat Cycle: gain <value> from the Sun pile
+DEF A_SWAP_MOON = 10    # Surabat Cycle: swap moon <value>
+DEF A_DISCARD = 11      # Surabat Cycle: discard <value> (over the hand cap)
+DEF A_KEEP = 12         # Coruscant Shift: keep (arg: the mask of unkept positions to add)
 
 DEF REC_SHOWDOWN = 0
 DEF REC_ALL_JUNKED = 1
@@ -78,7 +100,8 @@ DEF BS_NO_LIMIT = 0
 DEF BS_POT_LIMIT = 1
 DEF BS_FIXED = 2
 
-_PHASES = ("setup", "card", "betting", "spike", "showdown", "over")
+_PHASES = ("setup", "card", "betting", "spike", "showdown", "over", "discard", "cycle",
+           "selection", "shift")
 #: Seat statuses of :meth:`SpikeCore.seat_view`, as the reference ``observation`` names them.
 SEAT_STATUSES = ("active", "all_in", "junked", "waiting", "out")
 _STRUCTURES = {"no_limit": BS_NO_LIMIT, "pot_limit": BS_POT_LIMIT, "fixed": BS_FIXED}
@@ -98,6 +121,11 @@ ctypedef struct Opts:
     int max_raises      # -1: unlimited
     int hand_cap
     int tie_split
+    int variant         # V_SPIKE, V_SURABAT or V_CORUSCANT (the rules that differ branch on it)
+    int rising_ante     # Coruscant Shift: the ante rises every hand
+    int fixed_target    # Coruscant Shift: the target option is set (else the gold die)
+    int target_value
+    int fixed_suit      # Coruscant Shift: 0-2 (circle, triangle, square), -1: the silver die
 
 ctypedef struct State:
     MT rng
@@ -168,13 +196,32 @@ ctypedef struct State:
     signed char rec_shown[MAXP][MAXH]
     long long rec_carry
     long long rec_sabacc_left
+    # Surabat Cycle's array and knowledge (empty in Corellian Spike)
+    signed char sun[NC]         # face up; the newest card last
+    int nsun
+    signed char moon[NC]        # face down; the top last
+    signed char moon_owner[NC]  # who put each Moon card there (-1: the dealer)
+    int nmoon
+    uint64_t seen[MAXP]         # seen[v]: cards in other hands v alone knows about (bit = id)
+    signed char round_seats[MAXP]  # seats dealt in, from the dealer's left
+    int nround
+    int starting        # the round's starting player (-1: none)
+    char can_swap_moon
+    # Coruscant Shift
+    long long hand_ante # this hand's ante (rises with rising_ante)
+    int target
+    int suit            # 0-2: circle, triangle, square
+    int selection       # 1, 2 during a selection phase
+    int kept_n[MAXP]    # each seat's kept cards are the first kept_n of its hand
+    int rec_target
+    int rec_suit
 
 #: The action codes' index in sabacc.apps.rl.features.LAST_ACTIONS (stand, gain, swap, discard,
 #: check, call, bet, raise, junk, call hand).
-cdef signed char LAST_KIND[9]
-LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8]
-_LAST_KIND_OF = {"stand": 0, "gain": 1, "swap": 2, "check": 4, "call": 5, "bet": 6, "raise": 7,
-                 "junk": 8}
+cdef signed char LAST_KIND[13]
+LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8, 1, 2, 3, -1]
+_LAST_KIND_OF = {"stand": 0, "gain": 1, "swap": 2, "discard": 3, "check": 4, "call": 5, "bet": 6,
+                 "raise": 7, "junk": 8}
 cdef signed char VAL[NC]
 cdef int _i
 for _i in range(NC):
@@ -182,6 +229,17 @@ for _i in range(NC):
 _CARDS = tuple(SPIKE_DECK.cards)
 cdef tuple _CODES = tuple(c.code for c in SPIKE_DECK.cards)
 cdef tuple _VALUES = tuple(c.value for c in SPIKE_DECK.cards)
+_SUIT_NAMES = ("circle", "triangle", "square")
+cdef signed char SUITIDX[NC]  # 0-2 by _SUIT_NAMES, -1: a Sylop (counts as any suit)
+for _i in range(NC):
+    SUITIDX[_i] = (-1 if SPIKE_DECK.cards[_i].suit is None
+                   else _SUIT_NAMES.index(SPIKE_STAVES[SPIKE_DECK.cards[_i].suit]))
+cdef int GOLD[6]
+GOLD[:] = [0, 0, 5, -5, 10, -10]
+#: Each card's place in the canonical card order (value, then code): a Keep lists its cards so.
+cdef int CRANK[NC]
+for _i, _c in enumerate(sorted(SPIKE_DECK.cards, key=lambda c: (c.value, c.code))):
+    CRANK[_c.id] = _i
 
 cdef object _Stand = Stand
 cdef object _Gain = Gain
@@ -191,6 +249,10 @@ cdef object _Call = Call
 cdef object _Bet = Bet
 cdef object _Raise = Raise
 cdef object _Junk = Junk
+cdef object _Discard = Discard
+cdef object _SurabatOptions = SurabatOptions
+cdef object _CoruscantOptions = CoruscantOptions
+cdef object _Keep = Keep
 cdef object _STAND = STAND
 cdef object _GAIN = GAIN
 cdef object _CHECK = CHECK
@@ -200,6 +262,9 @@ cdef object _BETS = _betting._BETS
 cdef object _RAISES = _betting._RAISES
 cdef tuple _SWAP_DISCARD = tuple(swap_action("discard", v) for v in range(-10, 11))
 cdef tuple _SWAP_DRAW = tuple(swap_action("draw", v) for v in range(-10, 11))
+cdef tuple _SWAP_MOON = tuple(swap_action("moon", v) for v in range(-10, 11))
+cdef tuple _GAINS = tuple(gain_action(v) for v in range(-10, 11))
+cdef tuple _DISCARDS = tuple(discard_action(v) for v in range(-10, 11))
 cdef tuple _CHECK_JUNK = (CHECK, JUNK)
 cdef tuple _CALL_JUNK = (CALL, JUNK)
 
@@ -502,6 +567,28 @@ cdef void _read_options(Opts* o, object options) except *:
     o.sab_ante = options.sabacc_ante
     o.start = options.starting_stack
     o.unit = options_bet_unit(options)  # the reference engine's rule
+    if type(options) is _CoruscantOptions:  # no card fees, hand cap or round option
+        o.variant = V_CORUSCANT
+        o.gain_fee = o.swap_fee = 0
+        o.rounds = 2
+        o.hand_cap = 16
+        o.rising_ante = options.rising_ante
+        o.fixed_target = options.target is not None
+        o.target_value = 0 if options.target is None else options.target
+        o.fixed_suit = -1 if options.target_suit == "roll" else _SUIT_NAMES.index(
+            options.target_suit
+        )
+        o.game_end = (GE_ORBIT if options.game_end == "orbit"
+                      else GE_LAST if options.game_end == "last_standing" else GE_HANDS)
+        limit = options.hand_limit
+        o.hand_limit = -1 if limit is None else limit
+        o.final_split = options.final_pot == "split"
+        o.structure = _STRUCTURES[options.betting]
+        o.max_raises = -1 if options.max_raises is None else options.max_raises
+        o.tie_split = options.true_tie == "split"
+        return
+    o.rising_ante = o.fixed_target = o.target_value = 0
+    o.fixed_suit = -1
     o.gain_fee = options.gain_fee
     o.swap_fee = options.swap_fee
     o.game_end = (GE_ORBIT if options.game_end == "orbit"
@@ -509,7 +596,8 @@ cdef void _read_options(Opts* o, object options) except *:
     limit = options.hand_limit
     o.hand_limit = -1 if limit is None else limit
     o.final_split = options.final_pot == "split"
-    o.rounds = options.rounds
+    o.variant = V_SURABAT if type(options) is _SurabatOptions else V_SPIKE
+    o.rounds = 0 if options.rounds is None else options.rounds  # 0: Surabat's automatic count
     o.structure = _STRUCTURES[options.betting]
     o.max_raises = -1 if options.max_raises is None else options.max_raises
     o.hand_cap = options.hand_cap
@@ -526,7 +614,9 @@ cdef inline bint _well_formed(object action) except -1:
     if t is _Swap:
         return type(action.value) is int
     if t is _Gain:
-        return action.value is None
+        return action.value is None or type(action.value) is int
+    if t is _Discard:
+        return type(action.value) is int
     return t is _Stand or t is _Check or t is _Call or t is _Junk
 
 
@@ -549,10 +639,16 @@ cdef void g_compute_legal(State* st, Opts* o) noexcept nogil:
     if st.legal_ok or s < 0:
         return
     st.legal_ok = 1
+    if o.variant == V_CORUSCANT and st.phase != PH_BETTING:  # the subsets: built in Python
+        return
     st.bet_hi = st.raise_hi = 0
     st.can_gain = st.can_swap_discard = st.can_swap_draw = 0
     st.to_call_pos = 0
     stack = st.stacks[s]
+    if o.variant == V_SURABAT and st.phase != PH_BETTING:
+        st.can_gain = st.nsun > 0 and stack >= o.gain_fee
+        st.can_swap_moon = st.nmoon > 0 and stack >= o.swap_fee
+        return
     if st.phase == PH_CARD:
         cd = g_can_draw(st, o)
         st.can_gain = st.hlen[s] < o.hand_cap and stack >= o.gain_fee and cd
@@ -616,7 +712,17 @@ cdef inline long long g_pot_total(State* st, Opts* o) noexcept nogil:
     return t
 
 cdef inline bint g_can_draw(State* st, Opts* o) noexcept nogil:
+    if o.variant == V_SURABAT:  # the whole discard stack reshuffles
+        return st.ndraw > 0 or st.ndiscard > 0 or st.nmuck > 0
     return st.ndraw > 0 or st.ndiscard > 1 or st.nmuck > 0
+
+cdef inline int g_rounds(State* st, Opts* o) noexcept nogil:
+    """Rounds of this hand: the option, else (Surabat) one per seat dealt in, 4 with two."""
+    cdef int k
+    if o.rounds > 0:
+        return o.rounds
+    k = st.nround if st.nround else st.n
+    return 4 if k == 2 else k
 
 cdef inline int g_nlive(State* st, Opts* o) noexcept nogil:
     cdef int s, k = 0
@@ -626,6 +732,8 @@ cdef inline int g_nlive(State* st, Opts* o) noexcept nogil:
     return k
 
 cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
+    if o.variant == V_CORUSCANT:
+        return st.stacks[s] >= st.hand_ante + o.sab_ante and st.stacks[s] > 0
     return st.stacks[s] >= o.ante + o.sab_ante and st.stacks[s] > 0
 
 cdef int g_order_from(State* st, Opts* o, int start, int* out) noexcept nogil:
@@ -686,6 +794,18 @@ cdef signed char g_draw(State* st, Opts* o) noexcept nogil:
 
 cdef void g_reshuffle(State* st, Opts* o) noexcept nogil:
     cdef int k = 0, i
+    if o.variant == V_SURABAT:  # the whole discard stack: face-up discards, then junked hands
+        for i in range(st.ndiscard):
+            st.draw[k] = st.discard[i]
+            k += 1
+        for i in range(st.nmuck):
+            st.draw[k] = st.muck[i]
+            k += 1
+        st.ndiscard = 0
+        st.nmuck = 0
+        mt_shuffle_sorted(&st.rng, st.draw, k)
+        st.ndraw = k
+        return
     for i in range(st.ndiscard - 1):
         st.draw[k] = st.discard[i]
         k += 1
@@ -703,6 +823,8 @@ cdef signed char g_take_from_hand(State* st, Opts* o, int s, int value) noexcept
     """Remove a card of ``value``: a publicly known copy first, else the first copy."""
     cdef int i, idx = -1
     cdef signed char c
+    if o.variant == V_SURABAT:
+        return s_take_from_hand(st, o, s, value)
     for i in range(st.hlen[s]):
         c = st.hands[s][i]
         if VAL[c] == value:
@@ -750,12 +872,30 @@ cdef void g_reset_hand_state(State* st, Opts* o) noexcept nogil:
     st.d1 = st.d2 = 0
     for s in range(st.n):
         st.last_kind[s] = -1
+    if o.variant == V_SURABAT:
+        st.nsun = st.nmoon = st.nround = 0
+        st.starting = -1
+        for s in range(MAXP):
+            st.seen[s] = 0
+    elif o.variant == V_CORUSCANT:
+        st.selection = 0
+        for s in range(MAXP):
+            st.kept_n[s] = 0
 
 cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     cdef int s, nalive = 0, first_alive = -1, step, k, i, r
     cdef int order[MAXP]
     cdef int alive_mask = 0
     cdef bint first = st.hand_no == 0
+    cdef long long ante = o.ante
+    if o.variant == V_CORUSCANT:
+        if o.rising_ante and st.hand_no > 0:
+            k = 0
+            for s in range(st.n):
+                if not st.out[s] and st.stacks[s] > 0:
+                    k += 1
+            st.hand_ante += 5 if k == 2 else 3 if k == 3 else 2 if k == 4 else 1
+        ante = st.hand_ante
     for s in range(st.n):
         if not st.out[s] and not g_can_ante(st, o, s):
             st.out[s] = 1
@@ -787,13 +927,19 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     for i in range(k):
         s = order[i]
         st.in_hand[s] = 1
-        g_pay(st, o, s, o.ante, 0)
+        g_pay(st, o, s, ante, 0)
         g_pay(st, o, s, o.sab_ante, 1)
     # deal: the whole deck, shuffled
     for i in range(NC):
         st.draw[i] = <signed char>i
     mt_shuffle_sorted(&st.rng, st.draw, NC)
     st.ndraw = NC
+    if o.variant == V_SURABAT:
+        s_deal(st, o)
+        return
+    if o.variant == V_CORUSCANT:
+        c_deal(st, o)
+        return
     k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
     for r in range(2):
         for i in range(k):
@@ -809,9 +955,15 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
 
 cdef void g_begin_card_phase(State* st, Opts* o) noexcept nogil:
     cdef int order[MAXP]
-    cdef int k, i
+    cdef int k, i, start
     st.phase = PH_CARD
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    if o.variant == V_SURABAT:
+        # The start rotates among the seats dealt in; a junked seat passes it to its left.
+        start = st.round_seats[(st.round - 1) % st.nround]
+        k = g_order_from(st, o, start, order)
+        st.starting = order[0] if k else start
+    else:
+        k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
     for i in range(k):
         st.queue[i] = <signed char>order[i]
     st.qlen = k
@@ -835,7 +987,12 @@ cdef void g_begin_betting(State* st, Opts* o) noexcept nogil:
     st.cur_bet = 0
     st.raises = 0
     st.legal_ok = 0
-    st.to_act = g_next_bettor(st, o, (st.dealer + 1) % st.n, 1)
+    if o.variant == V_SURABAT:
+        st.to_act = g_next_bettor(
+            st, o, st.starting if st.starting >= 0 else st.round_seats[0], 1
+        )
+    else:
+        st.to_act = g_next_bettor(st, o, (st.dealer + 1) % st.n, 1)
     if st.to_act < 0:
         g_spike_phase(st, o)
 
@@ -874,6 +1031,14 @@ cdef void g_perform(State* st, Opts* o, int s, int kind, long long arg) noexcept
             return
         if done:
             g_spike_phase(st, o)
+        return
+    if o.variant == V_SURABAT:
+        if s_card_act(st, o, s, kind, arg):
+            g_next_card_turn(st, o)
+        return
+    if o.variant == V_CORUSCANT:
+        c_select(st, o, s, <int>arg)
+        c_next_selection(st, o)
         return
     if kind == A_GAIN:
         g_pay(st, o, s, o.gain_fee, 2)
@@ -924,6 +1089,8 @@ cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) n
         st.allin_last[s] = st.stacks[s] == 0
     else:  # junk: the hand is mucked face down
         st.folded[s] = 1
+        if o.variant == V_SURABAT:
+            s_forget(st, s_hand_mask(st, s))
         g_clear_hand(st, o, s, st.muck, &st.nmuck)
     if g_nlive(st, o) > 1:
         st.to_act = g_next_bettor(st, o, s, 0)
@@ -976,13 +1143,24 @@ cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
     return True
 
 cdef void g_spike_phase(State* st, Opts* o) noexcept nogil:
+    if o.variant == V_CORUSCANT:  # no spike dice: the shift, or the second selection
+        if st.round == 1:
+            c_shift(st, o)
+        else:
+            c_begin_selection(st, o, 2)
+        return
     st.phase = PH_SPIKE
     st.to_act = -1
     st.d1 = mt_die(&st.rng)
     st.d2 = mt_die(&st.rng)
     if st.d1 == st.d2:
         g_sabacc_shift(st, o)
-    if st.round < o.rounds:
+    if o.variant == V_SURABAT:  # the Cycle phase: a Sun card, a Moon card
+        st.phase = PH_CYCLE
+        st.to_act = -1
+        s_add_sun(st, o)
+        s_add_moon(st, o)
+    if st.round < g_rounds(st, o):
         st.round += 1
         g_begin_card_phase(st, o)
     else:
@@ -1006,10 +1184,256 @@ cdef void g_sabacc_shift(State* st, Opts* o) noexcept nogil:
                 break
             st.hands[s][st.hlen[s]] = c
             st.hlen[s] += 1
+    if o.variant == V_SURABAT:  # nothing flipped after a shift; all private knowledge goes
+        for s in range(MAXP):
+            st.seen[s] = 0
+        return
     c = g_draw(st, o)
     if c >= 0:
         st.discard[st.ndiscard] = c
         st.ndiscard += 1
+
+# ------------------------------------------------------------------ Surabat Cycle's own rules
+# (sabacc.variants.surabat_cycle.SurabatGame's overrides, on the same State)
+DEF SUN_SIZE = 3
+DEF MOON_SIZE = 2
+
+cdef inline uint64_t s_hand_mask(State* st, int s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(st.hlen[s]):
+        m |= (<uint64_t>1) << st.hands[s][i]
+    return m
+
+cdef inline void s_forget(State* st, uint64_t ids) noexcept nogil:
+    """Nobody keeps private knowledge of these cards' whereabouts any more."""
+    cdef int v
+    for v in range(st.n):
+        st.seen[v] &= ~ids
+
+cdef void s_add_sun(State* st, Opts* o) noexcept nogil:
+    if g_can_draw(st, o):
+        st.sun[st.nsun] = g_draw(st, o)
+        st.nsun += 1
+
+cdef void s_add_moon(State* st, Opts* o) noexcept nogil:
+    if g_can_draw(st, o):
+        st.moon[st.nmoon] = g_draw(st, o)
+        st.moon_owner[st.nmoon] = -1
+        st.nmoon += 1
+
+cdef void s_deal(State* st, Opts* o) noexcept nogil:
+    """The array (three Sun cards, two Moon cards), then two cards each from the dealer's left."""
+    cdef int order[MAXP]
+    cdef int k, i, r, s
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        st.round_seats[i] = <signed char>order[i]
+    st.nround = k
+    for i in range(SUN_SIZE):
+        s_add_sun(st, o)
+    for i in range(MOON_SIZE):
+        s_add_moon(st, o)
+    for r in range(2):
+        for i in range(k):
+            s = order[i]
+            st.ndraw -= 1
+            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
+            st.hlen[s] += 1
+    st.round = 1
+    g_begin_card_phase(st, o)
+
+cdef signed char s_take_from_hand(State* st, Opts* o, int s, int value) noexcept nogil:
+    """Remove a card of ``value``: a copy everyone knows first, then one somebody knows."""
+    cdef int i, v, idx = -1, best = -1, score
+    cdef signed char c
+    cdef uint64_t bit, anyone = 0
+    for v in range(st.n):
+        anyone |= st.seen[v]
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        if VAL[c] != value:
+            continue
+        if st.pub[c]:
+            score = 2
+        elif anyone >> c & 1:
+            score = 1
+        else:
+            score = 0
+        if score > best:
+            idx = i
+            best = score
+            if score == 2:
+                break
+    c = st.hands[s][idx]
+    for i in range(idx, st.hlen[s] - 1):
+        st.hands[s][i] = st.hands[s][i + 1]
+    st.hlen[s] -= 1
+    st.pub[c] = 0
+    bit = (<uint64_t>1) << c
+    s_forget(st, bit)
+    return c
+
+cdef bint s_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcept nogil:
+    """A Card or Discard phase action of Surabat Cycle; False when the same seat must now
+    discard (the turn does not move on)."""
+    cdef int i, idx = -1, placer
+    cdef signed char c, given, taken
+    if kind == A_DISCARD:
+        c = g_take_from_hand(st, o, s, <int>arg)
+        st.discard[st.ndiscard] = c
+        st.ndiscard += 1
+        st.phase = PH_CARD
+        return True
+    if kind == A_SUN_GAIN:
+        g_pay(st, o, s, o.gain_fee, 2)
+        for i in range(st.nsun):  # the newest copy
+            if VAL[st.sun[i]] == arg:
+                idx = i
+        c = st.sun[idx]
+        for i in range(idx, st.nsun - 1):
+            st.sun[i] = st.sun[i + 1]
+        st.nsun -= 1
+        st.hands[s][st.hlen[s]] = c
+        st.hlen[s] += 1
+        st.pub[c] = 1
+        if st.nsun == 0:  # restock at once: the next player has three Sun cards to choose from
+            for i in range(SUN_SIZE):
+                s_add_sun(st, o)
+        if st.hlen[s] > o.hand_cap:
+            st.phase = PH_DISCARD  # the same player must discard back to the cap
+            return False
+        return True
+    if kind == A_SWAP_MOON:
+        g_pay(st, o, s, o.swap_fee, 2)
+        given = g_take_from_hand(st, o, s, <int>arg)
+        # Nobody else can tell which card went face down: they forget what they knew of the hand.
+        for i in range(st.hlen[s]):
+            st.pub[st.hands[s][i]] = 0
+        s_forget(st, s_hand_mask(st, s))
+        st.nmoon -= 1
+        taken = st.moon[st.nmoon]
+        placer = st.moon_owner[st.nmoon]
+        st.hands[s][st.hlen[s]] = taken
+        st.hlen[s] += 1
+        if placer >= 0 and placer != s:
+            st.seen[placer] |= (<uint64_t>1) << taken  # who put it there knows where it went
+        st.moon[st.nmoon] = given
+        st.moon_owner[st.nmoon] = <signed char>s
+        st.nmoon += 1
+    return True
+
+# ------------------------------------------------------------------ Coruscant Shift's own rules
+# (sabacc.variants.coruscant_shift.CoruscantGame's overrides)
+cdef int64_t c_strength(State* st, signed char* cards, int size) noexcept nogil:
+    """evaluate_target's key (closer to the target, more of the target suit (Sylops count),
+    higher total, higher positive card), packed into one integer."""
+    cdef int i, v, total = 0, suited = 0, best = 0, distance
+    cdef signed char c
+    for i in range(size):
+        c = cards[i]
+        v = VAL[c]
+        total += v
+        if SUITIDX[c] < 0 or SUITIDX[c] == st.suit:
+            suited += 1
+        if v > best:
+            best = v
+    distance = total - st.target
+    if distance < 0:
+        distance = -distance
+    return ((<int64_t>(255 - distance)) << 24) | (suited << 16) | ((total + 128) << 8) | best
+
+cdef void c_deal(State* st, Opts* o) noexcept nogil:
+    """Five cards each from the dealer's left, then the gold and silver dice."""
+    cdef int order[MAXP]
+    cdef int k, i, r, s, gold, silver
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for r in range(HAND_SIZE):
+        for i in range(k):
+            s = order[i]
+            st.ndraw -= 1
+            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
+            st.hlen[s] += 1
+    gold = GOLD[mt_die(&st.rng) - 1]
+    silver = (mt_die(&st.rng) - 1) % 3
+    st.target = o.target_value if o.fixed_target else gold
+    st.suit = o.fixed_suit if o.fixed_suit >= 0 else silver
+    st.round = 1
+    c_begin_selection(st, o, 1)
+
+cdef void c_begin_selection(State* st, Opts* o, int which) noexcept nogil:
+    cdef int order[MAXP]
+    cdef int k, i
+    st.selection = which
+    st.phase = PH_SELECTION
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        st.queue[i] = <signed char>order[i]
+    st.qlen = k
+    st.qpos = 0
+    c_next_selection(st, o)
+
+cdef void c_next_selection(State* st, Opts* o) noexcept nogil:
+    st.legal_ok = 0
+    if st.qpos < st.qlen:
+        st.to_act = st.queue[st.qpos]
+        st.qpos += 1
+    elif st.selection == 1:
+        g_begin_betting(st, o)
+    else:
+        g_showdown(st, o)
+
+cdef void c_set_aside(State* st, Opts* o, int s) noexcept nogil:
+    """Discard the seat's unselected cards face down."""
+    cdef int i, k = st.kept_n[s]
+    cdef signed char c
+    for i in range(k, st.hlen[s]):
+        c = st.hands[s][i]
+        st.muck[st.nmuck] = c
+        st.nmuck += 1
+        st.pub[c] = 0
+    if st.hlen[s] > k:
+        st.hlen[s] = k
+
+cdef void c_select(State* st, Opts* o, int s, int mask) noexcept nogil:
+    """Keep the kept cards plus the unkept ones at the positions of ``mask`` (bit i: the i-th
+    card after the kept ones): kept cards first, then the new ones, then the rest."""
+    cdef signed char picked[MAXH]
+    cdef signed char left[MAXH]
+    cdef int i, np = 0, nl = 0, k = st.kept_n[s]
+    for i in range(k, st.hlen[s]):
+        if mask >> (i - k) & 1:
+            picked[np] = st.hands[s][i]
+            np += 1
+        else:
+            left[nl] = st.hands[s][i]
+            nl += 1
+    for i in range(np):
+        st.hands[s][k + i] = picked[i]
+    for i in range(nl):
+        st.hands[s][k + np + i] = left[i]
+    st.kept_n[s] = k + np
+    if st.selection == 2:
+        c_set_aside(st, o, s)
+
+cdef void c_shift(State* st, Opts* o) noexcept nogil:
+    """Unselected cards are discarded; everyone draws back up to five; the second betting."""
+    cdef int order[MAXP]
+    cdef int k, i, j, need, s
+    st.phase = PH_SHIFT
+    st.to_act = -1
+    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    for i in range(k):
+        c_set_aside(st, o, order[i])
+    for i in range(k):
+        s = order[i]
+        need = HAND_SIZE - st.hlen[s]
+        for j in range(need):
+            if g_can_draw(st, o):
+                st.hands[s][st.hlen[s]] = g_draw(st, o)
+                st.hlen[s] += 1
+    st.round = 2
+    g_begin_betting(st, o)
 
 cdef int g_build_pots(State* st, Opts* o, long long* amounts, int* masks) noexcept nogil:
     """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
@@ -1085,7 +1509,10 @@ cdef void g_showdown(State* st, Opts* o) noexcept nogil:
     for s in range(st.n):
         if st.in_hand[s] and not st.folded[s]:
             live |= 1 << s
-            values[s] = strength(st.hands[s], st.hlen[s])
+            if o.variant == V_CORUSCANT:
+                values[s] = c_strength(st, st.hands[s], st.hlen[s])
+            else:
+                values[s] = strength(st.hands[s], st.hlen[s])
             total = 0
             for j in range(st.hlen[s]):
                 total += VAL[st.hands[s][j]]
@@ -1187,6 +1614,8 @@ cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
         st.rec_net[s] = st.stacks[s] - st.hand_start[s]
     st.rec_carry = st.carry
     st.rec_sabacc_left = st.sabacc_pot
+    st.rec_target = st.target
+    st.rec_suit = st.suit
     for s in range(st.n):
         st.committed[s] = 0
     st.dead = 0
@@ -1239,17 +1668,32 @@ cdef class SpikeCore:
     cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
     cdef list _legal_list
+    # Coruscant Shift: the last legal Keep list built, the positions each one adds, and the
+    # action count it was built at (valid for the decision at that count only)
+    cdef list _keeps
+    cdef list _keep_masks
+    cdef Py_ssize_t _keeps_at
+
+    #: The reference engine's game class whose rules this core plays (its options type and
+    #: VariantInfo come with it); a subclass for another Spike-family variant sets its own.
+    _game_type = SpikeGame
+    _options_type = SpikeOptions
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
         cdef State* st = &self.st
         cdef int s, n
         global _last_options, _last_opts
+        cls = type(self)
+        options_type = cls._options_type
         if options is None or isinstance(options, _Mapping):
             # Parsed and validated by the reference engine's own code, once.
-            options = SpikeOptions.from_mapping(options or {})
-        elif type(options) is not SpikeOptions:
-            raise OptionError("SpikeCore takes SpikeOptions (Corellian Spike only)")
+            options = options_type.from_mapping(options or {})
+        elif type(options) is not options_type:
+            raise OptionError(
+                f"{cls.__name__} takes {options_type.__name__} "
+                f"({cls._game_type.info.title} only)"
+            )
         if type(players) is int:
             n = players
             names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
@@ -1257,7 +1701,7 @@ cdef class SpikeCore:
             names = [str(p) for p in players]
             n = len(names)
         if not 2 <= n <= MAXP or names is None:
-            info = SpikeGame.info
+            info = cls._game_type.info
             raise OptionError(
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {n}"
@@ -1286,6 +1730,7 @@ cdef class SpikeCore:
             st.stacks[s] = o.start
         st.to_act = -1
         st.phase = PH_SETUP
+        st.hand_ante = o.ante
         g_reset_hand_state(st, o)
         self._last = [None] * n
         for s in range(n):
@@ -1300,11 +1745,11 @@ cdef class SpikeCore:
     # ------------------------------------------------------------------ public protocol
     @property
     def variant(self):
-        return "corellian_spike"
+        return self._game_type.info.name
 
     @property
     def info(self):
-        return SpikeGame.info
+        return self._game_type.info
 
     @property
     def n(self):
@@ -1425,7 +1870,7 @@ cdef class SpikeCore:
         return {
             "format": HISTORY_FORMAT,
             "version": HISTORY_VERSION,
-            "variant": "corellian_spike",
+            "variant": self._game_type.info.name,
             "options": self.options.changed(),
             "seed": self.seed,
             "players": list(self.names),
@@ -1446,7 +1891,7 @@ cdef class SpikeCore:
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
         continuing this game's stream."""
         cdef SpikeCore new = _assemble(
-            &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
+            type(self), &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
             self._last, self.hand_nets, self._hand_data, self._results,
         )
         new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
@@ -1462,7 +1907,7 @@ cdef class SpikeCore:
         return (_restore, (
             (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
             self.options, self.seed, self.names, self._seats, self._acts, self._last,
-            self.hand_nets, self._hand_data, self._results,
+            self.hand_nets, self._hand_data, self._results, type(self),
         ))
 
     def total_credits(self):
@@ -1584,6 +2029,10 @@ cdef class SpikeCore:
             a = self._last[s]
             if a is None:
                 out.append(None)
+            elif type(a) is _Swap and a.source == "moon":  # which card went is not shown
+                out.append("swap moon")
+            elif type(a) is _Keep:  # how many, not which
+                out.append(f"kept {self.st.kept_n[s]}")
             elif self.st.allin_last[s]:
                 out.append("call (all-in)" if type(a) is _Call else f"{a} (all-in)")
             else:
@@ -1610,6 +2059,8 @@ cdef class SpikeCore:
         return out
 
     def evaluate(self, cards):
+        if self.o.variant == V_CORUSCANT:  # against this hand's target
+            return evaluate_target(list(cards), self.st.target, _SUIT_NAMES[self.st.suit])
         return SpikeGame.info.evaluator(self.options, list(cards))
 
     def hand_strength(self, seat):
@@ -1619,6 +2070,8 @@ cdef class SpikeCore:
             raise IndexError(f"no seat {seat!r} at this {self.st.n}-seat table")
         if not self.st.hlen[seat]:
             return None
+        if self.o.variant == V_CORUSCANT:  # the whole hand against this hand's target
+            return c_strength(&self.st, self.st.hands[seat], self.st.hlen[seat])
         return strength(self.st.hands[seat], self.st.hlen[seat])
 
     # ------------------------------------------------------------------ legality
@@ -1628,6 +2081,10 @@ cdef class SpikeCore:
         cdef int i, v, s
         if self.st.phase == PH_BETTING:
             return list(_CALL_JUNK if self.st.to_call_pos else _CHECK_JUNK)
+        if self.o.variant == V_SURABAT:
+            return self._surabat_fixed_list()
+        if self.o.variant == V_CORUSCANT:
+            return self._coruscant_keeps()
         out = [_STAND]
         if self.st.can_gain:
             out.append(_GAIN)
@@ -1645,6 +2102,126 @@ cdef class SpikeCore:
                     if seen[v]:
                         out.append(_SWAP_DRAW[v])
         return out
+
+    cdef list _surabat_fixed_list(self):
+        cdef list out
+        cdef int seen[21]
+        cdef int i, v, s = self.st.to_act
+        memset(seen, 0, sizeof(seen))
+        for i in range(self.st.hlen[s]):
+            seen[VAL[self.st.hands[s][i]] + 10] = 1
+        if self.st.phase == PH_DISCARD:
+            return [_DISCARDS[v] for v in range(21) if seen[v]]
+        out = [_STAND]
+        if self.st.can_gain:
+            sun = [0] * 21
+            for i in range(self.st.nsun):
+                sun[VAL[self.st.sun[i]] + 10] = 1
+            for v in range(21):
+                if sun[v]:
+                    out.append(_GAINS[v])
+        if self.st.can_swap_moon:
+            for v in range(21):
+                if seen[v]:
+                    out.append(_SWAP_MOON[v])
+        return out
+
+    cdef list _coruscant_keeps(self):
+        """The legal Keep actions, in the reference's order (by the mask of hand positions;
+        each subset once: two Sylops make two masks the same subset, the first is listed)."""
+        cdef State* st = &self.st
+        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i, j, x
+        cdef int order[MAXH]
+        cdef uint64_t key, bit
+        cdef signed char c
+        for i in range(n):  # insertion sort of positions by the canonical card order
+            x = i
+            j = i - 1
+            while j >= 0 and CRANK[st.hands[s][order[j]]] > CRANK[st.hands[s][x]]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = x
+        cdef uint64_t keys[1 << MAXH_KEEP]
+        cdef int nkeys = 0, dup
+        out = []
+        masks = []
+        for mask in range(1 if k == 0 else 0, 1 << (n - k)):
+            full = ((1 << k) - 1) | (mask << k)
+            key = 0
+            for i in range(n):
+                if full >> i & 1:
+                    c = st.hands[s][i]
+                    if VAL[c] == 0:  # the Sylops are one code: count them
+                        key += (<uint64_t>1) << 62
+                    else:
+                        key |= (<uint64_t>1) << c
+            dup = 0
+            for j in range(nkeys):
+                if keys[j] == key:
+                    dup = 1
+                    break
+            if dup:
+                continue
+            keys[nkeys] = key
+            nkeys += 1
+            codes = tuple([_CODES[st.hands[s][order[i]]] for i in range(n)
+                           if full >> order[i] & 1])
+            keep = _Keep.__new__(_Keep)  # Keep(codes), without the frozen dataclass's __init__
+            PyObject_GenericSetAttr(keep, "cards", codes)
+            out.append(keep)
+            masks.append(mask)
+        self._keeps = out
+        self._keep_masks = masks
+        self._keeps_at = len(self._acts)
+        return list(out)
+
+    cdef int _keep_mask(self, object action) except -1:
+        """The positions (after the kept cards) a legal Keep adds, as the reference picks them
+        (the kept cards' codes first, then each wanted code at its first place in the rest)."""
+        cdef State* st = &self.st
+        cdef int s = st.to_act, k = st.kept_n[s], i, mask = 0
+        cdef Py_ssize_t j
+        if self._keeps is not None and self._keeps_at == len(self._acts) - 1:
+            keeps = self._keeps
+            for j in range(len(keeps)):
+                if keeps[j] is action:
+                    return self._keep_masks[j]
+        wanted = list(action.cards)
+        for i in range(k):
+            wanted.remove(_CODES[st.hands[s][i]])
+        for i in range(k, st.hlen[s]):
+            code = _CODES[st.hands[s][i]]
+            if code in wanted:
+                wanted.remove(code)
+                mask |= 1 << (i - k)
+        return mask
+
+    cdef bint _surabat_contains(self, object action) except -1:
+        cdef State* st = &self.st
+        cdef int s = st.to_act, i
+        t = type(action)
+        if st.phase == PH_DISCARD:
+            if t is not _Discard:
+                return False
+        elif t is _Stand:
+            return True
+        elif t is _Gain:
+            a = action.value
+            if not isinstance(a, int) or isinstance(a, bool) or not st.can_gain:
+                return False
+            for i in range(st.nsun):
+                if VAL[st.sun[i]] == a:
+                    return True
+            return False
+        elif t is not _Swap or action.source != "moon" or not st.can_swap_moon:
+            return False
+        a = action.value
+        if not isinstance(a, int) or isinstance(a, bool):
+            return False
+        for i in range(st.hlen[s]):
+            if VAL[st.hands[s][i]] == a:
+                return True
+        return False
 
     cdef object _make_legal(self):
         fixed = tuple(self._fixed_list())
@@ -1677,6 +2254,17 @@ cdef class SpikeCore:
                     return False
                 return st.raise_lo <= a <= st.raise_hi
             return False
+        if self.o.variant == V_SURABAT:
+            return self._surabat_contains(action)
+        if self.o.variant == V_CORUSCANT:
+            if t is not _Keep:
+                return False
+            if self._legal_list is None:
+                self._legal_list = self._fixed_list()
+            for a in self._legal_list:
+                if a is action:
+                    return True
+            return action in self._legal_list
         if t is _Stand:
             return True
         if t is _Gain:
@@ -1720,10 +2308,22 @@ cdef class SpikeCore:
         if t is _Stand:
             kind = A_STAND
         elif t is _Gain:
-            kind = A_GAIN
+            if action.value is None:
+                kind = A_GAIN
+            else:
+                kind = A_SUN_GAIN
+                arg = action.value
         elif t is _Swap:
-            kind = A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW
+            src = action.source
+            kind = (A_SWAP_DISCARD if src == "discard" else A_SWAP_DRAW if src == "draw"
+                    else A_SWAP_MOON)
             arg = action.value
+        elif t is _Discard:
+            kind = A_DISCARD
+            arg = action.value
+        elif t is _Keep:
+            kind = A_KEEP
+            arg = self._keep_mask(action)
         elif t is _Check:
             kind = A_CHECK
         elif t is _Call:
@@ -1763,7 +2363,9 @@ cdef class SpikeCore:
         else:
             shown = None
             sab_won = None
-        self._hand_data.append((pots, sab_won, shown, st.rec_carry, st.rec_sabacc_left))
+        self._hand_data.append(
+            (pots, sab_won, shown, st.rec_carry, st.rec_sabacc_left, st.rec_target, st.rec_suit)
+        )
     # ------------------------------------------------------------------ results, observation
     cdef object _pot_result(self, str pot, long long amount, int mask, int dealer, str reason):
         """The :class:`PotResult` of an award: winners in odd-credit order, odd credits first."""
@@ -1790,7 +2392,7 @@ cdef class SpikeCore:
     cdef object _build_result(self, int index):
         """The :class:`HandResult` of finished hand ``index``, from its compact record."""
         hand, dealer, reason, net = self.hand_nets[index]
-        pots, sab_won, shown, carry, sab_left = self._hand_data[index]
+        pots, sab_won, shown, carry, sab_left, target, suit = self._hand_data[index]
         results = []
         hands = {}
         if shown is None:  # everyone else junked
@@ -1799,7 +2401,10 @@ cdef class SpikeCore:
         else:
             values = {}
             for s, cards in shown:
-                value = evaluate_spike([_VALUES[c] for c in cards])
+                if self.o.variant == V_CORUSCANT:
+                    value = evaluate_target([_CARDS[c] for c in cards], target, _SUIT_NAMES[suit])
+                else:
+                    value = evaluate_spike([_VALUES[c] for c in cards])
                 values[s] = value
                 hands[s] = (tuple([_CODES[c] for c in cards]), value)
             for i, (amount, mask) in enumerate(pots):
@@ -1848,6 +2453,7 @@ cdef class SpikeCore:
         cdef int n = st.n, s, i, me = -1
         cdef signed char c
         cdef long long to_call = 0, total = 0
+        cdef uint64_t seen
         if seat is not None:
             if isinstance(seat, bool) or not hasattr(seat, "__index__"):
                 raise IndexError(f"no seat {seat!r} at this {n}-seat table")
@@ -1859,11 +2465,12 @@ cdef class SpikeCore:
         legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
         last = self.last_action
         seats = []
+        seen = st.seen[me] if me >= 0 else 0  # Surabat: cards this seat alone saw go in
         for s in range(n):
             known = []
             for i in range(st.hlen[s]):
                 c = st.hands[s][i]
-                if st.pub[c]:
+                if st.pub[c] or (seen and s != me and seen >> c & 1):
                     known.append(_CODES[c])
             if st.out[s]:
                 status = "out"
@@ -1896,7 +2503,7 @@ cdef class SpikeCore:
         result = self._last_result()
         obs = {
             "schema_version": SCHEMA_VERSION,
-            "variant": "corellian_spike",
+            "variant": self._game_type.info.name,
             "seat": seat,
             "hand": st.hand_no,
             "phase": _PHASES[st.phase],
@@ -1930,8 +2537,50 @@ cdef class SpikeCore:
                 "cards": codes,
                 "values": values,
                 "total": total,
-                "hand": evaluate_spike(values).to_dict() if values else None,
+                "hand": (evaluate_spike(values).to_dict()
+                         if values and self.o.variant != V_CORUSCANT else None),
             }
+        if self.o.variant == V_CORUSCANT:
+            # A junked hand is empty but its kept count stays (as in the reference).
+            k = min(st.kept_n[me], st.hlen[me]) if me >= 0 else 0
+            if me >= 0 and (st.kept_n[me] or st.hlen[me]):
+                kept = [_CARDS[st.hands[me][i]] for i in range(k if st.kept_n[me] else st.hlen[me])]
+                obs["you"]["hand"] = evaluate_target(
+                    kept, st.target, _SUIT_NAMES[st.suit]
+                ).to_dict()
+            obs["round"] = st.round
+            obs["rounds"] = 2
+            obs["target"] = st.target
+            obs["target_suit"] = _SUIT_NAMES[st.suit]
+            obs["kept_counts"] = [st.kept_n[s] for s in range(n)]
+            obs["kept"] = [_CODES[st.hands[me][i]] for i in range(k)]
+            obs["draw_pile"] = st.ndraw
+            obs["mucked"] = st.nmuck
+            obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
+            obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
+            obs["dice"] = None
+            if st.over:
+                obs["outcome"] = self.outcome.to_dict()
+            return obs
+        if self.o.variant == V_SURABAT:
+            obs["round"] = st.round
+            obs["rounds"] = g_rounds(st, &self.o)
+            obs["starting_player"] = None if st.starting < 0 else st.starting
+            obs["hand_cap"] = self.o.hand_cap
+            obs["sun"] = [_CODES[st.sun[i]] for i in range(st.nsun)]
+            obs["moon_count"] = st.nmoon
+            obs["moon_known"] = [
+                _CODES[st.moon[i]] if me >= 0 and st.moon_owner[i] == me else None
+                for i in range(st.nmoon)
+            ]
+            obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
+            obs["discard_stack"] = st.ndiscard + st.nmuck
+            obs["mucked"] = st.nmuck
+            obs["draw_pile"] = st.ndraw
+            obs["dice"] = [st.d1, st.d2] if st.d1 else None
+            if st.over:
+                obs["outcome"] = self.outcome.to_dict()
+            return obs
         obs["round"] = st.round
         obs["rounds"] = self.o.rounds
         obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
@@ -1972,6 +2621,7 @@ cdef class SpikeCore:
         if not 0 <= seat < n:
             raise IndexError(f"no seat {seat} at a {n}-seat table")
         seats = []
+        cdef uint64_t seen = st.seen[seat]
         for k in range(n):
             s = seat + k
             if s >= n:
@@ -1990,26 +2640,43 @@ cdef class SpikeCore:
             m = 0
             for i in range(st.hlen[s]):
                 c = st.hands[s][i]
-                if st.pub[c]:
+                if st.pub[c] or (seen and k and seen >> c & 1):
                     buf[m] = c
                     m += 1
             seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
-                          None if a is None else a.kind, buf[:m]))
+                          None if a is None else "kept" if type(a) is _Keep else a.kind,
+                          buf[:m]))
         for i in range(st.hlen[seat]):
             total += VAL[st.hands[seat][i]]
+        if self.o.variant == V_CORUSCANT:
+            extra = (
+                st.round, st.target, _SUIT_NAMES[st.suit],
+                (<char*>st.hands[seat])[:min(st.kept_n[seat], st.hlen[seat])],
+                tuple([st.kept_n[(seat + k) % n] for k in range(n)]), st.ndraw, st.nmuck,
+            )
+        elif self.o.variant == V_SURABAT:
+            extra = (
+                st.round, g_rounds(st, &self.o),
+                -1 if st.starting < 0 else (st.starting - seat + n) % n,
+                (<char*>st.sun)[:st.nsun], st.nmoon,
+                tuple([st.moon[i] if st.moon_owner[i] == seat else -1 for i in range(st.nmoon)]),
+                (<char*>st.discard)[:st.ndiscard], st.ndraw, st.nmuck,
+                st.d1 != 0 and st.d1 == st.d2,
+            )
+        else:
+            extra = (st.round, self.o.rounds, st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2,
+                     (<char*>st.discard)[:st.ndiscard])
         return (
             _PHASES[st.phase], self._pot_total(), st.sabacc_pot, st.cur_bet,
             (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
-            tuple(seats),
-            (st.round, self.o.rounds, st.ndraw, st.nmuck, st.d1 != 0 and st.d1 == st.d2,
-             (<char*>st.discard)[:st.ndiscard]),
+            tuple(seats), extra,
         )
 
     # ------------------------------------------------------------------ search (bots)
     @property
     def rounds(self):
         """Rounds per hand (:attr:`Game.rounds`)."""
-        return self.o.rounds
+        return g_rounds(&self.st, &self.o)
 
     @property
     def bet_unit(self):
@@ -2173,13 +2840,14 @@ cdef class SpikeCore:
         cdef signed char c
         if not 0 <= viewer < st.n:
             raise IndexError(f"no seat {viewer} at this {st.n}-seat table")
+        cdef uint64_t seen = st.seen[viewer]
         cards = []
         for s in range(st.n):
             if s == viewer:
                 continue
             for i in range(st.hlen[s]):
                 c = st.hands[s][i]
-                if not st.pub[c]:
+                if not st.pub[c] and not seen >> c & 1:
                     places[k] = &st.hands[s][i]
                     k += 1
                     cards.append(c)
@@ -2191,6 +2859,11 @@ cdef class SpikeCore:
             places[k] = &st.muck[i]
             k += 1
             cards.append(st.muck[i])
+        for i in range(st.nmoon):  # Surabat: the Moon cards this seat did not put there
+            if st.moon_owner[i] != viewer:
+                places[k] = &st.moon[i]
+                k += 1
+                cards.append(st.moon[i])
         cards.sort()  # forget where they were
         if type(rng) is _random.Random:
             shuffle_like_python(rng, cards)
@@ -2205,19 +2878,21 @@ cdef class SpikeCore:
 
 
 def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
-             hand_data, results):
+             hand_data, results, cls=SpikeCore):
     """Rebuild a pickled :class:`SpikeCore` (see ``SpikeCore.__reduce__``)."""
     if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
         raise ValueError("this SpikeCore was pickled by another build of sabacc")
-    return _assemble(<State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
+    if not issubclass(cls, SpikeCore):
+        raise TypeError("not a compiled Spike-family core")
+    return _assemble(cls, <State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
                      last, hand_nets, hand_data, results)
 
 
-cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, last, hand_nets,
-                         hand_data, results):
+cdef SpikeCore _assemble(type cls, State* st, Opts* o, options, seed, names, seats, acts, last,
+                         hand_nets, hand_data, results):
     """A core with a copy of this C state and options and copies of the Python-side logs; its
     legal actions are computed afresh (``clone`` and unpickling share it)."""
-    cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
+    cdef SpikeCore new = cls.__new__(cls)
     memcpy(&new.st, st, sizeof(State))
     memcpy(&new.o, o, sizeof(Opts))
     new.st.legal_ok = 0
@@ -2233,6 +2908,278 @@ cdef SpikeCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, 
     new._legal_obj = None
     new._legal_list = None
     return new
+
+
+cdef void _copy_reference(SpikeCore new, object game) except *:
+    """Copy what a reference Spike-family game shares with every core (the table, the hand's
+    Spike state, the RNG and the logs) into ``new`` (from_game of the subclasses)."""
+    cdef State* st = &new.st
+    cdef int s, i, n
+    _version, internal, gauss = game.rng.getstate()
+    if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
+        raise ValueError("the game's RNG holds a Gaussian draw the core cannot keep")
+    new.options = game.options
+    new.seed = game.seed
+    new.names = list(game.names)
+    new._seats = [s for s, _ in game.actions]
+    new._acts = [parse_action(a) for _, a in game.actions]
+    results = game.hand_results
+    new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
+    new._results = list(results)
+    new._hand_data = [None] * len(results)
+    new._legal_obj = None
+    new._legal_list = None
+    memset(st, 0, sizeof(State))
+    _read_options(&new.o, game.options)
+    for i in range(MT_N):
+        st.rng.mt[i] = <uint32_t>internal[i]
+    st.rng.mti = internal[MT_N]
+    n = st.n = game.n
+    last = []
+    for s in range(n):
+        st.stacks[s] = game.stacks[s]
+        st.out[s] = game.out[s]
+        st.in_hand[s] = game.in_hand[s]
+        st.folded[s] = game.folded[s]
+        st.acted[s] = game.acted[s]
+        st.committed[s] = game.committed[s]
+        st.round_bet[s] = game.round_bet[s]
+        st.hand_start[s] = game.hand_start_stacks[s]
+        public = game.public_ids[s]
+        st.hlen[s] = len(game.hands[s])
+        for i, card in enumerate(game.hands[s]):
+            st.hands[s][i] = card.id
+            st.pub[card.id] = card.id in public
+        text = game.last_action[s]
+        st.last_kind[s] = -1
+        if text is None:
+            last.append(None)
+        else:
+            st.allin_last[s] = text.endswith(" (all-in)")
+            if text == "swap moon":  # the table is not shown which card went
+                last.append(_SWAP_MOON[10])
+            elif text.startswith("kept "):  # nor which cards were kept
+                last.append(_Keep(()))
+            else:
+                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
+            st.last_kind[s] = _LAST_KIND_OF.get(last[s].kind, -1)
+    new._last = last
+    st.hand_no = game.hand_no
+    st.dealer = game.dealer
+    st.orbit_steps = game.orbit_steps
+    st.sabacc_pot = game.sabacc_pot
+    st.carry = game.carry
+    st.house = game.house
+    st.to_act = -1 if game.to_act is None else game.to_act
+    st.phase = _PHASES.index(game.phase)
+    st.over = game.over
+    st.dead = game.dead
+    st.cur_bet = game.cur_bet
+    st.raises = game.raises
+    st.ndraw = len(game.draw)
+    for i, card in enumerate(game.draw):
+        st.draw[i] = card.id
+    st.ndiscard = len(game.discard)
+    for i, card in enumerate(game.discard):
+        st.discard[i] = card.id
+    st.nmuck = len(game.muck)
+    for i, card in enumerate(game.muck):
+        st.muck[i] = card.id
+    st.round = game.round
+    st.qlen = len(game.card_queue)
+    st.qpos = 0
+    for i, s in enumerate(game.card_queue):
+        st.queue[i] = s
+    if game.last_dice is not None:
+        st.d1, st.d2 = game.last_dice
+
+
+# ---------------------------------------------------------------------------------- Surabat Cycle
+cdef class SurabatCore(SpikeCore):
+    """A game of Surabat Cycle on the compiled engine: :class:`SpikeCore`'s C rules with
+    ``Opts.variant = V_SURABAT`` (the Sun and Moon piles, the forced discard, the rotating
+    start, the Cycle phase, the whole discard stack reshuffled, who saw which Moon card), the
+    reference being :class:`~sabacc.variants.surabat_cycle.SurabatGame`.
+
+    ``SurabatCore(options, seed=7, players=4)``, or
+    ``sabacc.new_game("surabat", engine="compiled")``.
+    """
+
+    _game_type = SurabatGame
+    _options_type = SurabatOptions
+
+    @property
+    def sun(self):
+        return [_CARDS[self.st.sun[i]] for i in range(self.st.nsun)]
+
+    @property
+    def moon(self):
+        return [_CARDS[self.st.moon[i]] for i in range(self.st.nmoon)]
+
+    @property
+    def moon_owner(self):
+        return [None if self.st.moon_owner[i] < 0 else <int>self.st.moon_owner[i]
+                for i in range(self.st.nmoon)]
+
+    @property
+    def seen(self):
+        """``seen[v]``: ids of cards in other seats' hands that ``v`` alone knows about."""
+        return [{c for c in range(NC) if self.st.seen[v] >> c & 1} for v in range(self.st.n)]
+
+    @property
+    def round_seats(self):
+        return [<int>self.st.round_seats[i] for i in range(self.st.nround)]
+
+    @property
+    def starting_player(self):
+        return None if self.st.starting < 0 else self.st.starting
+
+    def card_locations(self):
+        """Every card of the deck: the hands, then the draw, Sun, Moon, discard and muck piles."""
+        return ([c for h in self.hands for c in h] + self.draw + self.sun + self.moon
+                + self.discard + self.muck)
+
+    def full_state(self):
+        """Every hidden card too (as :meth:`SurabatGame.full_state`): for debugging and tests."""
+        cdef State* st = &self.st
+        cdef int s, i
+        return {
+            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
+            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
+            "sun": [_CODES[st.sun[i]] for i in range(st.nsun)],
+            "moon": [_CODES[st.moon[i]] for i in range(st.nmoon)],
+            "moon_owner": self.moon_owner,
+            "discard": [_CODES[st.discard[i]] for i in range(st.ndiscard)],
+            "muck": [_CODES[st.muck[i]] for i in range(st.nmuck)],
+            "seen": [sorted(k) for k in self.seen],
+            "observation": self.observation(None),
+        }
+
+    def snapshot(self):
+        """Snapshots (:class:`SpikeSnapshot`) cover Corellian Spike only, as on the reference
+        engine: use :meth:`from_game` to copy a reference Surabat game."""
+        raise TypeError(f"snapshot() covers Corellian Spike, not {SurabatGame.info.title}")
+
+    @staticmethod
+    def from_snapshot(snapshot):
+        raise TypeError("from_snapshot rebuilds a Corellian Spike game from SpikeOptions")
+
+    @staticmethod
+    def from_game(game):
+        """A compiled copy of a reference :class:`SurabatGame`'s current state, RNG state and
+        logs included: it goes on exactly as ``game`` would (search bots sample and play out
+        many worlds from one position)."""
+        cdef SurabatCore new = SurabatCore.__new__(SurabatCore)
+        cdef State* st = &new.st
+        cdef int s, i
+        if type(game) is not SurabatGame:
+            raise OptionError("from_game copies a Surabat Cycle game of the reference engine")
+        _copy_reference(new, game)
+        st.nsun = len(game.sun)
+        for i, card in enumerate(game.sun):
+            st.sun[i] = card.id
+        st.nmoon = len(game.moon)
+        for i, card in enumerate(game.moon):
+            st.moon[i] = card.id
+            owner = game.moon_owner[i]
+            st.moon_owner[i] = -1 if owner is None else owner
+        st.nround = len(game.round_seats)
+        for i, s in enumerate(game.round_seats):
+            st.round_seats[i] = s
+        st.starting = -1 if game.starting_player is None else game.starting_player
+        for s in range(st.n):
+            for c in game.seen[s]:
+                st.seen[s] |= (<uint64_t>1) << <int>c
+        return new
+
+
+# ---------------------------------------------------------------------------------- Coruscant Shift
+cdef class CoruscantCore(SpikeCore):
+    """A game of Coruscant Shift on the compiled engine: :class:`SpikeCore`'s C rules with
+    ``Opts.variant = V_CORUSCANT`` (five cards, the gold and silver dice, the two selections,
+    the shift, two betting rounds, the rising ante, the kept set's value against the target),
+    the reference being :class:`~sabacc.variants.coruscant_shift.CoruscantGame`.
+
+    ``CoruscantCore(options, seed=7, players=4)``, or
+    ``sabacc.new_game("coruscant", engine="compiled")``. Keep actions naming cards by value
+    only (``keep -3 +5 0``) are resolved by the reference's own ``_resolve``.
+    """
+
+    _game_type = CoruscantGame
+    _options_type = CoruscantOptions
+
+    def apply(self, action, seat=None):
+        return SpikeCore.apply(self, _resolve_keep(self, action), seat)
+
+    def is_legal(self, action):
+        try:
+            return SpikeCore.is_legal(self, _resolve_keep(self, action))
+        except IllegalActionError:
+            return False
+
+    @property
+    def kept_n(self):
+        return [self.st.kept_n[s] for s in range(self.st.n)]
+
+    @property
+    def target(self):
+        return self.st.target
+
+    @property
+    def target_suit(self):
+        return _SUIT_NAMES[self.st.suit]
+
+    @property
+    def selection(self):
+        return self.st.selection
+
+    @property
+    def hand_ante(self):
+        return self.st.hand_ante
+
+    def snapshot(self):
+        raise TypeError("snapshot() covers Corellian Spike, not Coruscant Shift")
+
+    @staticmethod
+    def from_snapshot(snapshot):
+        raise TypeError("from_snapshot rebuilds a Corellian Spike game from SpikeOptions")
+
+    @staticmethod
+    def from_game(game):
+        """A compiled copy of a reference :class:`CoruscantGame`'s current state, RNG state and
+        logs included: it goes on exactly as ``game`` would."""
+        cdef CoruscantCore new = CoruscantCore.__new__(CoruscantCore)
+        cdef State* st = &new.st
+        cdef int s
+        if type(game) is not CoruscantGame:
+            raise OptionError("from_game copies a Coruscant Shift game of the reference engine")
+        _copy_reference(new, game)
+        for s in range(st.n):
+            st.kept_n[s] = game.kept_n[s]
+        st.target = 0 if game.target is None else game.target
+        st.suit = _SUIT_NAMES.index(game.target_suit) if game.target_suit else 0
+        st.selection = game.selection
+        st.hand_ante = getattr(game, "hand_ante", game.options.ante)
+        return new
+
+
+_CORUSCANT_RESOLVE = CoruscantGame._resolve
+
+
+cdef object _resolve_keep(SpikeCore game, object action):
+    """The reference's reading of a keep (value-only cards resolved against the hand). One of
+    the current legal Keep objects is itself (the reference's own legal actions resolve to
+    themselves), so it skips the reading."""
+    cdef list legal
+    if type(action) is _Keep:
+        legal = game._legal_list
+        if legal is not None:
+            for a in legal:
+                if a is action:
+                    return action
+    elif type(action) is not str:
+        return action
+    return _CORUSCANT_RESOLVE(game, action)
 
 
 # ---------------------------------------------------------------------------------- many games

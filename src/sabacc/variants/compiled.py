@@ -1,5 +1,6 @@
-"""Compiled engines (Corellian Spike's :mod:`sabacc.variants._spike_core`, classic sabacc's
-:mod:`sabacc.variants._classic_core`, Kessel Sabacc's :mod:`sabacc.variants._kessel_core`): is
+"""Compiled engines (Corellian Spike's, Surabat Cycle's and Coruscant Shift's in
+:mod:`sabacc.variants._spike_core`, classic sabacc's :mod:`sabacc.variants._classic_core`,
+Kessel Sabacc's :mod:`sabacc.variants._kessel_core`): is
 one built, and make games. A variant declares its
 compiled core in ``VariantInfo.compiled``.
 

@@ -570,6 +570,15 @@ Option rising_ante: the ante rises every hand (+5 with 2 players left, +3 with 3
 """
 
 
+def load_compiled_core() -> type[Any]:
+    """The compiled Coruscant Shift engine's game class (``CoruscantCore``, a subclass of the
+    compiled Spike core playing its C rules with Coruscant's branches); ImportError when it is
+    not built."""
+    from sabacc.variants._spike_core import CoruscantCore
+
+    return CoruscantCore
+
+
 CoruscantGame.info = register(
     VariantInfo(
         name="coruscant_shift",
@@ -587,6 +596,7 @@ CoruscantGame.info = register(
         rounds=_coruscant_rounds,
         odds=CoruscantOdds(),
         bot=CoruscantBot(SPIKE_DECK),
+        compiled=load_compiled_core,
         card_art="spike.js",
         text=CORUSCANT_TEXT,
         tiebreaks=CORUSCANT_TIEBREAKS,

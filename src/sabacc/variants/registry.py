@@ -27,6 +27,14 @@ def register(info: VariantInfo) -> VariantInfo:
     return info
 
 
+def unregister(name: str) -> None:
+    """Remove a variant added with :func:`register` (a plugin's, or a test's stand-in variant)."""
+    info = _REGISTRY.pop(name)
+    for alias in (info.name, *info.aliases):
+        if _ALIASES.get(_norm(alias)) == name:
+            del _ALIASES[_norm(alias)]
+
+
 def _norm(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 

@@ -549,6 +549,15 @@ def surabat_rounds(options: Options, players: int) -> int:
     return 4 if players == 2 else players
 
 
+def load_compiled_core() -> type[Any]:
+    """The compiled Surabat Cycle engine's game class (``SurabatCore``, a subclass of the
+    compiled Spike core playing its C rules with Surabat's branches); ImportError when it is
+    not built."""
+    from sabacc.variants._spike_core import SurabatCore
+
+    return SurabatCore
+
+
 SurabatGame.info = register(
     VariantInfo(
         name="surabat_cycle",
@@ -571,6 +580,7 @@ SurabatGame.info = register(
         rounds=surabat_rounds,
         odds=SurabatOdds(),
         bot=SurabatBot(SPIKE_DECK),
+        compiled=load_compiled_core,
         card_art="spike.js",
         text=SURABAT_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,

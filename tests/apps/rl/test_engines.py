@@ -25,6 +25,7 @@ from sabacc.engine.game import Game
 from sabacc.variants.compiled import resolve_engine
 from sabacc.variants.corellian_spike import SpikeGame
 from tests.apps.rl.conftest import needs_compiled
+from tests.support import variant_without_core
 
 pytestmark = needs_compiled
 
@@ -222,14 +223,14 @@ def test_table_core_views_are_identical(
 def test_engine_option() -> None:
     assert resolve_engine("auto", "spike") == "compiled"
     assert resolve_engine("auto", "classic") == "compiled"
-    assert resolve_engine("auto", "surabat_cycle") == "python"
+    assert resolve_engine("auto", "surabat_cycle") == "compiled"
     assert resolve_engine("python", "corellian_spike") == "python"
     assert sabacc.apps.rl.env("corellian_spike", 2).unwrapped.core.engine == "compiled"
     assert sabacc.apps.rl.parallel_env("spike", 2).core.engine == "compiled"
     assert sabacc.apps.rl.env("classic", 2).unwrapped.core.engine == "compiled"
     assert TableCore("corellian_spike", 2, engine="python").engine == "python"
-    with pytest.raises(OptionError, match="only, not Surabat Cycle"):
-        sabacc.apps.rl.env("surabat_cycle", 2, engine="compiled")
+    with variant_without_core() as name, pytest.raises(OptionError, match="only, not Coreless"):
+        sabacc.apps.rl.env(name, 2, engine="compiled")
     with pytest.raises(OptionError, match="engine='turbo'"):
         sabacc.apps.rl.parallel_env("corellian_spike", 2, engine="turbo")
     # The Gymnasium environment too: its bots read the core's observation() (test_gym.py).

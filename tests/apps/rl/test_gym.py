@@ -19,6 +19,7 @@ from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
 from sabacc.variants.compiled import available
 from tests.apps.rl.conftest import COMPILED, VARIANT_ENGINES, needs_compiled
+from tests.support import variant_without_core
 
 
 @pytest.mark.parametrize(("variant", "engine"), VARIANT_ENGINES)
@@ -121,9 +122,10 @@ def test_engine_option() -> None:
     assert spike.core.engine == ("compiled" if COMPILED else "python")
     assert SabaccGymEnv("spike", engine="python").core.engine == "python"
     assert SabaccGymEnv("classic").core.engine == ("compiled" if available("classic") else "python")
-    assert SabaccGymEnv("surabat_cycle").core.engine == "python"
-    with pytest.raises(OptionError, match="only, not Surabat Cycle"):
-        SabaccGymEnv("surabat_cycle", engine="compiled")
+    assert SabaccGymEnv("surabat_cycle").core.engine == ("compiled" if COMPILED else "python")
+    assert SabaccGymEnv("kessel").core.engine == ("compiled" if available("kessel") else "python")
+    with variant_without_core() as name, pytest.raises(OptionError, match="only, not Coreless"):
+        SabaccGymEnv(name, engine="compiled")
     with pytest.raises(OptionError, match="engine='turbo'"):
         SabaccGymEnv("corellian_spike", engine="turbo")
 

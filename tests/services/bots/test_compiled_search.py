@@ -19,6 +19,7 @@ from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
 from sabacc.services.bots import make_bot, sampler_for
 from tests.support import spike_state as state
+from tests.support import variant_without_core
 
 core = pytest.importorskip("sabacc.variants._spike_core", reason="the compiled core is not built")
 
@@ -93,15 +94,18 @@ def test_search_decides_the_same_on_both_engines() -> None:
 def test_default_sampler_uses_the_compiled_core_where_there_is_one() -> None:
     spike = sabacc.new_game("spike", players=3, seed=1)
     assert isinstance(sampler_for(spike, 1)(random.Random(0)), core.SpikeCore)
+    surabat = sabacc.new_game("surabat", players=3, seed=1)
+    seat = surabat.current_player
+    assert seat is not None
+    assert type(sampler_for(surabat, seat)(random.Random(0))) is core.SurabatCore
     classic = sabacc.new_game("classic", players=3, seed=1)
     assert not isinstance(sampler_for(classic, 0)(random.Random(0)), Game)
-    for name in ("surabat",):
-        other = sabacc.new_game(name, players=3, seed=1)
-        seat = other.current_player
+    with variant_without_core() as name:
+        coreless = sabacc.new_game(name, players=3, seed=1)
+        seat = coreless.current_player
         assert seat is not None
-        assert isinstance(sampler_for(other, seat)(random.Random(0)), Game)
         with pytest.raises(OptionError):
-            sampler_for(other, seat, engine="compiled")
+            sampler_for(coreless, seat, engine="compiled")
     with pytest.raises(OptionError, match="engine='warp'"):
         sampler_for(spike, 1, engine="warp")
 
