@@ -19,7 +19,6 @@ from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
 from sabacc.services.bots import make_bot, sampler_for
 from tests.support import spike_state as state
-from tests.support import variant_without_core
 
 core = pytest.importorskip("sabacc.variants._spike_core", reason="the compiled core is not built")
 
@@ -100,12 +99,13 @@ def test_default_sampler_uses_the_compiled_core_where_there_is_one() -> None:
     assert type(sampler_for(surabat, seat)(random.Random(0))) is core.SurabatCore
     classic = sabacc.new_game("classic", players=3, seed=1)
     assert not isinstance(sampler_for(classic, 0)(random.Random(0)), Game)
-    with variant_without_core() as name:
-        coreless = sabacc.new_game(name, players=3, seed=1)
-        seat = coreless.current_player
-        assert seat is not None
-        with pytest.raises(OptionError):
-            sampler_for(coreless, seat, engine="compiled")
+    kessel = sabacc.new_game("kessel", players=3, seed=1)
+    seat = kessel.current_player
+    assert seat is not None
+    assert not isinstance(sampler_for(kessel, seat)(random.Random(0)), Game)  # its own worlds
+    kessel_core = pytest.importorskip("sabacc.variants._kessel_core")
+    world = sampler_for(kessel, seat, engine="compiled")(random.Random(0))
+    assert type(world) is kessel_core.KesselCore
     with pytest.raises(OptionError, match="engine='warp'"):
         sampler_for(spike, 1, engine="warp")
 
