@@ -20,6 +20,7 @@ from sabacc.services.sim import (
     timing_summary,
 )
 from sabacc.variants import compiled
+from tests.support import variant_without_core
 
 runner = CliRunner()
 
@@ -187,10 +188,18 @@ def test_cli_simulate_table_plot_and_out(tmp_path: Path) -> None:
         ["-n", "0"],
         ["-o", "ante=-1"],
         ["-v", "poker"],
-        ["-v", "classic", "--engine", "compiled"],
         ["--engine", "turbo"],
     ],
 )
 def test_cli_simulate_errors(args: list[str]) -> None:
     result = runner.invoke(app, ["simulate", "-w", "1", "-q", *args])
     assert result.exit_code == 2
+
+
+def test_cli_simulate_refuses_the_compiled_engine_for_a_variant_without_one() -> None:
+    with variant_without_core() as name:
+        result = runner.invoke(
+            app, ["simulate", "-w", "1", "-q", "-v", name, "--engine", "compiled"]
+        )
+    assert result.exit_code == 2
+    assert "only, not Coreless Test" in result.output
