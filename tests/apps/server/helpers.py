@@ -142,10 +142,19 @@ class ServerProcess(HttpApi):
 class Client:
     """A WebSocket player (or spectator) that records every message it receives."""
 
-    def __init__(self, server: HttpApi, code: str, token: str | None = None) -> None:
+    def __init__(
+        self, server: HttpApi, code: str, token: str | None = None, deltas: bool = False
+    ) -> None:
         self.server = server
         self.code = code
         self.token = token
+        #: Asks for deltas and follows them: ``state`` is then rebuilt from the last whole
+        #: state and the deltas after it, ``states`` holds every state so rebuilt (or
+        #: received), and a delta whose ``v`` does not follow the last one is not applied: the
+        #: client asks for a ``sync`` (``resyncs`` counts them).
+        self.deltas = deltas
+        self.states: list[dict[str, Any]] = []
+        self.resyncs = 0
         self.ws: ClientConnection | None = None
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
@@ -163,8 +172,13 @@ class Client:
     async def open(self, hello: bool = True) -> None:
         self.ws = await connect(f"{self.server.ws_base}/ws/{self.code}", max_size=2**22)
         if hello:
-            await self.send({"type": "hello", "token": self.token})
+            await self.send(self.hello())
             await self.wait_for(lambda m: m["type"] == "state")
+
+    def hello(self) -> dict[str, Any]:
+        if self.deltas:
+            return {"type": "hello", "token": self.token, "deltas": True}
+        return {"type": "hello", "token": self.token}
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -184,11 +198,38 @@ class Client:
         self.messages.append(msg)
         if msg["type"] == "state":
             self.state = msg
+            self.states.append(msg)
+        elif msg["type"] == "delta":
+            await self._follow(msg)
         elif msg["type"] == "error":
             self.errors.append(msg)
         elif msg["type"] == "welcome":
             self.welcome = msg
         return dict(msg)
+
+    async def _follow(self, delta: dict[str, Any]) -> None:
+        """Apply a delta to the last state (docs/protocol.md): ``table``, ``you``, ``turn``
+        replaced when present, ``game``'s parts replaced, ``game_rows``' items replaced in
+        their lists, ``events`` the new ones."""
+        last = self.state
+        if last is None or delta["v"] != last["v"] + 1:
+            self.resyncs += 1
+            await self.send({"type": "sync"})
+            return
+        state = {k: v for k, v in last.items() if k not in ("events", "explain")}
+        state["type"] = "state"
+        for key in ("v", "version", "game_no", "table", "you", "turn", "explain"):
+            if key in delta:
+                state[key] = delta[key]
+        state["game"] = {**last["game"], **delta.get("game", {})}
+        for part, rows in delta.get("game_rows", {}).items():
+            items = list(state["game"][part])
+            for index, item in rows.items():
+                items[int(index)] = item
+            state["game"][part] = items
+        state["events"] = delta.get("events", [])
+        self.state = state
+        self.states.append(state)
 
     async def wait_for(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -45,13 +45,32 @@ def _keys(value: Any, out: set[str]) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("variant", ["corellian_spike", "surabat_cycle", "classic"])
-def test_no_message_leaks_a_hidden_card(server: ServerProcess, variant: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "deltas"),
+    [
+        ("corellian_spike", False),
+        ("surabat_cycle", False),
+        ("classic", False),
+        ("corellian_spike", True),
+        ("kessel", True),
+    ],
+)
+def test_no_message_leaks_a_hidden_card(server: ServerProcess, variant: str, deltas: bool) -> None:
+    """With ``deltas``, every seat and the spectator follow deltas: each delta is checked as
+    sent, and each state rebuilt from them as a whole state is."""
+
     async def main() -> tuple[str, list[Client]]:
         code, clients = await seat_table(
             server, ["human"] * 4, variant=variant, turn_timer=0, options={"game_end": "hands:3"}
         )
-        watcher = Client(server, code)
+        if deltas:
+            followers = [Client(server, code, c.token, deltas=True) for c in clients]
+            for c in clients:
+                await c.close()
+            clients = followers
+            for c in clients:
+                await c.open()
+        watcher = Client(server, code, deltas=deltas)
         await watcher.open()
         await play([*clients, watcher], random.Random(5))
         for c in [*clients, watcher]:
@@ -92,9 +111,18 @@ def test_no_message_leaks_a_hidden_card(server: ServerProcess, variant: str) -> 
     for client in clients:
         seat = client.messages[0]["seat"] if client.messages[0]["type"] == "welcome" else None
         events: list[Any] = []
-        for msg in client.messages:
-            assert "seed" not in _keys(msg, set()), "the seed is never sent during a game"
-            if msg["type"] != "state" or msg["game"] is None or msg["game_no"] != 1:
+        for raw in client.messages:
+            assert "seed" not in _keys(raw, set()), "the seed is never sent during a game"
+            if raw["type"] == "delta" and raw["game_no"] == 1:
+                # what a delta carries is checked as sent, before any rebuilding
+                sent = {k: v for k, v in raw.get("game", {}).items() if k != "last_hand"}
+                strings = _strings([sent, raw.get("game_rows"), raw.get("table")], set())
+                leaked = strings & hidden_at[raw["version"]][seat]
+                assert not leaked, f"a delta to seat {seat} carried hidden cards {leaked}"
+        if deltas:
+            assert sum(1 for m in client.messages if m["type"] == "delta") > 30
+        for msg in client.states:
+            if msg["game"] is None or msg["game_no"] != 1:
                 continue
             assert msg["you"]["seat"] == seat
             version = msg["version"]
@@ -108,6 +136,9 @@ def test_no_message_leaks_a_hidden_card(server: ServerProcess, variant: str) -> 
             checked += 1
         # Each event as the seat may see it, with its line rendered from that view only.
         expected = events_json(game.events, game.names, viewer=seat, variant=game.info)
+        if deltas:  # connected once the game had begun: from the start of that hand
+            assert events[0]["type"] == "hand_started"
+            expected = expected[len(expected) - len(events) :]
         assert events == expected[: len(events)]
         assert len(events) == len(expected), "every event reached every client"
         for ev in events:

@@ -490,6 +490,7 @@ async def handle_message(m: TableManager, conn: Connection, text: str) -> None:
         return
     try:
         if isinstance(msg, Hello):
+            conn.deltas = msg.deltas
             await m.hello(conn, msg.token)
             return
         if not conn.ready:
@@ -515,8 +516,7 @@ async def handle_message(m: TableManager, conn: Connection, text: str) -> None:
         elif isinstance(msg, Ping):
             conn.push({"type": "pong", "id": msg.id})
         elif isinstance(msg, Sync):
-            conn.game_no = -1
-            conn.mark_dirty()
+            conn.resync()
         elif isinstance(msg, Start):
             await m.start(table, conn.host)
         elif isinstance(msg, NewGame):

@@ -41,6 +41,13 @@ class Connection:
         self.events_sent = 0
         #: (game number, hands finished, events) when the last showdown explanation was sent
         self.explained: tuple[int, int, int] = (-1, 0, 0)
+        #: Asked for deltas (``hello`` with ``"deltas": true``): after a whole state, only
+        #: what changed (see :func:`sabacc.apps.server.messages.state`).
+        self.deltas = False
+        #: States and deltas sent (the ``v`` of the last one).
+        self.v = 0
+        #: What the next delta is made against (None: the next message is a whole state).
+        self.base: messages.Base | None = None
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.strikes = 0
         self.chat_bucket = TokenBucket(settings.chat_rate, settings.chat_burst)
@@ -85,6 +92,13 @@ class Connection:
             task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.close_socket())
             KICKS.add(task)
             task.add_done_callback(KICKS.discard)
+
+    def resync(self) -> None:
+        """The next message is a whole state, with the current hand's events (a ``hello``,
+        a ``sync``)."""
+        self.game_no = -1
+        self.base = None
+        self.mark_dirty()
 
     def mark_dirty(self) -> None:
         if self.ready and not self.closed:

@@ -862,12 +862,13 @@ class TableManager:
         conn.token_hash = token_hash
         conn.ready = True
         conn.game_no = -1
+        conn.base = None  # a whole state follows every hello
         table.conns.add(conn)
         if token and watching:
             conn.error("bad_token", "that token holds no seat at this table: you are watching")
         if seat is not None:
             await self._back_at_table(table, seat)
-        conn.push(messages.welcome(table, seat, conn.host))
+        conn.push(messages.welcome(table, seat, conn.host, conn.deltas))
         for entry in table.chat:
             conn.push(entry)
         if watching:

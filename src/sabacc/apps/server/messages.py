@@ -51,14 +51,16 @@ def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
 
 
-def welcome(table: Table, seat: int | None, host: bool) -> dict[str, Any]:
-    """The answer to ``hello``: which table and seat this connection is."""
+def welcome(table: Table, seat: int | None, host: bool, deltas: bool = False) -> dict[str, Any]:
+    """The answer to ``hello``: which table and seat this connection is, and whether it is
+    sent deltas after its first state."""
     return {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
         "table": table.code,
         "seat": seat,
         "host": host,
+        "deltas": deltas,
     }
 
 
@@ -139,7 +141,7 @@ def table_summary(table: Table) -> dict[str, Any]:
     }
 
 
-def _views(table: Table, game: Game) -> dict[Any, str | None]:
+def _views(table: Table, game: Game) -> dict[Any, Any]:
     """The encoded views of ``table``'s game at its current point, shared by every connection
     (see :func:`state`); emptied whenever the game moves (another game object, or events
     added)."""
@@ -151,12 +153,12 @@ def _views(table: Table, game: Game) -> dict[Any, str | None]:
     return table.views
 
 
-def observation_json(table: Table, game: Game, seat: int | None) -> str:
-    """``game.observation(seat)`` encoded, once per seat (and once for every spectator) per
-    point of the game; the first connection to ask has every connection's seat observed
-    (:meth:`~sabacc.engine.game.Game.observations`)."""
+def observation_dicts(table: Table, game: Game, seat: int | None) -> Observation:
+    """``game.observation(seat)`` at the game's current point, made once per seat (and once
+    for every spectator) per point; the first connection to ask has every connection's seat
+    observed (:meth:`~sabacc.engine.game.Game.observations`). Read it, never change it."""
     views = _views(table, game)
-    key = ("obs", seat)
+    key = ("obsdict", seat)
     found = views.get(key)
     if found is None:
         # every connection's seat at once: the parts they see alike are computed once
@@ -165,11 +167,62 @@ def observation_json(table: Table, game: Game, seat: int | None) -> str:
             viewers.add(other.seat)
         observed: dict[int | None, Observation] = game.observations(viewers)
         for viewer, obs in observed.items():  # docs/observation.schema.json
-            if ("obs", viewer) not in views:
-                views[("obs", viewer)] = dumps(obs)
+            views.setdefault(("obsdict", viewer), obs)
         found = views[key]
-    assert found is not None
+    return found  # type: ignore[no-any-return]
+
+
+def observation_json(table: Table, game: Game, seat: int | None) -> str:
+    """:func:`observation_dicts` encoded, once per seat per point of the game."""
+    views = _views(table, game)
+    key = ("obs", seat)
+    found = views.get(key)
+    if found is None:
+        found = views[key] = dumps(observation_dicts(table, game, seat))
+    assert isinstance(found, str)
     return found
+
+
+def observation_delta_json(
+    table: Table, game: Game, seat: int | None, since: tuple[Any, Observation]
+) -> str | None:
+    """What changed in ``seat``'s observation since ``since`` (the point and observation a
+    connection was last sent), as the JSON members of a delta: ``"game"``, the top-level parts
+    that changed, and ``"game_rows"``, for a list that kept its length (the seats' rows) and
+    changed in few places, only its changed items by index. Shared by every connection of that
+    seat that was sent the same point. ``""`` if nothing changed; None if a part went away
+    (then only a whole state says it)."""
+    views = _views(table, game)
+    key = ("obsdelta", seat, since[0])
+    if key in views:
+        cached: str | None = views[key]
+        return cached
+    new = observation_dicts(table, game, seat)
+    old: dict[str, Any] = since[1]  # type: ignore[assignment]
+    found: str | None
+    if any(k not in new for k in old):
+        found = None
+    else:
+        parts: dict[str, Any] = {}
+        rows: dict[str, dict[str, Any]] = {}
+        for k, v in new.items():
+            was = old.get(k, _MISSING)
+            if was is v or was == v:
+                continue
+            if isinstance(v, list) and isinstance(was, list) and len(v) == len(was) > 2:
+                changed = {str(i): item for i, item in enumerate(v) if was[i] != item}
+                if 2 * len(changed) <= len(v):
+                    rows[k] = changed
+                    continue
+            parts[k] = v
+        found = (f',"game":{dumps(parts)}' if parts else "") + (
+            f',"game_rows":{dumps(rows)}' if rows else ""
+        )
+    views[key] = found
+    return found
+
+
+_MISSING = object()
 
 
 def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> str:
@@ -195,7 +248,7 @@ def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> 
                 text = encoded[id(events)] = dumps(_timer_marked(events, start, table.auto_events))
             views[("events", start, viewer)] = text
         found = views[key]
-    assert found is not None
+    assert isinstance(found, str)
     return found
 
 
@@ -233,7 +286,8 @@ def explanation_json(table: Table, game: Game, seat: int | None) -> str | None:
                 "could not explain hand %d at table %s", len(game.hand_results), table.code
             )
             views[key] = None
-    return views[key]
+    made: str | None = views[key]
+    return made
 
 
 def _viewer_order(viewer: int | None) -> int:
@@ -241,19 +295,27 @@ def _viewer_order(viewer: int | None) -> int:
 
 
 def state(conn: Connection, now: float) -> str:
-    """The state as ``conn`` may see it, with the events it has not been sent yet.
+    """The state as ``conn`` may see it, with the events it has not been sent yet: a whole
+    ``state`` message, or, for a connection that asked for deltas (``hello`` with
+    ``"deltas": true``) and was sent a state of this game before, a ``delta`` with only what
+    changed since the last one (see docs/protocol.md).
 
     ``now`` is the event loop's clock (the turn deadline is kept on it). Marks those events as
-    sent to ``conn``. The observation and the events are computed and encoded once per seat
-    (and once for all the spectators) per point of the game, whatever the number of
-    connections.
+    sent to ``conn``, and numbers the message (``v``: one more than the last state or delta
+    this connection was sent). The observation and the events are computed and encoded once
+    per seat (and once for all the spectators) per point of the game, whatever the number of
+    connections; a delta's changed parts once per seat and point it follows.
     """
     table = conn.table
     game = table.game
     seat = conn.seat
     events = "[]"
     explain: str | None = None
-    obs = "null"
+    base = conn.base
+    if base is not None and (
+        base.game is not game or base.seat != seat or base.game_no != table.games_played
+    ):
+        base = None  # another game, or another seat: the whole state again
     if game is not None:
         if conn.game_no != table.games_played:
             conn.game_no = table.games_played
@@ -262,7 +324,6 @@ def state(conn: Connection, now: float) -> str:
         if start < len(game.events):
             events = events_view_json(table, game, start, seat)
         conn.events_sent = len(game.events)
-        obs = observation_json(table, game, seat)
         done = len(game.hand_results)
         if done and conn.explained != (table.games_played, done, len(game.events)):
             # sent once per finished hand (and again for the game-end settlement)
@@ -286,14 +347,66 @@ def state(conn: Connection, now: float) -> str:
         "name": seated.name if seated else None,
         "away": seated.away if seated else False,
     }
+    info = table_info_json(table)
+    conn.v += 1
+    head = f'"v":{conn.v},"version":{table.version},"game_no":{table.games_played}'
+    tail = f',"explain":{explain}' if explain is not None else ""
+    point: tuple[Any, Observation] | None = None
+    if conn.deltas and game is not None:
+        seen = observation_dicts(table, game, seat)  # sets the point's stamp
+        point = (table.views_stamp, seen)
+    if game is not None and base is not None and point is not None and base.point is not None:
+        changed = observation_delta_json(table, game, seat, base.point)
+        if changed is not None:
+            parts = [f'{{"type":"delta",{head}']
+            if info != base.table:
+                parts.append(f',"table":{info}')
+            if you != base.you:
+                parts.append(f',"you":{dumps(you)}')
+            if turn != base.turn:
+                parts.append(f',"turn":{dumps(turn)}')
+            if changed:
+                parts.append(changed)
+            if events != "[]":
+                parts.append(f',"events":{events}')
+            parts.append(tail + "}")
+            conn.base = Base(game, seat, table.games_played, point, info, you, turn)
+            return "".join(parts)
+    obs = observation_json(table, game, seat) if game is not None else "null"
+    if point is not None:
+        assert game is not None
+        conn.base = Base(game, seat, table.games_played, point, info, you, turn)
     # Assembled from parts: the table's part is encoded once for every connection.
     return (
-        f'{{"type":"state","version":{table.version},"game_no":{table.games_played},'
-        f'"table":{table_info_json(table)},"you":{dumps(you)},"turn":{dumps(turn)},'
-        f'"game":{obs},"events":{events}'
-        + (f',"explain":{explain}' if explain is not None else "")
-        + "}"
+        f'{{"type":"state",{head},"table":{info},"you":{dumps(you)},"turn":{dumps(turn)},'
+        f'"game":{obs},"events":{events}{tail}}}'
     )
+
+
+class Base:
+    """What a delta-following connection was last sent, that the next delta is made against:
+    the game and seat it was for, the observation's point (the table's view stamp) and the
+    observation itself, and the table, ``you`` and ``turn`` parts."""
+
+    __slots__ = ("game", "game_no", "point", "seat", "table", "turn", "you")
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int | None,
+        game_no: int,
+        point: tuple[Any, Observation] | None,
+        table: str,
+        you: dict[str, Any],
+        turn: dict[str, Any] | None,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.game_no = game_no
+        self.point = point
+        self.table = table
+        self.you = you
+        self.turn = turn
 
 
 def explanation(game: Game, viewer: int | None) -> dict[str, Any]:

@@ -31,6 +31,9 @@ class Hello(_Msg):
 
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=128)] | None = None
+    #: After a whole ``state``, send ``delta`` messages (only what changed); absent or false:
+    #: a whole state every time, as protocol 1 always did.
+    deltas: bool = False
 
 
 class ActionMsg(_Msg):

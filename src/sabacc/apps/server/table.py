@@ -60,7 +60,7 @@ class Table:
     info_cache: dict[str, Any] | None = None
     #: The encoded observations and event runs of the game's current point, per viewer (see
     #: :func:`sabacc.apps.server.messages.state`), and which point that is.
-    views: dict[Any, str | None] = field(default_factory=dict)
+    views: dict[Any, Any] = field(default_factory=dict)
     views_game: Game | None = None
     views_stamp: tuple[int, int, int] | None = None
     info_json_cache: str | None = None
