@@ -61,6 +61,7 @@ class Stats:
     warm_until: float = 0.0  # actions sent before this are not timed (the start-up burst)
     reconnects: Counter[str] = field(default_factory=Counter)  # by close code
     dropped: int = 0  # actions sent before a reconnection that the server never applied
+    delta_gaps: int = 0  # deltas that did not follow the last message (a sync was asked)
 
 
 def choose(legal: dict[str, Any], rng: random.Random) -> str:
@@ -80,8 +81,37 @@ def choose(legal: dict[str, Any], rng: random.Random) -> str:
     return str(actions[0]) if actions else f"bet {legal['bet'][0]}"
 
 
+def follow(last: dict[str, Any] | None, delta: dict[str, Any]) -> dict[str, Any] | None:
+    """The whole state ``delta`` makes of ``last`` (docs/protocol.md), None if it does not
+    follow it."""
+    if last is None or delta["v"] != last["v"] + 1 or last.get("game") is None:
+        return None
+    state = {**last, "type": "state", "events": delta.get("events", [])}
+    state.pop("explain", None)
+    for key in ("v", "version", "game_no", "table", "you", "turn", "explain"):
+        if key in delta:
+            state[key] = delta[key]
+    game = {**last["game"], **delta.get("game", {})}
+    for part, rows in delta.get("game_rows", {}).items():
+        items = list(game[part])
+        for index, item in rows.items():
+            items[int(index)] = item
+        game[part] = items
+    state["game"] = game
+    return state
+
+
 class Player:
-    def __init__(self, url: str, code: str, token: str, stats: Stats, seed: int, think: float):
+    def __init__(
+        self,
+        url: str,
+        code: str,
+        token: str,
+        stats: Stats,
+        seed: int,
+        think: float,
+        deltas: bool = True,
+    ):
         self.url = url
         self.code = code
         self.token = token
@@ -93,13 +123,21 @@ class Player:
         self.stopping = False
         self.acted: tuple[int, int] | None = None
         self.resync = False  # reconnected: the next state says whether ``pending`` was applied
+        self.deltas = deltas  # ask for deltas (a server that does not know them refuses)
+        self.last: dict[str, Any] | None = None  # the last whole state (rebuilt from deltas)
 
     async def connect(self) -> None:
         self.ws = await connect(f"{self.url}/ws/{self.code}", max_size=2**22)
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        hello: dict[str, Any] = {"type": "hello", "token": self.token}
+        await self.ws.send(json.dumps({**hello, "deltas": True} if self.deltas else hello))
         while True:  # wait for the first state: the table is ready for this player
-            if json.loads(await self.ws.recv())["type"] == "state":
+            msg = json.loads(await self.ws.recv())
+            if msg["type"] == "state":
+                self.last = msg
                 return
+            if msg["type"] == "error" and msg.get("ref") == "hello" and self.deltas:
+                self.deltas = False  # an older server: whole states
+                await self.ws.send(json.dumps(hello))
 
     async def reconnect(self, why: str, hard_stop: float) -> bool:
         """The server closed the socket (1012: the table moved, or a restart): connect again,
@@ -159,8 +197,16 @@ class Player:
             if self.pending is not None and msg.get("ref") == "action":
                 self.pending = None
             return
+        if msg["type"] == "delta":
+            whole = follow(self.last, msg)
+            if whole is None:
+                self.stats.delta_gaps += 1
+                await ws.send(json.dumps({"type": "sync"}))
+                return
+            msg = whole
         if msg["type"] != "state":
             return
+        self.last = msg
         game_no, version = msg["game_no"], msg["version"]
         if self.pending is not None:
             g, v, sent = self.pending
@@ -367,10 +413,12 @@ async def run(
             )
             created = r.json()
             code = created["code"]
-            seated = [Player(ws_base, code, created["token"], stats, t * 10, 0)]
+            deltas = not args.no_deltas
+            seated = [Player(ws_base, code, created["token"], stats, t * 10, 0, deltas)]
             for s in range(1, args.seats):
                 j = await post(f"/api/tables/{code}/join", {"name": f"p{s}"})
-                seated.append(Player(ws_base, code, j.json()["token"], stats, t * 10 + s, 0))
+                token = j.json()["token"]
+                seated.append(Player(ws_base, code, token, stats, t * 10 + s, 0, deltas))
             return code, seated
 
         codes: list[str] = []
@@ -448,6 +496,9 @@ async def run(
         },
         "cores": os.cpu_count(),
         "mb_received": round(stats.bytes / 1e6, 1),
+        "bytes_per_action": round(stats.bytes / stats.applied) if stats.applied else None,
+        "deltas": sum(1 for p in players if p.deltas),  # clients that followed deltas
+        "delta_gaps": stats.delta_gaps,
         "latency_ms": {
             "p50": round(percentile(lat, 50), 2),
             "p90": round(percentile(lat, 90), 2),
@@ -466,6 +517,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--think-ms", type=float, default=100.0, help="mean think time per action")
     ap.add_argument("--warmup", type=float, default=3.0, help="seconds not timed at the start")
     ap.add_argument("--variant", default="corellian_spike")
+    ap.add_argument(
+        "--no-deltas", action="store_true", help="ask for whole states (as an old client does)"
+    )
     ap.add_argument("--url", help="an already running server (http://127.0.0.1:PORT)")
     ap.add_argument("--json", action="store_true", help="print the report as JSON only")
     ap.add_argument("--db", help="postgresql://... on loopback (default: a fresh SQLite file)")

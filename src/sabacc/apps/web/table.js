@@ -9,6 +9,7 @@ import { getLang, t } from "./i18n.js";
 import { feltHTML, handHTML, resultHTML } from "./render.js";
 import { sound } from "./sound.js";
 import { actionLabel, actionText, cardGlyphs, eventLine, lineText, VALUE_RE } from "./text.js";
+import { applyDelta } from "./delta.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -84,7 +85,7 @@ export class TablePage {
       this.everOnline = true;
       this.resync = true;
       $("#conn")?.classList.remove("down");
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, deltas: true }));
     });
     ws.addEventListener("message", (e) => this.onMessage(JSON.parse(e.data)));
     ws.addEventListener("close", () => {
@@ -142,6 +143,17 @@ export class TablePage {
       if (this.chat.length > 50) this.chat.shift();
       this.renderChat();
       return;
+    }
+    if (msg.type === "delta") {
+      // Only what changed since the last state or delta (docs/protocol.md): one that does not
+      // follow the last one is not applied; a sync brings the whole state again.
+      const whole = applyDelta(this.msg, msg);
+      if (!whole) {
+        this.resync = true; // the whole state tells this hand again: the log starts over
+        this.send({ type: "sync" });
+        return;
+      }
+      msg = whole;
     }
     if (msg.type !== "state") return;
     const prev = this.msg;
@@ -924,7 +936,7 @@ export class TablePage {
         body: JSON.stringify({ name, seat, host_token: store.get(`sabacc:host:${this.code}`) || null }),
       });
       store.set(`sabacc:token:${this.code}`, res.token);
-      this.send({ type: "hello", token: res.token });
+      this.send({ type: "hello", token: res.token, deltas: true });
     } catch (err) {
       toast(err.message, "error");
     }
@@ -934,7 +946,7 @@ export class TablePage {
     this.send({ type: "leave" });
     if (this.msg?.table.status !== "playing") {
       store.set(`sabacc:token:${this.code}`, null);
-      setTimeout(() => this.send({ type: "hello", token: store.get(`sabacc:host:${this.code}`) }), 100);
+      setTimeout(() => this.send({ type: "hello", token: store.get(`sabacc:host:${this.code}`), deltas: true }), 100);
     }
   }
 }
