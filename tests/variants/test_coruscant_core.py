@@ -14,6 +14,7 @@ scales it.
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import pickle
 import random
@@ -420,3 +421,100 @@ def test_a_changed_rule_is_caught() -> None:
             ref = Hoarder(opts, seed=seed, players=4, log=False)
             core = CoruscantCore(opts, seed=seed, players=4)
             lockstep(ref, core, random.Random(seed), 0.6)
+
+
+# ------------------------------------------------------------------ the shared Keep tables
+def keeps_by_value(game: Any) -> list[tuple[str, ...]]:
+    return [k.cards for k in game.legal_actions()]
+
+
+def test_keep_tables_give_equal_keeps_on_hits_and_misses() -> None:
+    """The Keeps of a decision are the reference's whether the tables are empty (every Keep
+    built) or full (every Keep found): equal values, the same order."""
+    for seed in range(6):
+        ref = CoruscantGame(CoruscantOptions(), seed=seed, players=3, log=False)
+        core_mod.keep_cache_clear()
+        cold = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        first = cold.legal_actions()
+        _slots, _filled, hits, misses = core_mod.keep_cache_info()
+        assert misses == len(first) and hits == 0
+        warm = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        second = warm.legal_actions()
+        assert core_mod.keep_cache_info()[2] == len(second)  # every one found
+        assert first == second == ref.legal_actions()
+        assert all(a is b for a, b in zip(first, second, strict=True))  # shared objects
+        assert all(type(k) is Keep for k in second)
+        # a shared Keep still copies and pickles as a plain Keep
+        for k in second:
+            assert copy.copy(k) == k and pickle.loads(pickle.dumps(k)) == k
+
+
+def test_games_sharing_keeps_stay_independent() -> None:
+    """Two games of the same seed get the same Keep objects; playing one (by those objects)
+    leaves the other where it was, and both go on as the reference."""
+    a = CoruscantCore(CoruscantOptions(max_hands=2), seed=11, players=2)
+    b = CoruscantCore(CoruscantOptions(max_hands=2), seed=11, players=2)
+    ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=11, players=2, log=False)
+    shared = a.legal_actions()
+    assert all(x is y for x, y in zip(shared, b.legal_actions(), strict=True))
+    before = state(b)
+    a.apply(shared[-1])
+    assert state(b) == before
+    b.apply(shared[0])  # another of the shared objects, in the other game
+    ref.apply(ref.legal_actions()[0])
+    assert state(b) == state(ref)
+    rng = random.Random(5)
+    while not ref.is_over:
+        legal = ref.legal_actions()
+        assert b.legal_actions() == legal
+        pick = rng.randrange(len(legal))
+        b.apply(b.legal_actions()[pick])
+        ref.apply(legal[pick])
+        assert state(b) == state(ref)
+
+
+def test_keep_tables_stay_bounded() -> None:
+    """Many games meet far more subsets than the tables hold; the tables never hold more
+    than their fixed number of slots, and every Keep listed is still the right one."""
+    core_mod.keep_cache_clear()
+    slots = core_mod.keep_cache_info()[0]
+    rng = random.Random(3)
+    built = 0
+    for seed in range(400 * SCALE):
+        game = CoruscantCore(CoruscantOptions(), seed=seed, players=4)
+        # every 50th game in lockstep with the reference, on tables full of replaced slots
+        ref = CoruscantGame(CoruscantOptions(), seed=seed, players=4, log=False)
+        checked = seed % 50 == 0
+        while not game.is_over:
+            legal = game.legal_actions()
+            pick = rng.randrange(len(legal))
+            if checked:
+                assert legal == ref.legal_actions()
+                ref.apply(legal[pick])
+            game.apply(legal[pick])
+        if checked:
+            assert state(game) == state(ref)
+        _slots, filled, _hits, misses = core_mod.keep_cache_info()
+        assert filled <= slots
+        built = misses
+    assert built > slots  # more Keeps were built than the tables can hold: some were replaced
+    assert core_mod.keep_cache_info()[1] <= slots
+    gc.collect()  # the Keeps alive in the process: the tables' and a few the test holds
+    assert sum(type(o) is Keep for o in gc.get_objects()) <= slots + 1000
+
+
+def test_apply_takes_listed_keeps_after_clone_and_resolves_others() -> None:
+    """A clone shares the decision's Keeps (applied by identity); an equal Keep that is not
+    one of the listed objects, and a text keep, are applied the same way."""
+    for seed in range(5):
+        core = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        legal = core.legal_actions()
+        pick = legal[len(legal) // 2]
+        twins = [core.clone(), core.clone(), core.clone()]
+        twins[0].apply(pick)
+        assert isinstance(pick, Keep)
+        twins[1].apply(Keep(tuple(pick.cards)))
+        twins[2].apply(str(pick))
+        core.apply(pick)
+        for twin in twins:
+            assert state(twin) == state(core)
