@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
@@ -74,6 +74,17 @@ class Params:
     within: float = 0.3
     #: Extra exponent on p per credible bet or raise an opponent made this hand.
     narrowing: float = 1.0
+    #: The narrowing is multiplied by this while card phases are still to come (hands change
+    #: a lot before the last round, so an early bet says less about the final hand).
+    early: float = 1.0
+    #: The narrowing grows as ``credibility ** cred_power``: above 1, a player whose raises
+    #: come often (a maniac) is believed even less than in proportion.
+    cred_power: float = 1.0
+    #: At most this much extra exponent per opponent (however many times it raised).
+    cap: float = 99.0
+    #: When above 0: the narrowing used when a single opponent was aggressive this hand
+    #: (several aggressors keep ``narrowing``, shared among them).
+    solo: float = 0.0
     #: How often a player who bets only for value would bet or raise: an opponent this
     #: aggressive or less is fully believed, one twice as aggressive half as much.
     honest: float = 0.17
@@ -86,6 +97,10 @@ class Params:
     value: float = 0.56
     #: Raise for value above this p.
     raise_value: float = 0.72
+    #: Value bets are ``bet_base + bet_slope * p`` of the pot; raises ``raise_base + p``.
+    bet_base: float = 0.4
+    bet_slope: float = 0.6
+    raise_base: float = 0.5
     #: Bluff rate (with a hand below ``probe_floor``) per unit of the opponents' fold rate above
     #: ``bluff_floor`` (the product of the live opponents' fold rates).
     bluff: float = 2.0
@@ -207,10 +222,15 @@ class SharpBot:
         # narrowing is shared among them.
         aggressors = max(1, sum(1 for s in live if self._hand_aggr.get(s, 0)))
         narrowing = self.params.narrowing / aggressors
+        if aggressors == 1 and self.params.solo > 0:
+            narrowing = self.params.solo
+        if view.round < view.rounds:
+            narrowing *= self.params.early
         p = 1.0
         for seat in live:
             aggr = self._hand_aggr.get(seat, 0)
-            power = 1.0 + narrowing * aggr * self.credibility(seat)
+            extra = narrowing * aggr * self.credibility(seat) ** self.params.cred_power
+            power = 1.0 + min(self.params.cap, extra)
             p *= q**power
         return p, live
 
@@ -246,7 +266,7 @@ class SharpBot:
                 rest = sum(min(stacks[s], mine) for s in wild)
                 odds = min(odds, mine / (mine + rest + 1))
             if p > prm.raise_value + 0.3 * odds:
-                r = sized(Raise, lg.raise_, max(unit, int(pot * (0.5 + p))))
+                r = sized(Raise, lg.raise_, max(unit, int(pot * (prm.raise_base + p))))
                 if r is not None:
                     return r
             call = find(Call)
@@ -254,7 +274,7 @@ class SharpBot:
                 return call
             return find(Junk) or call or legal[0]
         if p > prm.value:
-            b = sized(Bet, lg.bet, max(unit, int(pot * (0.4 + 0.6 * p))))
+            b = sized(Bet, lg.bet, max(unit, int(pot * (prm.bet_base + prm.bet_slope * p))))
             if b is not None:
                 return b
         quiet = not any(self._hand_aggr.get(s, 0) for s in live)
@@ -283,3 +303,24 @@ def _sharp(seed: int | None = None, arg: str | None = None, **params: Any) -> Sh
 
 
 register_bot("sharp", _sharp)
+
+
+#: ``shark``'s constants: ``sharp``'s, with each credible bet or raise of this hand narrowing
+#: the opponent's range three times as much (``narrowing=3``), and the narrowing scaled by the
+#: fourth power of the opponent's credibility (a maniac's bets narrow almost nothing). Chosen by
+#: same-seeds duplicate A/B runs (docs/bots.md, "Finding the leak").
+SHARK = Params(narrowing=3.0, cred_power=4.0)
+
+
+def _shark(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
+    if arg is not None:
+        raise OptionError("the shark bot takes no parameter after a colon")
+    try:
+        bot = SharpBot(seed, replace(SHARK, **params) if params else SHARK)
+    except TypeError as exc:
+        raise OptionError(f"shark bot: {exc}") from None
+    bot.name = "shark"
+    return bot
+
+
+register_bot("shark", _shark)

@@ -1,0 +1,93 @@
+"""Same-seeds duplicate A/B: two bots against the same opponents on the same deals.
+
+Plays ``A`` and then ``B`` in the first seat of the same line-up (``A,opp,...`` and
+``B,opp,...``) with the same master seed, so both meet the same shuffles from every seat and
+the opponents get the same bot seeds. Prints each one's credits per hand (95% CI over deals)
+and the **paired difference** B - A per hand: its interval is computed over the per-deal
+differences, so the luck of the cards, shared by both runs, cancels (docs/bots.md).
+
+``sharpx:KEY=VALUE/KEY=VALUE`` names ``sharp`` with other :class:`Params` (for trials), e.g.
+``sharpx:probe=0.5/value=0.6``.
+
+    PYTHONPATH=src python benchmarks/ab_bots.py sharp sharpx:probe=0.5 ismcts:32 2000 4242
+    PYTHONPATH=src python benchmarks/ab_bots.py sharp shark heuristic,heuristic,heuristic 800 7
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+from sabacc.core.errors import OptionError
+from sabacc.services.bots.base import register_bot
+from sabacc.services.bots.expert import Params, SharpBot
+from sabacc.services.sim import SimSpec, simulate
+
+
+def _sharpx(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
+    fields = dict(Params.__dataclass_fields__)
+    for part in (arg or "").split("/"):
+        if not part.strip():
+            continue
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in fields:
+            raise OptionError(f"sharpx: unknown parameter {key!r}")
+        params[key] = float(value)
+    bot = SharpBot(seed, Params(**params))
+    bot.name = f"sharpx:{arg}" if arg else "sharpx"
+    return bot
+
+
+register_bot("sharpx", _sharpx)
+
+
+def run(first: str, opponents: tuple[str, ...], hands: int, seed: int) -> dict[str, Any]:
+    result = simulate(SimSpec("corellian_spike", (first, *opponents), hands, seed), 1)
+    data = result.to_dict()
+    nets, dhands = result.deal_series()
+    data["deal_nets"] = [list(x) for x in nets]
+    data["deal_hands"] = [list(x) for x in dhands]
+    me = data["bots"][0]
+    print(
+        f"{first:<28} {me['hands']} {me['per_hand']:+.3f} "
+        f"[{me['ci95'][0]:+.3f}, {me['ci95'][1]:+.3f}] ms "
+        f"{me['decision_ms']['median']:.2f}/{me['decision_ms']['p95']:.2f}",
+        flush=True,
+    )
+    return data
+
+
+def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float, float, int]:
+    """B - A credits per hand of the first bot, mean and 95% CI over deals; deals that differ."""
+    diffs = []
+    per = a["deal_hands"][0][0] if a["deal_hands"] else 1
+    for x, y in zip(a["deal_nets"], b["deal_nets"], strict=True):
+        diffs.append((y[0] - x[0]) / per)
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half, sum(1 for d in diffs if d)
+
+
+def main(argv: list[str]) -> int:
+    """``A B [C ...] OPPONENTS HANDS SEED``: every bot after ``A`` is paired with ``A``."""
+    *bots, opp_text, hands_text, seed_text = argv
+    opp = tuple(opp_text.split(","))
+    hands, seed = int(hands_text), int(seed_text)
+    base = run(bots[0], opp, hands, seed)
+    for other in bots[1:]:
+        rb = run(other, opp, hands, seed)
+        mean, lo, hi, differ = paired(base, rb)
+        print(
+            f"paired {other} - {bots[0]} vs {opp_text}: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+            f"per hand ({differ} of {len(base['deal_nets'])} deals differ)",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

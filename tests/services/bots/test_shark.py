@@ -1,0 +1,96 @@
+"""``shark``: ``sharp`` with a stronger, credibility-weighted narrowing of an opponent's range
+by its bets (docs/bots.md, "Finding the leak")."""
+
+from __future__ import annotations
+
+import pytest
+
+import sabacc
+from sabacc.core.errors import NotToActError, OptionError
+from sabacc.services.bots import SharpBot, decide, make_bot
+from sabacc.services.bots.expert import SHARK, Params
+from sabacc.services.bots.policy import view_from_observation
+
+
+def shadowed(opponent: str, hands: int, seed: int = 11) -> list[tuple[float, float, float]]:
+    """``shark`` in seat 0 against ``opponent``; a ``sharp`` shadow reads the same observations.
+    At each of shark's betting decisions where the opponent was aggressive this hand: (shark's
+    p, the shadow's p, the opponent's credibility)."""
+    game = sabacc.new_game(
+        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
+    )
+    shark, shadow = make_bot("shark", seed), make_bot("sharp", seed)
+    assert isinstance(shark, SharpBot) and isinstance(shadow, SharpBot)
+    other = make_bot(opponent, seed + 1)
+    out: list[tuple[float, float, float]] = []
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        if seat == 1:
+            game.apply(decide(other, game, 1), seat=1)
+            continue
+        obs, legal = game.observation(0), game.legal_actions()
+        action = decide(shark, game, 0)
+        shadow._observe(obs)
+        view = view_from_observation(obs, legal)
+        if shark._hand_aggr.get(1) and view.phase == "betting":
+            p_shark, _ = shark.win_chance(view, obs)
+            p_sharp, _ = shadow.win_chance(view, obs)
+            out.append((p_shark, p_sharp, shark.credibility(1)))
+        game.apply(action, seat=0)
+    return out
+
+
+def test_shark_is_sharp_with_its_own_constants() -> None:
+    bot = make_bot("shark", 1)
+    assert isinstance(bot, SharpBot) and bot.name == "shark"
+    assert bot.params == SHARK and Params() != SHARK
+    assert SHARK.narrowing > Params().narrowing
+    tuned = make_bot("shark", 1, probe=0.5)
+    assert isinstance(tuned, SharpBot) and tuned.params.probe == 0.5
+    assert tuned.params.narrowing == SHARK.narrowing
+    with pytest.raises(OptionError):
+        make_bot("shark:3", 1)
+    with pytest.raises(OptionError):
+        make_bot("shark", 1, nonsense=1.0)
+
+
+def test_credible_bets_narrow_more_than_sharp_and_a_maniacs_less() -> None:
+    honest = shadowed("ref-tight", hands=40)
+    assert honest
+    assert all(s <= p + 1e-12 for s, p, _c in honest)
+    assert any(s < p - 0.01 for s, p, c in honest if c > 0.9)
+    wild = [x for x in shadowed("ref-maniac", hands=20) if x[2] < 0.5]
+    assert wild
+    assert all(s >= p - 1e-12 for s, p, _c in wild)
+    assert any(s > p + 0.01 for s, p, _c in wild)
+
+
+def test_same_seed_same_decisions() -> None:
+    def actions(seed: int) -> list[str]:
+        game = sabacc.new_game("spike", players=3, seed=7, log=False, game_end="hands:6")
+        bots = [make_bot("shark", seed), make_bot("heuristic", 2), make_bot("ref-rule", 3)]
+        played = []
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            action = decide(bots[seat], game, seat)
+            played.append(str(action))
+            game.apply(action, seat=seat)
+        return played
+
+    assert actions(5) == actions(5)
+
+
+def test_shark_refuses_a_seat_not_to_act_and_a_finished_game() -> None:
+    game = sabacc.new_game("spike", players=2, seed=3, log=False, game_end="hands:1")
+    seat = game.current_player
+    assert seat is not None
+    with pytest.raises(NotToActError, match="not to act"):
+        make_bot("shark", 1).act(game.observation(1 - seat), game.legal_actions())
+    with pytest.raises(NotToActError, match="spectator"):
+        make_bot("shark", 1).act(game.observation(None), game.legal_actions())
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    with pytest.raises(NotToActError, match="the game is over"):
+        decide(make_bot("shark", 1), game)
