@@ -21,6 +21,13 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+# An xdist worker has COLUMNS=80 and LINES=24 in its environment (no terminal of its own): a
+# Rich console made at import time (the CLI's) would keep that width for good, where the tests
+# give the width per call (CliRunner's env). Without xdist, neither is set.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
+
 # No per-example deadline and no "too slow" health check: both measure wall-clock time, which
 # a loaded machine (two workers on two cores, other jobs) makes flaky. Every assertion, example
 # count and strategy stays as each test sets it.

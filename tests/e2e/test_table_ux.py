@@ -257,6 +257,9 @@ def test_every_payment_of_a_classic_called_hand_is_in_the_log(
     pytest.fail("no called hand lost by its caller in 8 tables")
 
 
+# A 0.6 s turn timer: she is away again a second after she is back, so the server's "back" is
+# seen only if this test is not slowed down by another one beside it.
+@pytest.mark.timing
 def test_away_clears_on_input_and_on_im_back(browser: Browser, srv: ServerProcess) -> None:
     created = srv.create(
         seats=["human", "human"],

@@ -87,7 +87,9 @@ class ServerProcess(HttpApi):
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(f".{self.port}.log")
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 120.0) -> ServerProcess:
+        """Start, and wait until ``/healthz`` answers (a loaded machine, every test worker
+        starting its servers and browsers at once, can take a minute)."""
         # free_port() only finds a port free now: another process (a parallel test worker, an
         # outgoing connection) may take it before the server binds it; then try another one.
         for _ in range(4):
@@ -460,7 +462,7 @@ class NginxProxy(HttpApi):
         text = text.replace("http {", f"http {{\n    access_log off;\n{temp}", 1)
         return f"pid {self.root}/nginx.pid;\nerror_log {self.root}/error.log warn;\n{text}"
 
-    def start(self, timeout: float = 15.0) -> NginxProxy:
+    def start(self, timeout: float = 60.0) -> NginxProxy:
         for _ in range(4):  # the free port was taken meanwhile: try another one
             try:
                 return self._start(timeout)
