@@ -15,7 +15,6 @@ the normal sizes; 10 = ten times the Hypothesis examples) for a deeper search lo
 
 from __future__ import annotations
 
-import ast
 import copy
 import dataclasses
 import json
@@ -55,6 +54,7 @@ from tests.support import ids
 from tests.test_golden import FILES as GOLDEN_FILES
 from tests.test_golden import load as load_golden
 from tests.test_golden import replay_and_compare
+from tests.variants.lockstep import assert_stub_matches
 
 core_mod = pytest.importorskip(
     "sabacc.variants._classic_core", reason="the compiled classic core is not built"
@@ -71,7 +71,6 @@ else:
 SCALE = int(os.environ.get("SABACC_CORE_EXAMPLES", "1"))
 MAX_ACTIONS = 20000
 DECK_IDS = sorted(c.id for c in CLASSIC_DECK.cards)
-STUB = Path(__file__).resolve().parents[2] / "src" / "sabacc" / "variants" / "_classic_core.pyi"
 
 
 def hsettings(examples: int) -> settings:
@@ -1040,15 +1039,4 @@ class TestApi:
 def test_stub_matches_the_built_core() -> None:
     """The type stub (what mypy checks GameProtocol against) lists exactly the public members
     the built ClassicCore has."""
-    tree = ast.parse(STUB.read_text(encoding="utf-8"))
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ClassicCore")
-    names: set[str] = set()
-    for node in cls.body:
-        if isinstance(node, ast.FunctionDef):
-            names.add(node.name)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    stub = {n for n in names if not n.startswith("_")}
-    runtime = {n for n in dir(ClassicCore) if not n.startswith("_")}
-    assert stub - runtime == set(), "in the stub, not in the core"
-    assert runtime - stub == set(), "in the core, not in the stub"
+    assert_stub_matches("_classic_core.pyi", ClassicCore)

@@ -14,6 +14,7 @@ scales it.
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import pickle
 import random
@@ -26,11 +27,17 @@ from hypothesis import strategies as st
 
 import sabacc
 from sabacc.core.actions import Action, Bet, Discard, Gain, Keep, Raise, Stand, Swap
-from sabacc.core.errors import IllegalActionError, OptionError
+from sabacc.core.errors import OptionError
 from sabacc.engine.betting import Legal
 from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.coruscant_shift import CoruscantGame, CoruscantOptions
 from tests.support import ids, spike_state
+from tests.variants.lockstep import (
+    check_clone_and_copies,
+    check_determinize,
+    check_illegal_inputs,
+    play_some,
+)
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -292,62 +299,12 @@ def test_illegal_actions_same_error_and_no_change() -> None:
         opts = CoruscantOptions(max_hands=2)
         ref = CoruscantGame(opts, seed=seed, players=3, log=False)
         core = CoruscantCore(opts, seed=seed, players=3)
-        while not ref.is_over:
-            legal = ref.legal_actions()
-            for bad in ODD_ACTIONS:
-                try:
-                    ok = ref.is_legal(bad)
-                except Exception as exc:  # pragma: no cover - is_legal never raises
-                    raise AssertionError(bad) from exc
-                assert core.is_legal(bad) == ok, bad
-                if ok:
-                    continue
-                before = state(core)
-                with pytest.raises(IllegalActionError) as r:
-                    ref.apply(bad)
-                with pytest.raises(IllegalActionError) as c:
-                    core.apply(bad)
-                assert str(c.value) == str(r.value), bad
-                assert state(core) == before
-            other = (ref.current_player + 1) % ref.n  # type: ignore[operator]
-            with pytest.raises(IllegalActionError) as r:
-                ref.apply(legal[0], seat=other)
-            with pytest.raises(IllegalActionError) as c:
-                core.apply(legal[0], seat=other)
-            assert str(c.value) == str(r.value)
-            act = rng.choice(legal)
-            ref.apply(act)
-            core.apply(act)
-        with pytest.raises(IllegalActionError) as r:
-            ref.apply(Stand())
-        with pytest.raises(IllegalActionError) as c:
-            core.apply(Stand())
-        assert str(c.value) == str(r.value)
-
-
-def play_some(game: Any, rng: random.Random, count: int) -> None:
-    for _ in range(count):
-        if game.is_over:
-            return
-        legal = game.legal_actions()
-        game.apply(legal[rng.randrange(len(legal))])
+        check_illegal_inputs(ref, core, state, ODD_ACTIONS, rng)
 
 
 def test_clone_continues_identically_and_independently() -> None:
     core = CoruscantCore(CoruscantOptions(max_hands=3), seed=3, players=4)
-    play_some(core, random.Random(1), 25)
-    twin = core.clone()
-    snap = state(core)
-    play_some(twin, random.Random(2), 40)
-    assert state(core) == snap  # the original did not move
-    play_some(core, random.Random(2), 40)
-    assert state(core) == state(twin)
-    for copied in (pickle.loads(pickle.dumps(core)), copy.deepcopy(core)):
-        assert type(copied) is CoruscantCore
-        assert state(copied) == state(core)
-        play_some(copied, random.Random(9), 30)
-        play_some(core_twin := core.clone(), random.Random(9), 30)
-        assert state(copied) == state(core_twin)
+    check_clone_and_copies(core, state)
 
 
 def test_determinize_equals_the_reference() -> None:
@@ -356,20 +313,7 @@ def test_determinize_equals_the_reference() -> None:
         opts = CoruscantOptions(max_hands=2)
         ref = CoruscantGame(opts, seed=seed, players=4, log=False)
         core = CoruscantCore(opts, seed=seed, players=4)
-        for _step in range(40):
-            if ref.is_over:
-                break
-            for viewer in range(4):
-                a = ref.determinize(viewer, random.Random(seed * 100 + viewer))
-                b = core.determinize(viewer, random.Random(seed * 100 + viewer))
-                assert isinstance(a, CoruscantGame)
-                assert state(a) == state(b), (seed, viewer)
-                play_some(a, random.Random(1), 8)
-                play_some(b, random.Random(1), 8)
-                assert state(a) == state(b)
-            act = rng.choice(ref.legal_actions())
-            ref.apply(act)
-            core.apply(act)
+        check_determinize(ref, core, state, seed, 40, rng)
 
 
 def test_from_game_goes_on_exactly_as_the_reference() -> None:
@@ -420,3 +364,100 @@ def test_a_changed_rule_is_caught() -> None:
             ref = Hoarder(opts, seed=seed, players=4, log=False)
             core = CoruscantCore(opts, seed=seed, players=4)
             lockstep(ref, core, random.Random(seed), 0.6)
+
+
+# ------------------------------------------------------------------ the shared Keep tables
+def keeps_by_value(game: Any) -> list[tuple[str, ...]]:
+    return [k.cards for k in game.legal_actions()]
+
+
+def test_keep_tables_give_equal_keeps_on_hits_and_misses() -> None:
+    """The Keeps of a decision are the reference's whether the tables are empty (every Keep
+    built) or full (every Keep found): equal values, the same order."""
+    for seed in range(6):
+        ref = CoruscantGame(CoruscantOptions(), seed=seed, players=3, log=False)
+        core_mod.keep_cache_clear()
+        cold = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        first = cold.legal_actions()
+        _slots, _filled, hits, misses = core_mod.keep_cache_info()
+        assert misses == len(first) and hits == 0
+        warm = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        second = warm.legal_actions()
+        assert core_mod.keep_cache_info()[2] == len(second)  # every one found
+        assert first == second == ref.legal_actions()
+        assert all(a is b for a, b in zip(first, second, strict=True))  # shared objects
+        assert all(type(k) is Keep for k in second)
+        # a shared Keep still copies and pickles as a plain Keep
+        for k in second:
+            assert copy.copy(k) == k and pickle.loads(pickle.dumps(k)) == k
+
+
+def test_games_sharing_keeps_stay_independent() -> None:
+    """Two games of the same seed get the same Keep objects; playing one (by those objects)
+    leaves the other where it was, and both go on as the reference."""
+    a = CoruscantCore(CoruscantOptions(max_hands=2), seed=11, players=2)
+    b = CoruscantCore(CoruscantOptions(max_hands=2), seed=11, players=2)
+    ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=11, players=2, log=False)
+    shared = a.legal_actions()
+    assert all(x is y for x, y in zip(shared, b.legal_actions(), strict=True))
+    before = state(b)
+    a.apply(shared[-1])
+    assert state(b) == before
+    b.apply(shared[0])  # another of the shared objects, in the other game
+    ref.apply(ref.legal_actions()[0])
+    assert state(b) == state(ref)
+    rng = random.Random(5)
+    while not ref.is_over:
+        legal = ref.legal_actions()
+        assert b.legal_actions() == legal
+        pick = rng.randrange(len(legal))
+        b.apply(b.legal_actions()[pick])
+        ref.apply(legal[pick])
+        assert state(b) == state(ref)
+
+
+def test_keep_tables_stay_bounded() -> None:
+    """Many games meet far more subsets than the tables hold; the tables never hold more
+    than their fixed number of slots, and every Keep listed is still the right one."""
+    core_mod.keep_cache_clear()
+    slots = core_mod.keep_cache_info()[0]
+    rng = random.Random(3)
+    built = 0
+    for seed in range(400 * SCALE):
+        game = CoruscantCore(CoruscantOptions(), seed=seed, players=4)
+        # every 50th game in lockstep with the reference, on tables full of replaced slots
+        ref = CoruscantGame(CoruscantOptions(), seed=seed, players=4, log=False)
+        checked = seed % 50 == 0
+        while not game.is_over:
+            legal = game.legal_actions()
+            pick = rng.randrange(len(legal))
+            if checked:
+                assert legal == ref.legal_actions()
+                ref.apply(legal[pick])
+            game.apply(legal[pick])
+        if checked:
+            assert state(game) == state(ref)
+        _slots, filled, _hits, misses = core_mod.keep_cache_info()
+        assert filled <= slots
+        built = misses
+    assert built > slots  # more Keeps were built than the tables can hold: some were replaced
+    assert core_mod.keep_cache_info()[1] <= slots
+    gc.collect()  # the Keeps alive in the process: the tables' and a few the test holds
+    assert sum(type(o) is Keep for o in gc.get_objects()) <= slots + 1000
+
+
+def test_apply_takes_listed_keeps_after_clone_and_resolves_others() -> None:
+    """A clone shares the decision's Keeps (applied by identity); an equal Keep that is not
+    one of the listed objects, and a text keep, are applied the same way."""
+    for seed in range(5):
+        core = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        legal = core.legal_actions()
+        pick = legal[len(legal) // 2]
+        twins = [core.clone(), core.clone(), core.clone()]
+        twins[0].apply(pick)
+        assert isinstance(pick, Keep)
+        twins[1].apply(Keep(tuple(pick.cards)))
+        twins[2].apply(str(pick))
+        core.apply(pick)
+        for twin in twins:
+            assert state(twin) == state(core)

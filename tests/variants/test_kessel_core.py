@@ -10,7 +10,6 @@ Sized to run in well under a minute on two loaded cores; raise ``SABACC_CORE_EXA
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import json
 import os
@@ -33,6 +32,7 @@ from sabacc.variants.kessel import KesselGame, KesselOptions
 from sabacc.variants.kessel_actions import ChooseImpostor, Draw, PlayToken
 from sabacc.variants.kessel_hands import kessel_deck
 from sabacc.variants.kessel_tokens import TOKENS
+from tests.variants.lockstep import assert_stub_matches
 
 core_mod = pytest.importorskip("sabacc.variants._kessel_core", reason="the compiled core is built")
 
@@ -513,24 +513,9 @@ def test_golden_replays_on_the_core(path: Path) -> None:
     assert sabacc.replay(history, engine="compiled").history() == history
 
 
-STUB = ROOT / "src" / "sabacc" / "variants" / "_kessel_core.pyi"
-
-
 def test_stub_matches_the_built_core() -> None:
-    """The type stub (what mypy checks GameProtocol against) lists exactly the public members
-    of the built KesselCore."""
-    tree = ast.parse(STUB.read_text(encoding="utf-8"))
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "KesselCore")
-    stub: set[str] = set()
-    for node in cls.body:
-        if isinstance(node, ast.FunctionDef):
-            stub.add(node.name)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            stub.add(node.target.id)
-    stub = {n for n in stub if not n.startswith("_")}
-    runtime = {n for n in dir(KesselCore) if not n.startswith("_")}
-    assert stub - runtime == set(), "in the stub, not in the core"
-    assert runtime - stub == set(), "in the core, not in the stub"
+    """The type stub lists exactly the public members of the built KesselCore."""
+    assert_stub_matches("_kessel_core.pyi", KesselCore)
 
 
 def world_state(world: Any) -> dict[str, Any]:

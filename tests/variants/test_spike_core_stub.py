@@ -3,32 +3,19 @@ exactly the public members the built SpikeCore has."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
 import pytest
 
+from tests.variants import lockstep
+
 core_mod = pytest.importorskip("sabacc.variants._spike_core", reason="the compiled core is built")
-STUB = Path(__file__).resolve().parents[2] / "src" / "sabacc" / "variants" / "_spike_core.pyi"
 
 
 def stub_members(name: str = "SpikeCore") -> set[str]:
-    tree = ast.parse(STUB.read_text(encoding="utf-8"))
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
-    names: set[str] = set()
-    for node in cls.body:
-        if isinstance(node, ast.FunctionDef):
-            names.add(node.name)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return {n for n in names if not n.startswith("_")}
+    return lockstep.stub_members("_spike_core.pyi", name)
 
 
 def test_stub_matches_the_built_core() -> None:
-    runtime = {n for n in dir(core_mod.SpikeCore) if not n.startswith("_")}
-    stub = stub_members()
-    assert stub - runtime == set(), "in the stub, not in the core"
-    assert runtime - stub == set(), "in the core, not in the stub"
+    lockstep.assert_stub_matches("_spike_core.pyi", core_mod.SpikeCore)
 
 
 @pytest.mark.parametrize("name", ["SurabatCore", "CoruscantCore"])

@@ -12,9 +12,7 @@ the front door (``engine="compiled"`` / ``"auto"``). The golden histories replay
 
 from __future__ import annotations
 
-import copy
 import os
-import pickle
 import random
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
@@ -25,11 +23,17 @@ from hypothesis import strategies as st
 
 import sabacc
 from sabacc.core.actions import Action, Bet, Discard, Gain, Raise, Stand, Swap
-from sabacc.core.errors import IllegalActionError, OptionError
+from sabacc.core.errors import OptionError
 from sabacc.engine.betting import Legal
 from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.surabat_cycle import SurabatGame, SurabatOptions
 from tests.support import ids, spike_state
+from tests.variants.lockstep import (
+    check_clone_and_copies,
+    check_determinize,
+    check_illegal_inputs,
+    play_some,
+)
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -257,62 +261,12 @@ def test_illegal_actions_same_error_and_no_change() -> None:
         opts = SurabatOptions(hand_cap=3, gain_fee=1, max_hands=2)
         ref = SurabatGame(opts, seed=seed, players=3, log=False)
         core = SurabatCore(opts, seed=seed, players=3)
-        while not ref.is_over:
-            legal = ref.legal_actions()
-            for bad in ODD_ACTIONS:
-                try:
-                    ok = ref.is_legal(bad)
-                except Exception as exc:  # pragma: no cover - is_legal never raises
-                    raise AssertionError(bad) from exc
-                assert core.is_legal(bad) == ok, bad
-                if ok:
-                    continue
-                before = state(core)
-                with pytest.raises(IllegalActionError) as r:
-                    ref.apply(bad)
-                with pytest.raises(IllegalActionError) as c:
-                    core.apply(bad)
-                assert str(c.value) == str(r.value), bad
-                assert state(core) == before
-            other = (ref.current_player + 1) % ref.n  # type: ignore[operator]
-            with pytest.raises(IllegalActionError) as r:
-                ref.apply(legal[0], seat=other)
-            with pytest.raises(IllegalActionError) as c:
-                core.apply(legal[0], seat=other)
-            assert str(c.value) == str(r.value)
-            act = rng.choice(legal)
-            ref.apply(act)
-            core.apply(act)
-        with pytest.raises(IllegalActionError) as r:
-            ref.apply(Stand())
-        with pytest.raises(IllegalActionError) as c:
-            core.apply(Stand())
-        assert str(c.value) == str(r.value)
-
-
-def play_some(game: Any, rng: random.Random, count: int) -> None:
-    for _ in range(count):
-        if game.is_over:
-            return
-        legal = game.legal_actions()
-        game.apply(legal[rng.randrange(len(legal))])
+        check_illegal_inputs(ref, core, state, ODD_ACTIONS, rng)
 
 
 def test_clone_continues_identically_and_independently() -> None:
     core = SurabatCore(SurabatOptions(max_hands=3), seed=3, players=4)
-    play_some(core, random.Random(1), 25)
-    twin = core.clone()
-    snap = state(core)
-    play_some(twin, random.Random(2), 40)
-    assert state(core) == snap  # the original did not move
-    play_some(core, random.Random(2), 40)
-    assert state(core) == state(twin)
-    for copied in (pickle.loads(pickle.dumps(core)), copy.deepcopy(core)):
-        assert type(copied) is SurabatCore
-        assert state(copied) == state(core)
-        play_some(copied, random.Random(9), 30)
-        play_some(core_twin := core.clone(), random.Random(9), 30)
-        assert state(copied) == state(core_twin)
+    check_clone_and_copies(core, state)
 
 
 def test_determinize_equals_the_reference() -> None:
@@ -321,20 +275,7 @@ def test_determinize_equals_the_reference() -> None:
         opts = SurabatOptions(max_hands=2)
         ref = SurabatGame(opts, seed=seed, players=4, log=False)
         core = SurabatCore(opts, seed=seed, players=4)
-        for _step in range(60):
-            if ref.is_over:
-                break
-            for viewer in range(4):
-                a = ref.determinize(viewer, random.Random(seed * 100 + viewer))
-                b = core.determinize(viewer, random.Random(seed * 100 + viewer))
-                assert isinstance(a, SurabatGame)
-                assert state(a) == state(b), (seed, viewer)
-                play_some(a, random.Random(1), 8)
-                play_some(b, random.Random(1), 8)
-                assert state(a) == state(b)
-            act = rng.choice(ref.legal_actions())
-            ref.apply(act)
-            core.apply(act)
+        check_determinize(ref, core, state, seed, 60, rng)
 
 
 def test_from_game_goes_on_exactly_as_the_reference() -> None:

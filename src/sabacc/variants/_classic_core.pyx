@@ -1038,20 +1038,24 @@ cdef void g_end_game(State* st, Opts* o) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------- the game
-cdef class ClassicCore:
+# The members every core reads the same way from its C state (n, the decision, payoffs and
+# outcome, the action log, the per-seat money): one source for all cores, a base class
+# compiled against this module's State.
+include "_core_protocol.pxi"
+include "_core_betting.pxi"
+
+
+cdef class ClassicCore(_BettingCore):
     """A game of classic sabacc on the compiled engine (see the module docstring).
 
     ``ClassicCore(options, seed=7, players=4)``, or
     ``sabacc.new_game("classic", engine="compiled")``.
     """
 
-    cdef State st
     cdef Opts o
     cdef readonly object options
     cdef readonly object seed
     cdef readonly list names
-    cdef list _seats          # action log: seat of each action
-    cdef list _acts           # action log: the action objects
     cdef list _last           # last action object of each seat, this hand
     cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
     # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
@@ -1128,30 +1132,6 @@ cdef class ClassicCore:
     @property
     def info(self):
         return ClassicGame.info
-
-    @property
-    def n(self):
-        return self.st.n
-
-    @property
-    def num_players(self):
-        return self.st.n
-
-    @property
-    def current_player(self):
-        return None if self.st.over or self.st.to_act < 0 else self.st.to_act
-
-    @property
-    def to_act(self):
-        return None if self.st.to_act < 0 else self.st.to_act
-
-    @property
-    def is_over(self):
-        return bool(self.st.over)
-
-    @property
-    def over(self):
-        return bool(self.st.over)
 
     def legal(self):
         """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
@@ -1231,17 +1211,9 @@ cdef class ClassicCore:
         self._perform(actor, action)
         return None
 
-    @property
-    def payoffs(self):
-        return [self.st.stacks[s] - self.o.start for s in range(self.st.n)]
-
-    @property
-    def outcome(self):
-        if not self.st.over:
-            return None
-        stacks = self.stacks
-        standings = tuple(sorted(range(self.st.n), key=lambda s: (-stacks[s], s)))
-        return GameOutcome(tuple(stacks), tuple(self.payoffs), standings, self.st.hand_no)
+    cdef long long _buy_in(self) noexcept:
+        """Each seat's starting stack (``payoffs`` is the stack less this)."""
+        return self.o.start
 
     def history(self):
         """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
@@ -1256,15 +1228,6 @@ cdef class ClassicCore:
             "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
             "result": outcome.to_dict() if outcome else None,
         }
-
-    @property
-    def actions(self):
-        """The action log: ``(seat, action text)`` pairs, as :attr:`Game.actions`."""
-        return [(s, str(a)) for s, a in zip(self._seats, self._acts)]
-
-    @property
-    def action_count(self):
-        return len(self._acts)
 
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
@@ -1299,42 +1262,6 @@ cdef class ClassicCore:
         return g_pot_total(&self.st)
 
     # ------------------------------------------------------------------ state, read-only copies
-    @property
-    def stacks(self):
-        return [self.st.stacks[s] for s in range(self.st.n)]
-
-    @property
-    def out(self):
-        return [bool(self.st.out[s]) for s in range(self.st.n)]
-
-    @property
-    def in_hand(self):
-        return [bool(self.st.in_hand[s]) for s in range(self.st.n)]
-
-    @property
-    def folded(self):
-        return [bool(self.st.folded[s]) for s in range(self.st.n)]
-
-    @property
-    def acted(self):
-        return [bool(self.st.acted[s]) for s in range(self.st.n)]
-
-    @property
-    def committed(self):
-        return [self.st.committed[s] for s in range(self.st.n)]
-
-    @property
-    def round_bet(self):
-        return [self.st.round_bet[s] for s in range(self.st.n)]
-
-    @property
-    def hand_start_stacks(self):
-        return [self.st.hand_start[s] for s in range(self.st.n)]
-
-    @property
-    def hand_no(self):
-        return self.st.hand_no
-
     @property
     def dealer(self):
         return self.st.dealer

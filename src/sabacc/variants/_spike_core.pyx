@@ -21,7 +21,10 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 from libc.stdint cimport uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from cpython.object cimport PyObject_GenericSetAttr
+from cpython.object cimport PyObject, PyObject_GenericSetAttr
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.list cimport PyList_GET_ITEM
 
 from sabacc.variants._mt cimport (
     MT, MT_INIT, MT_N, mt_below, mt_die, mt_init_genrand, mt_next, mt_random, mt_seed,
@@ -74,6 +77,7 @@ DEF V_SURABAT = 1
 DEF V_CORUSCANT = 2
 DEF HAND_SIZE = 5   # Coruscant Shift's deal and draw-up
 DEF MAXH_KEEP = 8   # Coruscant Shift: most cards a selection chooses among (5 in play)
+DEF KEEP_CACHE_BITS = 12  # Coruscant Shift: the shared Keep cache holds 2**12 = 4,096 objects
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -253,6 +257,111 @@ cdef object _Discard = Discard
 cdef object _SurabatOptions = SurabatOptions
 cdef object _CoruscantOptions = CoruscantOptions
 cdef object _Keep = Keep
+
+# Coruscant Shift's Keep objects, shared by every game in the process (a Keep is a frozen,
+# slotted dataclass, so sharing one between games is safe), in two tables of fixed size:
+# - every subset of one or two cards has its own slot (``_KS_OBJS``, indexed by the card ids
+#   with the two Sylops as one, KS_SLOTS = 61 * 61 + 61 = 3,782 slots): filled once, never
+#   replaced;
+# - larger subsets share a direct-mapped table of KEEP_CACHE = 2**KEEP_CACHE_BITS slots
+#   (``_KC_OBJS``), indexed by a hash of the subset's key (one bit per card id, the Sylops
+#   counted in the top two bits: the key determines the codes, so equal keys are equal Keeps).
+#   A slot holds the last Keep built for a key that hashes there (key 0, no card, marks an empty
+#   slot: a legal Keep names at least one card).
+# So the tables never hold more than KS_SLOTS + KEEP_CACHE Keeps, however many subsets a long
+# simulation meets.
+DEF NCANON = 61  # card ids 0-59, and 60 for either Sylop
+DEF KS_SLOTS = NCANON * NCANON + NCANON
+DEF KEEP_CACHE = 1 << KEEP_CACHE_BITS
+cdef list _KS_OBJS = [None] * KS_SLOTS
+cdef uint64_t _KC_KEYS[KEEP_CACHE]
+memset(_KC_KEYS, 0, sizeof(_KC_KEYS))
+cdef list _KC_OBJS = [None] * KEEP_CACHE
+cdef Py_ssize_t _KC_HITS = 0
+cdef Py_ssize_t _KC_MISSES = 0
+
+cdef extern from *:
+    """
+    /* A new instance of a type, as object.__new__(t) makes it for a class without arguments. */
+    static PyObject* sabacc_alloc(PyObject* t) {
+        return ((PyTypeObject*)t)->tp_alloc((PyTypeObject*)t, 0);
+    }
+    """
+    object sabacc_alloc(object t)
+
+
+def keep_cache_info():
+    """The shared Keep tables of the Coruscant core: ``(slots, filled, hits, misses)``, both
+    tables together (a miss is a Keep built)."""
+    cdef Py_ssize_t i, filled = 0
+    for i in range(KEEP_CACHE):
+        if _KC_KEYS[i]:
+            filled += 1
+    for o in _KS_OBJS:
+        if o is not None:
+            filled += 1
+    return KS_SLOTS + KEEP_CACHE, filled, _KC_HITS, _KC_MISSES
+
+
+def keep_cache_clear():
+    """Empty the shared Keep tables (and their counters)."""
+    global _KC_HITS, _KC_MISSES
+    cdef Py_ssize_t i
+    for i in range(KEEP_CACHE):
+        _KC_KEYS[i] = 0
+        _KC_OBJS[i] = None
+    for i in range(KS_SLOTS):
+        _KS_OBJS[i] = None
+    _KC_HITS = 0
+    _KC_MISSES = 0
+
+
+cdef inline object _new_keep(const signed char* cards, int m):
+    """``Keep(codes)`` of the ``m`` card ids ``cards`` (in the canonical order), made without
+    the frozen dataclass's ``__init__``."""
+    cdef int i
+    cdef object code
+    codes = PyTuple_New(m)
+    for i in range(m):
+        code = _CODES[cards[i]]
+        Py_INCREF(code)
+        PyTuple_SET_ITEM(codes, i, code)
+    keep = sabacc_alloc(_Keep)
+    PyObject_GenericSetAttr(keep, "cards", codes)
+    return keep
+
+
+cdef inline object _cached_keep(uint64_t key, const signed char* cards, int m):
+    """The Keep of the ``m`` card ids ``cards`` (in the canonical order), whose subset key is
+    ``key``: from the tables, or a new one that takes its slot."""
+    global _KC_HITS, _KC_MISSES
+    cdef Py_ssize_t h
+    cdef int a, b
+    cdef PyObject* found
+    if m <= 2:
+        a = cards[0] if VAL[cards[0]] else NCANON - 1
+        if m == 1:
+            h = NCANON * NCANON + a
+        else:
+            b = cards[1] if VAL[cards[1]] else NCANON - 1
+            h = a * NCANON + b if a < b else b * NCANON + a
+        found = PyList_GET_ITEM(_KS_OBJS, h)
+        if found is not <PyObject*>None:
+            _KC_HITS += 1
+            return <object>found
+        _KC_MISSES += 1
+        keep = _new_keep(cards, m)
+        _KS_OBJS[h] = keep
+        return keep
+    h = <Py_ssize_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - KEEP_CACHE_BITS))
+    if _KC_KEYS[h] == key:
+        _KC_HITS += 1
+        return <object>PyList_GET_ITEM(_KC_OBJS, h)
+    _KC_MISSES += 1
+    keep = _new_keep(cards, m)
+    _KC_OBJS[h] = keep
+    _KC_KEYS[h] = key
+    return keep
 cdef object _STAND = STAND
 cdef object _GAIN = GAIN
 cdef object _CHECK = CHECK
@@ -1643,19 +1752,23 @@ cdef void g_end_game(State* st, Opts* o) noexcept nogil:
 
 
 
-cdef class SpikeCore:
+# The members every core reads the same way from its C state (n, the decision, payoffs and
+# outcome, the action log, the per-seat money): one source for all cores, a base class
+# compiled against this module's State.
+include "_core_protocol.pxi"
+include "_core_betting.pxi"
+
+
+cdef class SpikeCore(_BettingCore):
     """A game of Corellian Spike on the compiled engine (see the module docstring).
 
     ``SpikeCore(options, seed=7, players=4)``, or ``sabacc.new_game("spike", engine="compiled")``.
     """
 
-    cdef State st
     cdef Opts o
     cdef readonly object options
     cdef readonly object seed
     cdef readonly list names
-    cdef list _seats          # action log: seat of each action
-    cdef list _acts           # action log: the action objects
     cdef list _last           # last action object of each seat, this hand
     cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
     # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
@@ -1671,7 +1784,7 @@ cdef class SpikeCore:
     # Coruscant Shift: the last legal Keep list built, the positions each one adds, and the
     # action count it was built at (valid for the decision at that count only)
     cdef list _keeps
-    cdef list _keep_masks
+    cdef unsigned char _keep_masks[1 << MAXH_KEEP]
     cdef Py_ssize_t _keeps_at
 
     #: The reference engine's game class whose rules this core plays (its options type and
@@ -1751,30 +1864,6 @@ cdef class SpikeCore:
     def info(self):
         return self._game_type.info
 
-    @property
-    def n(self):
-        return self.st.n
-
-    @property
-    def num_players(self):
-        return self.st.n
-
-    @property
-    def current_player(self):
-        return None if self.st.over or self.st.to_act < 0 else self.st.to_act
-
-    @property
-    def to_act(self):
-        return None if self.st.to_act < 0 else self.st.to_act
-
-    @property
-    def is_over(self):
-        return bool(self.st.over)
-
-    @property
-    def over(self):
-        return bool(self.st.over)
-
     def legal(self):
         """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
         if self.st.over or self.st.to_act < 0:
@@ -1820,8 +1909,14 @@ cdef class SpikeCore:
         Raises :class:`~sabacc.core.errors.IllegalActionError` (state unchanged) for an illegal or
         malformed action, or when ``seat`` is given and is not the current player.
         """
+        return self._apply(action, seat)
+
+    cdef object _apply(self, object action, object seat):
+        """``apply``, callable from a subclass's ``apply`` without a Python-level call."""
         cdef int actor
-        if not _well_formed(action):
+        if not _well_formed(action) and (
+            type(action) is not _Keep or self._keep_index(action, len(self._acts)) < 0
+        ):  # a Keep this core listed for this decision is well formed
             action = parse_action(action)
         if self.st.over:
             raise IllegalActionError("the game is over: no more actions")
@@ -1852,17 +1947,9 @@ cdef class SpikeCore:
         self._perform(actor, action)
         return None
 
-    @property
-    def payoffs(self):
-        return [self.st.stacks[s] - self.o.start for s in range(self.st.n)]
-
-    @property
-    def outcome(self):
-        if not self.st.over:
-            return None
-        stacks = self.stacks
-        standings = tuple(sorted(range(self.st.n), key=lambda s: (-stacks[s], s)))
-        return GameOutcome(tuple(stacks), tuple(self.payoffs), standings, self.st.hand_no)
+    cdef long long _buy_in(self) noexcept:
+        """Each seat's starting stack (``payoffs`` is the stack less this)."""
+        return self.o.start
 
     def history(self):
         """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
@@ -1878,15 +1965,6 @@ cdef class SpikeCore:
             "result": outcome.to_dict() if outcome else None,
         }
 
-    @property
-    def actions(self):
-        """The action log: ``(seat, action text)`` pairs, as :attr:`Game.actions`."""
-        return [(s, str(a)) for s, a in zip(self._seats, self._acts)]
-
-    @property
-    def action_count(self):
-        return len(self._acts)
-
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
         continuing this game's stream."""
@@ -1897,6 +1975,10 @@ cdef class SpikeCore:
         new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
         new._legal_obj = self._legal_obj
         new._legal_list = self._legal_list
+        if self._keeps is not None:  # Coruscant Shift: this decision's Keeps and their masks
+            new._keeps = self._keeps
+            new._keeps_at = self._keeps_at
+            memcpy(new._keep_masks, self._keep_masks, sizeof(self._keep_masks))
         if reseed is not None:
             mt_seed(&new.st.rng, &_MT_BASE, reseed)
         return new
@@ -1919,42 +2001,6 @@ cdef class SpikeCore:
         return self._pot_total()
 
     # ------------------------------------------------------------------ state, read-only copies
-    @property
-    def stacks(self):
-        return [self.st.stacks[s] for s in range(self.st.n)]
-
-    @property
-    def out(self):
-        return [bool(self.st.out[s]) for s in range(self.st.n)]
-
-    @property
-    def in_hand(self):
-        return [bool(self.st.in_hand[s]) for s in range(self.st.n)]
-
-    @property
-    def folded(self):
-        return [bool(self.st.folded[s]) for s in range(self.st.n)]
-
-    @property
-    def acted(self):
-        return [bool(self.st.acted[s]) for s in range(self.st.n)]
-
-    @property
-    def committed(self):
-        return [self.st.committed[s] for s in range(self.st.n)]
-
-    @property
-    def round_bet(self):
-        return [self.st.round_bet[s] for s in range(self.st.n)]
-
-    @property
-    def hand_start_stacks(self):
-        return [self.st.hand_start[s] for s in range(self.st.n)]
-
-    @property
-    def hand_no(self):
-        return self.st.hand_no
-
     @property
     def dealer(self):
         return self.st.dealer
@@ -2084,6 +2130,8 @@ cdef class SpikeCore:
         if self.o.variant == V_SURABAT:
             return self._surabat_fixed_list()
         if self.o.variant == V_CORUSCANT:
+            if self._keeps is not None and self._keeps_at == len(self._acts):
+                return self._keeps  # built for this decision already
             return self._coruscant_keeps()
         out = [_STAND]
         if self.st.can_gain:
@@ -2128,11 +2176,13 @@ cdef class SpikeCore:
 
     cdef list _coruscant_keeps(self):
         """The legal Keep actions, in the reference's order (by the mask of hand positions;
-        each subset once: two Sylops make two masks the same subset, the first is listed)."""
+        each subset once: two Sylops make two masks the same subset, the first is listed).
+        The list is kept (with each Keep's mask) for the decision; callers copy it."""
         cdef State* st = &self.st
-        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i, j, x
+        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i, j, x, m
         cdef int order[MAXH]
-        cdef uint64_t key, bit
+        cdef signed char sorted_cards[MAXH]
+        cdef uint64_t key
         cdef signed char c
         for i in range(n):  # insertion sort of positions by the canonical card order
             x = i
@@ -2143,8 +2193,7 @@ cdef class SpikeCore:
             order[j + 1] = x
         cdef uint64_t keys[1 << MAXH_KEEP]
         cdef int nkeys = 0, dup
-        out = []
-        masks = []
+        cdef list out = []
         for mask in range(1 if k == 0 else 0, 1 << (n - k)):
             full = ((1 << k) - 1) | (mask << k)
             key = 0
@@ -2163,29 +2212,38 @@ cdef class SpikeCore:
             if dup:
                 continue
             keys[nkeys] = key
+            self._keep_masks[nkeys] = <unsigned char>mask
             nkeys += 1
-            codes = tuple([_CODES[st.hands[s][order[i]]] for i in range(n)
-                           if full >> order[i] & 1])
-            keep = _Keep.__new__(_Keep)  # Keep(codes), without the frozen dataclass's __init__
-            PyObject_GenericSetAttr(keep, "cards", codes)
-            out.append(keep)
-            masks.append(mask)
+            m = 0
+            for i in range(n):
+                if full >> order[i] & 1:
+                    sorted_cards[m] = st.hands[s][order[i]]
+                    m += 1
+            out.append(_cached_keep(key, sorted_cards, m))
         self._keeps = out
-        self._keep_masks = masks
         self._keeps_at = len(self._acts)
-        return list(out)
+        return out
+
+    cdef inline Py_ssize_t _keep_index(self, object action, Py_ssize_t at) noexcept:
+        """The place of ``action`` (by identity) in the Keep list built at action count ``at``,
+        or -1."""
+        cdef list keeps = self._keeps
+        cdef Py_ssize_t j
+        if keeps is None or self._keeps_at != at:
+            return -1
+        for j in range(len(keeps)):
+            if <PyObject*>keeps[j] is <PyObject*>action:
+                return j
+        return -1
 
     cdef int _keep_mask(self, object action) except -1:
         """The positions (after the kept cards) a legal Keep adds, as the reference picks them
         (the kept cards' codes first, then each wanted code at its first place in the rest)."""
         cdef State* st = &self.st
         cdef int s = st.to_act, k = st.kept_n[s], i, mask = 0
-        cdef Py_ssize_t j
-        if self._keeps is not None and self._keeps_at == len(self._acts) - 1:
-            keeps = self._keeps
-            for j in range(len(keeps)):
-                if keeps[j] is action:
-                    return self._keep_masks[j]
+        cdef Py_ssize_t j = self._keep_index(action, len(self._acts) - 1)
+        if j >= 0:
+            return self._keep_masks[j]
         wanted = list(action.cards)
         for i in range(k):
             wanted.remove(_CODES[st.hands[s][i]])
@@ -2716,6 +2774,7 @@ cdef class SpikeCore:
         new._hand_data = [None] * len(results)
         new._legal_obj = None
         new._legal_list = None
+        new._keeps = None  # and the Keeps built for the old state
         memset(st, 0, sizeof(State))
         _read_options(&new.o, snapshot.options)
         internal = snapshot.rng_state
@@ -2874,6 +2933,7 @@ cdef class SpikeCore:
         st.legal_ok = 0
         new._legal_obj = None
         new._legal_list = None
+        new._keeps = None  # and the Keeps built for the old state
         return new
 
 
@@ -2907,6 +2967,7 @@ cdef SpikeCore _assemble(type cls, State* st, Opts* o, options, seed, names, sea
     new._results = list(results)
     new._legal_obj = None
     new._legal_list = None
+    new._keeps = None  # and the Keeps built for the old state
     return new
 
 
@@ -2929,6 +2990,7 @@ cdef void _copy_reference(SpikeCore new, object game) except *:
     new._hand_data = [None] * len(results)
     new._legal_obj = None
     new._legal_list = None
+    new._keeps = None  # and the Keeps built for the old state
     memset(st, 0, sizeof(State))
     _read_options(&new.o, game.options)
     for i in range(MT_N):
@@ -3109,7 +3171,7 @@ cdef class CoruscantCore(SpikeCore):
     _options_type = CoruscantOptions
 
     def apply(self, action, seat=None):
-        return SpikeCore.apply(self, _resolve_keep(self, action), seat)
+        return self._apply(_resolve_keep(self, action), seat)
 
     def is_legal(self, action):
         try:
