@@ -4,7 +4,8 @@
 # change), then run the whole suite: ruff, mypy (src and tests), pytest (with the doctests, the
 # documentation site build and the packaging test). Works on a fresh machine with only
 # Python 3.11+, including a system Python that refuses pip installs (PEP 668). Exits non-zero on
-# any failure, including pytest collecting no tests. Arguments go to pytest.
+# any failure, including pytest collecting no tests. Arguments go to pytest, which runs on every
+# core (SABACC_TEST_WORKERS=1: one process).
 set -euo pipefail
 source "$(dirname "$0")/_venv.sh"
 cd "$SABACC_ROOT"
@@ -33,9 +34,17 @@ echo "== ruff"
 echo "== mypy (src and tests)"
 "$PY" -m mypy
 
-echo "== pytest"
+# pytest on every core (pytest-xdist): SABACC_TEST_WORKERS=N sets the number of worker
+# processes, SABACC_TEST_WORKERS=1 runs in this process without xdist. --dist loadgroup keeps
+# a module that shares a module-scoped fixture on one worker (tests/conftest.py).
+workers="${SABACC_TEST_WORKERS:-$("$PY" -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')}"
+xdist=()
+if [ "$workers" -gt 1 ]; then
+  xdist=(-n "$workers" --dist loadgroup)
+fi
+echo "== pytest (${workers} worker(s))"
 set +e
-"$PY" -m pytest -q -p no:cacheprovider "$@"
+"$PY" -m pytest -q -p no:cacheprovider ${xdist[@]+"${xdist[@]}"} "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

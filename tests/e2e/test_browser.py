@@ -74,6 +74,9 @@ def _take_turn(page: Page) -> bool:
     return False
 
 
+# Hand 1's cards stay revealed at the seats for 9 s (table.js): the steps between the showdown
+# and that check must not be slowed down by another test running beside this one.
+@pytest.mark.timing
 def test_two_players_play_a_hand_in_the_browser(
     browser: Browser, web_server: ServerProcess
 ) -> None:

@@ -9,6 +9,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -211,6 +212,7 @@ def test_same_seed_and_actions_give_the_same_state_and_clones_are_independent(
     assert snapshot(twin) == snapshot(a)
 
 
+@pytest.mark.timing
 def test_random_games_take_milliseconds() -> None:
     games = 200
     t0 = time.perf_counter()

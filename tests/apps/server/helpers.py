@@ -34,6 +34,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class PortTaken(Exception):
+    """The free port picked for a server was taken by someone else before the server bound it."""
+
+
 class HttpApi:
     """The HTTP helpers of something listening on loopback ``port`` (a server, a proxy)."""
 
@@ -78,11 +82,25 @@ class ServerProcess(HttpApi):
         self.db_path = db_path  # also names the log file
         self.db_url = db_url or f"sqlite:///{db_path}"
         self.port = port or free_port()
+        self.pick_port = port is None  # a free port taken meanwhile is replaced by another
         self.extra = list(extra)
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(f".{self.port}.log")
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 120.0) -> ServerProcess:
+        """Start, and wait until ``/healthz`` answers (a loaded machine, every test worker
+        starting its servers and browsers at once, can take a minute)."""
+        # free_port() only finds a port free now: another process (a parallel test worker, an
+        # outgoing connection) may take it before the server binds it; then try another one.
+        for _ in range(4):
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                self.port = free_port()
+        return self._start(timeout)
+
+    def _start(self, timeout: float) -> ServerProcess:
+        seen = self.log_path.stat().st_size if self.log_path.exists() else 0
         cmd = [
             sys.executable,
             "-m",
@@ -110,7 +128,12 @@ class ServerProcess(HttpApi):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+                with open(self.log_path, "rb") as f:
+                    f.seek(seen)
+                    output = f.read().decode(errors="replace")
+                if self.pick_port and "address already in use" in output:
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"server exited: {output[-2000:]}")
             try:
                 if httpx.get(f"{self.base}/healthz", timeout=1.0).status_code == 200:
                     return self
@@ -401,7 +424,17 @@ class PgCluster:
                 capture_output=True,
                 timeout=120,
             )
-            cluster.start()
+            for _ in range(4):  # the free port was taken meanwhile: try another one
+                try:
+                    cluster.start()
+                    break
+                except subprocess.CalledProcessError:
+                    log = Path(cluster.log).read_text(errors="replace")
+                    if "already in use" not in log:
+                        raise
+                    cluster.port = free_port()
+            else:
+                cluster.start()
         except (subprocess.SubprocessError, OSError):
             cluster.remove()
             return None
@@ -470,9 +503,18 @@ class NginxProxy(HttpApi):
         text = text.replace("http {", f"http {{\n    access_log off;\n{temp}", 1)
         return f"pid {self.root}/nginx.pid;\nerror_log {self.root}/error.log warn;\n{text}"
 
-    def start(self, timeout: float = 15.0) -> NginxProxy:
+    def start(self, timeout: float = 60.0) -> NginxProxy:
+        for _ in range(4):  # the free port was taken meanwhile: try another one
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                self.port = free_port()
+        return self._start(timeout)
+
+    def _start(self, timeout: float) -> NginxProxy:
         binary = nginx_binary()
         assert binary is not None
+        (self.root / "error.log").unlink(missing_ok=True)
         conf = self.root / "nginx.conf"
         conf.write_text(self.config())
         self.proc = subprocess.Popen(
@@ -483,7 +525,10 @@ class NginxProxy(HttpApi):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"nginx exited: {(self.root / 'error.log').read_text()}")
+                error = (self.root / "error.log").read_text()
+                if "Address already in use" in error:
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"nginx exited: {error}")
             try:
                 if httpx.get(f"{self.base}/healthz", timeout=1.0).status_code == 200:
                     return self

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.apps.server.helpers import UNLIMITED, ServerProcess, seat_table
 
@@ -18,6 +19,7 @@ LOCK_HELD = 3.0  # seconds; below the server's --storage-timeout, so the write t
 BOUND = 0.5  # seconds another table may take to answer while the file is locked
 
 
+@pytest.mark.timing
 def test_locked_sqlite_file_does_not_freeze_other_tables(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     server = ServerProcess(db, extra=[*UNLIMITED, "--storage-timeout", "6"]).start()

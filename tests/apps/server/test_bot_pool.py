@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.apps.server.helpers import UNLIMITED, ServerProcess, passive, seat_table
 
@@ -22,6 +23,7 @@ WORST_BOUND = 0.3
 OPTIONS = {"game_end": "hands:1000", "buy_in": "100000"}
 
 
+@pytest.mark.timing
 def test_search_bots_do_not_slow_other_tables(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "b.db", extra=[*UNLIMITED, "--bot-workers", "1"]).start()
     try:

@@ -8,11 +8,14 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.apps.server.helpers import UNLIMITED, Client, ServerProcess
 
 WINDOW_DAYS = 2.0 / 86400  # two seconds
 
 
+@pytest.mark.timing
 def test_abandoned_tables_expire_and_used_ones_stay(tmp_path: Path) -> None:
     server = ServerProcess(
         tmp_path / "e.db", extra=[*UNLIMITED, "--expire-days", str(WINDOW_DAYS)]

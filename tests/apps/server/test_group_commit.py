@@ -95,6 +95,7 @@ def test_many_tables_acting_at_once_are_all_stored_and_announced(server: ServerP
     asyncio.run(main())
 
 
+@pytest.mark.timing
 def test_actions_within_the_commit_window_share_one_commit_and_wait_for_it(
     db_url: str,
 ) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 import sabacc
 from sabacc.services.store import ActionRecord, SeatRecord, Store
@@ -60,6 +61,7 @@ def _long_game(db: Path) -> tuple[str, int]:
         store.close()
 
 
+@pytest.mark.timing
 def test_long_replays_do_not_stall_the_server(tmp_path: Path) -> None:
     db = tmp_path / "long.db"
     code, last = _long_game(db)
