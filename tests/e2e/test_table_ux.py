@@ -171,6 +171,46 @@ def test_actions_on_screen_and_nothing_covers_pots_or_cards(
         ctx.close()
 
 
+def test_a_numbered_move_is_said_in_its_variants_words(
+    browser: Browser, srv: ServerProcess
+) -> None:
+    """A seat's last move with a number (Kessel's "impostor 4", "prime 2") was English in
+    Japanese: the variant labels the kind ("impostor"), not every number. It is now the kind's
+    label and the number, in every variant's language."""
+    ctx = browser.new_context(**SIZES["desktop"])
+    page = ctx.new_page()
+    try:
+        page.goto(srv.base + "/")
+        said = page.evaluate(
+            """async () => {
+                const api = await import("/static/api.js");
+                const i18n = await import("/static/i18n.js");
+                const render = await import("/static/render.js");
+                const cat = await api.loadCatalogue();
+                const out = {};
+                for (const lang of ["en", "ja"]) {
+                    i18n.setLang(lang);
+                    for (const v of cat.variants) {
+                        for (const kind of Object.keys(v.text?.labels?.en ?? {})) {
+                            for (const n of [1, 4]) {
+                                out[`${lang}:${v.name}:${kind} ${n}`] =
+                                    render.lastActionText(`${kind} ${n}`, v.name);
+                            }
+                        }
+                    }
+                }
+                return out;
+            }"""
+        )
+        assert said["ja:kessel:impostor 4"] == "インポスターの値 4", said["ja:kessel:impostor 4"]
+        assert said["ja:kessel:prime 1"] == "プライム・サバックの値 1"
+        assert said["en:kessel:impostor 4"] == "impostor 4"
+        numbered = [f"ja:kessel:{kind} {n}" for kind in ("impostor", "prime") for n in (1, 4)]
+        assert not [said[k] for k in numbered if re.search("[A-Za-z]{3,}", said[k])]
+    finally:
+        ctx.close()
+
+
 def test_three_seats_on_a_phone_in_japanese(browser: Browser, srv: ServerProcess) -> None:
     """With three players both upper seats had their last move beside the box: on a phone one
     ran off the screen (the page grew wider than the phone) and one over the centre; and

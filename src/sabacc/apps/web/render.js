@@ -104,11 +104,17 @@ function seatFactsHTML(obs, s, cls = "seat-facts") {
 /** A seat's last move: the generic words, or in another language than English the
  * variant's own label where the generic words have none (Kessel's "keep": 引いた札を残す),
  * without its cost in brackets. */
-function lastActionText(action, variant) {
+export function lastActionText(action, variant) {
   const generic = actionText(action);
   if (getLang() === "en" || !/[A-Za-z]{2,}/.test(generic)) return generic;
-  const own = variantInfo(variant)?.text?.labels?.[getLang()]?.[String(action).replace(/ /g, "_")];
-  return own && !own.includes("{") ? own.replace(/\s*[（(][^）)]*[）)]/g, "") : generic;
+  const labels = variantInfo(variant)?.text?.labels?.[getLang()];
+  const plain = (label) => (label && !label.includes("{") ? label.replace(/\s*[（(][^）)]*[）)]/g, "") : null);
+  const own = plain(labels?.[String(action).replace(/ /g, "_")]);
+  if (own) return own;
+  // A move with a number ("impostor 4"): the kind's own label, then the number.
+  const m = /^(\S+) (-?\d+)$/.exec(String(action));
+  const kind = m ? plain(labels?.[m[1]]) : null;
+  return kind ? `${kind} ${m[2]}` : generic;
 }
 
 /** A stack's unit in the variant's words ("cr"; Kessel: "chips"). */
