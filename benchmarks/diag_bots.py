@@ -22,12 +22,10 @@ import sys
 from collections import Counter, defaultdict
 from typing import Any
 
-import sabacc
 from sabacc.core.actions import Bet, Call, Check, Junk, Raise
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.bots.policy import _model, view_from_observation
-from sabacc.services.sim import SimSpec, derive_seed
-from sabacc.variants import compiled
+from sabacc.services.sim import SimSpec, derive_seed, new_deal_game
 
 BETS = {Bet: "bet", Raise: "raise", Call: "call", Check: "check", Junk: "junk"}
 
@@ -61,13 +59,7 @@ def main(argv: list[str]) -> int:
         dnet = [0] * len(names)
         for rotation in range(n):
             seats = spec.lineup(rotation)
-            game_seed = derive_seed(spec.seed, "deal", deal)
-            v = sabacc.variant(spec.variant, **spec.game_options())
-            game: Any
-            if compiled.resolve_engine(spec.engine, v.name) == "compiled":
-                game = v.new_game(n, game_seed, engine="compiled")
-            else:
-                game = v.new_game(n, game_seed, log=False)
+            game = new_deal_game(spec, deal, rotation)
             bots = [
                 make_bot(seats[s], derive_seed(spec.seed, "bot", deal, rotation, s))
                 for s in range(n)

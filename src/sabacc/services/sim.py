@@ -140,6 +140,23 @@ class ChunkResult:
         )
 
 
+def new_deal_game(spec: SimSpec, deal: int, rotation: int) -> Any:
+    """The fresh game of a deal and rotation: the same cards for every rotation when the deals
+    are duplicated, on the engine ``spec.engine`` resolves to (no event log)."""
+    import sabacc
+    from sabacc.variants import compiled
+
+    game_seed = (
+        derive_seed(spec.seed, "deal", deal)
+        if spec.duplicate
+        else derive_seed(spec.seed, "deal", deal, rotation)
+    )
+    v = sabacc.variant(spec.variant, **spec.game_options())
+    if compiled.resolve_engine(spec.engine, v.name) == "compiled":
+        return v.new_game(spec.players, game_seed, engine="compiled")
+    return v.new_game(spec.players, game_seed, log=False)
+
+
 def play_game(
     spec: SimSpec,
     deal: int,
@@ -147,23 +164,11 @@ def play_game(
     timer: Callable[[str, float], None] | None = None,
 ) -> Any:
     """Play one game of a deal and rotation; returns the finished game."""
-    import sabacc
     from sabacc.services.bots import decide, make_bot
-    from sabacc.variants import compiled
 
     n = spec.players
     lineup = spec.lineup(rotation)
-    game_seed = (
-        derive_seed(spec.seed, "deal", deal)
-        if spec.duplicate
-        else derive_seed(spec.seed, "deal", deal, rotation)
-    )
-    v = sabacc.variant(spec.variant, **spec.game_options())
-    game: Any
-    if compiled.resolve_engine(spec.engine, v.name) == "compiled":
-        game = v.new_game(n, game_seed, engine="compiled")
-    else:
-        game = v.new_game(n, game_seed, log=False)
+    game = new_deal_game(spec, deal, rotation)
     bots = [make_bot(lineup[s], derive_seed(spec.seed, "bot", deal, rotation, s)) for s in range(n)]
     clock = time.perf_counter
     while not game.is_over:
