@@ -341,6 +341,7 @@ def test_away_clears_on_input_and_on_im_back(browser: Browser, srv: ServerProces
         del gpage
 
 
+@pytest.mark.timing  # a 0.3 s turn timer plays the idle seats; a 10 s window after
 def test_host_keeps_her_seat_across_new_game(browser: Browser, srv: ServerProcess) -> None:
     created = srv.create(
         seats=["human", "human"], player_name="Leia", turn_timer=0.3,
