@@ -23,7 +23,7 @@ from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.object cimport PyObject, PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.list cimport PyList_GET_ITEM
 
 from sabacc.variants._mt cimport (
@@ -77,7 +77,6 @@ DEF V_SURABAT = 1
 DEF V_CORUSCANT = 2
 DEF HAND_SIZE = 5   # Coruscant Shift's deal and draw-up
 DEF MAXH_KEEP = 8   # Coruscant Shift: most cards a selection chooses among (5 in play)
-DEF KEEP_CACHE_BITS = 12  # Coruscant Shift: the shared Keep cache holds 2**12 = 4,096 objects
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -258,67 +257,108 @@ cdef object _SurabatOptions = SurabatOptions
 cdef object _CoruscantOptions = CoruscantOptions
 cdef object _Keep = Keep
 
-# Coruscant Shift's Keep objects, shared by every game in the process (a Keep is a frozen,
-# slotted dataclass, so sharing one between games is safe), in two tables of fixed size:
-# - every subset of one or two cards has its own slot (``_KS_OBJS``, indexed by the card ids
-#   with the two Sylops as one, KS_SLOTS = 61 * 61 + 61 = 3,782 slots): filled once, never
-#   replaced;
-# - larger subsets share a direct-mapped table of KEEP_CACHE = 2**KEEP_CACHE_BITS slots
-#   (``_KC_OBJS``), indexed by a hash of the subset's key (one bit per card id, the Sylops
-#   counted in the top two bits: the key determines the codes, so equal keys are equal Keeps).
-#   A slot holds the last Keep built for a key that hashes there (key 0, no card, marks an empty
-#   slot: a legal Keep names at least one card).
-# So the tables never hold more than KS_SLOTS + KEEP_CACHE Keeps, however many subsets a long
-# simulation meets.
-DEF NCANON = 61  # card ids 0-59, and 60 for either Sylop
-DEF KS_SLOTS = NCANON * NCANON + NCANON
-DEF KEEP_CACHE = 1 << KEEP_CACHE_BITS
-cdef list _KS_OBJS = [None] * KS_SLOTS
-cdef uint64_t _KC_KEYS[KEEP_CACHE]
-memset(_KC_KEYS, 0, sizeof(_KC_KEYS))
-cdef list _KC_OBJS = [None] * KEEP_CACHE
-cdef Py_ssize_t _KC_HITS = 0
-cdef Py_ssize_t _KC_MISSES = 0
+# Coruscant Shift's Keep objects come from one pool shared by every game in the process: a
+# decision's Keep for the hand positions ``full`` (a mask of at most MAXH_KEEP positions) is
+# taken from ``_POOL[full]``, POOL_GENS objects. A pooled Keep that nothing but the pool refers
+# to (reference count 1: no list, action log, caller or other game holds it) is rewritten in
+# place (its codes tuple too, when nothing else holds that either), which no one can see;
+# otherwise the next free generation is used, or a new Keep takes the place of the oldest one
+# (which lives on for whoever holds it). A slot's Keeps all have popcount(full) cards, so a
+# tuple is rewritten item by item. So the pool never holds more than POOL_SLOTS Keeps, and in
+# random play (the caller holding the previous decision's list while asking for the next) the
+# Keeps it rewrites are the ones of a few decisions ago: warm in the cache, nothing allocated.
+DEF POOL_GENS = 4
+DEF POOL_SLOTS = (1 << MAXH_KEEP) * POOL_GENS
+cdef PyObject* _POOL[1 << MAXH_KEEP][POOL_GENS]  # owned references, or NULL
+memset(_POOL, 0, sizeof(_POOL))
+cdef unsigned char _POOL_NEXT[1 << MAXH_KEEP]    # the generation a new Keep replaces next
+memset(_POOL_NEXT, 0, sizeof(_POOL_NEXT))
+cdef Py_ssize_t _POOL_REUSED = 0
+cdef Py_ssize_t _POOL_BUILT = 0
 
 cdef extern from *:
     """
+    #include "structmember.h"
     /* A new instance of a type, as object.__new__(t) makes it for a class without arguments. */
     static PyObject* sabacc_alloc(PyObject* t) {
         return ((PyTypeObject*)t)->tp_alloc((PyTypeObject*)t, 0);
     }
+    /* The byte offset of a slot (a member descriptor of a __slots__ class), or -1. */
+    static Py_ssize_t sabacc_slot_offset(PyObject* descr) {
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        PyMemberDef* m = ((PyMemberDescrObject*)descr)->d_member;
+        return m->type == T_OBJECT_EX ? m->offset : -1;
+    }
+    /* The slot at ``offset`` of ``o`` (borrowed; NULL if unset). */
+    static PyObject* sabacc_slot_get(PyObject* o, Py_ssize_t offset) {
+        return *(PyObject**)((char*)o + offset);
+    }
+    /* Set the slot at ``offset`` of ``o`` to ``v`` (a new reference is taken, the old one
+       released). */
+    static void sabacc_slot_set(PyObject* o, Py_ssize_t offset, PyObject* v) {
+        PyObject** at = (PyObject**)((char*)o + offset);
+        PyObject* old = *at;
+        Py_INCREF(v);
+        *at = v;
+        Py_XDECREF(old);
+    }
+    static Py_ssize_t sabacc_refcnt(PyObject* o) { return Py_REFCNT(o); }
+    static PyObject* sabacc_newref(PyObject* o) { Py_INCREF(o); return o; }
+    static void sabacc_xdecref(PyObject* o) { Py_XDECREF(o); }
+    static Py_ssize_t sabacc_tuple_size(PyObject* t) { return PyTuple_GET_SIZE(t); }
+    /* Item ``i`` of the tuple ``t`` (which nothing else refers to) becomes ``v``. */
+    static void sabacc_tuple_put(PyObject* t, Py_ssize_t i, PyObject* v) {
+        PyObject* old = PyTuple_GET_ITEM(t, i);
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(t, i, v);
+        Py_DECREF(old);
+    }
     """
     object sabacc_alloc(object t)
+    Py_ssize_t sabacc_slot_offset(object descr)
+    PyObject* sabacc_slot_get(PyObject* o, Py_ssize_t offset)
+    void sabacc_slot_set(PyObject* o, Py_ssize_t offset, object v)
+    Py_ssize_t sabacc_refcnt(PyObject* o)
+    PyObject* sabacc_newref(object o)
+    void sabacc_xdecref(PyObject* o)
+    Py_ssize_t sabacc_tuple_size(PyObject* t)
+    void sabacc_tuple_put(PyObject* t, Py_ssize_t i, PyObject* v)
+
+
+#: Where a Keep keeps its ``cards`` (its ``__slots__`` member), written directly; -1 when
+#: ``Keep`` is not a slotted class (then the generic attribute setter is used, and pooled Keeps
+#: are never rewritten).
+cdef Py_ssize_t _KEEP_CARDS = sabacc_slot_offset(Keep.__dict__["cards"])
 
 
 def keep_cache_info():
-    """The shared Keep tables of the Coruscant core: ``(slots, filled, hits, misses)``, both
-    tables together (a miss is a Keep built)."""
-    cdef Py_ssize_t i, filled = 0
-    for i in range(KEEP_CACHE):
-        if _KC_KEYS[i]:
-            filled += 1
-    for o in _KS_OBJS:
-        if o is not None:
-            filled += 1
-    return KS_SLOTS + KEEP_CACHE, filled, _KC_HITS, _KC_MISSES
+    """The Coruscant core's shared Keep pool: ``(slots, filled, reused, built)`` (a Keep
+    rewritten in place, a Keep allocated)."""
+    cdef Py_ssize_t i, g, filled = 0
+    for i in range(1 << MAXH_KEEP):
+        for g in range(POOL_GENS):
+            if _POOL[i][g] != NULL:
+                filled += 1
+    return POOL_SLOTS, filled, _POOL_REUSED, _POOL_BUILT
 
 
 def keep_cache_clear():
-    """Empty the shared Keep tables (and their counters)."""
-    global _KC_HITS, _KC_MISSES
-    cdef Py_ssize_t i
-    for i in range(KEEP_CACHE):
-        _KC_KEYS[i] = 0
-        _KC_OBJS[i] = None
-    for i in range(KS_SLOTS):
-        _KS_OBJS[i] = None
-    _KC_HITS = 0
-    _KC_MISSES = 0
+    """Empty the shared Keep pool (and its counters); Keeps held elsewhere live on."""
+    global _POOL_REUSED, _POOL_BUILT
+    cdef Py_ssize_t i, g
+    cdef PyObject* o
+    for i in range(1 << MAXH_KEEP):
+        _POOL_NEXT[i] = 0
+        for g in range(POOL_GENS):
+            o = _POOL[i][g]
+            _POOL[i][g] = NULL
+            sabacc_xdecref(o)
+    _POOL_REUSED = 0
+    _POOL_BUILT = 0
 
 
-cdef inline object _new_keep(const signed char* cards, int m):
-    """``Keep(codes)`` of the ``m`` card ids ``cards`` (in the canonical order), made without
-    the frozen dataclass's ``__init__``."""
+cdef inline object _codes_tuple(const signed char* cards, int m):
+    """The tuple of the codes of the ``m`` card ids ``cards``."""
     cdef int i
     cdef object code
     codes = PyTuple_New(m)
@@ -326,42 +366,63 @@ cdef inline object _new_keep(const signed char* cards, int m):
         code = _CODES[cards[i]]
         Py_INCREF(code)
         PyTuple_SET_ITEM(codes, i, code)
+    return codes
+
+
+cdef inline object _new_keep(const signed char* cards, int m):
+    """``Keep(codes)`` of the ``m`` card ids ``cards`` (in the canonical order), made without
+    the frozen dataclass's ``__init__``."""
+    codes = _codes_tuple(cards, m)
     keep = sabacc_alloc(_Keep)
-    PyObject_GenericSetAttr(keep, "cards", codes)
+    if _KEEP_CARDS >= 0:
+        sabacc_slot_set(<PyObject*>keep, _KEEP_CARDS, codes)
+    else:
+        PyObject_GenericSetAttr(keep, "cards", codes)
     return keep
 
 
-cdef inline object _cached_keep(uint64_t key, const signed char* cards, int m):
-    """The Keep of the ``m`` card ids ``cards`` (in the canonical order), whose subset key is
-    ``key``: from the tables, or a new one that takes its slot."""
-    global _KC_HITS, _KC_MISSES
-    cdef Py_ssize_t h
-    cdef int a, b
-    cdef PyObject* found
-    if m <= 2:
-        a = cards[0] if VAL[cards[0]] else NCANON - 1
-        if m == 1:
-            h = NCANON * NCANON + a
-        else:
-            b = cards[1] if VAL[cards[1]] else NCANON - 1
-            h = a * NCANON + b if a < b else b * NCANON + a
-        found = PyList_GET_ITEM(_KS_OBJS, h)
-        if found is not <PyObject*>None:
-            _KC_HITS += 1
-            return <object>found
-        _KC_MISSES += 1
-        keep = _new_keep(cards, m)
-        _KS_OBJS[h] = keep
-        return keep
-    h = <Py_ssize_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - KEEP_CACHE_BITS))
-    if _KC_KEYS[h] == key:
-        _KC_HITS += 1
-        return <object>PyList_GET_ITEM(_KC_OBJS, h)
-    _KC_MISSES += 1
+cdef inline bint _rewrite_keep(PyObject* keep, const signed char* cards, int m) noexcept:
+    """Make the Keep ``keep``, which nothing but its table slot refers to, the Keep of the ``m``
+    card ids ``cards``, in place (its codes tuple too when nothing else holds that either and
+    it has ``m`` items). Nobody can see the change: no other reference exists. False when
+    ``keep`` is shared (or its slot layout unknown): build a new one."""
+    cdef PyObject* codes
+    cdef int i
+    if _KEEP_CARDS < 0 or sabacc_refcnt(keep) != 1:
+        return False
+    codes = sabacc_slot_get(keep, _KEEP_CARDS)
+    if codes != NULL and sabacc_refcnt(codes) == 1 and sabacc_tuple_size(codes) == m:
+        for i in range(m):  # the code strings are held by _CODES: swapping them frees nothing
+            sabacc_tuple_put(codes, i, PyTuple_GET_ITEM(_CODES, cards[i]))
+        return True
+    sabacc_slot_set(keep, _KEEP_CARDS, _codes_tuple(cards, m))
+    return True
+
+
+cdef inline object _pooled_keep(int full, const signed char* cards, int m):
+    """The Keep of the ``m`` card ids ``cards`` (in the canonical order) at the hand positions
+    ``full``, from the pool: a pooled one nobody else holds, rewritten, or a new one."""
+    global _POOL_REUSED, _POOL_BUILT
+    cdef int g
+    cdef PyObject* o
+    for g in range(POOL_GENS):
+        o = _POOL[full][g]
+        if o == NULL:
+            break
+        if _rewrite_keep(o, cards, m):
+            _POOL_REUSED += 1
+            return <object>o
+    else:  # every generation held elsewhere: the oldest is replaced (its holders keep it)
+        g = _POOL_NEXT[full]
+        _POOL_NEXT[full] = <unsigned char>((g + 1) % POOL_GENS)
+    _POOL_BUILT += 1
     keep = _new_keep(cards, m)
-    _KC_OBJS[h] = keep
-    _KC_KEYS[h] = key
+    o = _POOL[full][g]
+    _POOL[full][g] = sabacc_newref(keep)
+    sabacc_xdecref(o)
     return keep
+
+
 cdef object _STAND = STAND
 cdef object _GAIN = GAIN
 cdef object _CHECK = CHECK
@@ -2179,10 +2240,14 @@ cdef class SpikeCore(_BettingCore):
         each subset once: two Sylops make two masks the same subset, the first is listed).
         The list is kept (with each Keep's mask) for the decision; callers copy it."""
         cdef State* st = &self.st
-        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i, j, x, m
+        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], free, mask, i, j, x, m
         cdef int order[MAXH]
         cdef signed char sorted_cards[MAXH]
-        cdef uint64_t key
+        cdef uint64_t bits[MAXH]
+        cdef uint64_t keys[1 << MAXH_KEEP]   # each free-position mask's subset key
+        cdef uint64_t listed[1 << MAXH_KEEP]  # the keys listed so far (with two free Sylops)
+        cdef uint64_t kept_key = 0
+        cdef int nkeys = 0, dup, free_sylops = 0
         cdef signed char c
         for i in range(n):  # insertion sort of positions by the canonical card order
             x = i
@@ -2191,35 +2256,45 @@ cdef class SpikeCore(_BettingCore):
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = x
-        cdef uint64_t keys[1 << MAXH_KEEP]
-        cdef int nkeys = 0, dup
+        for i in range(n):  # a card's bit in the subset key: the Sylops (one code) are counted
+            c = st.hands[s][i]
+            if VAL[c] == 0:
+                bits[i] = (<uint64_t>1) << 62
+                if i >= k:
+                    free_sylops += 1
+            else:
+                bits[i] = (<uint64_t>1) << c
+            if i < k:
+                kept_key += bits[i]
+        free = n - k
+        if free_sylops >= 2:  # only two free Sylops make two masks the same subset
+            keys[0] = kept_key
+            for mask in range(1, 1 << free):  # a mask's key: without its lowest bit's, + it
+                j = 0
+                while not (mask >> j) & 1:
+                    j += 1
+                keys[mask] = keys[mask & (mask - 1)] + bits[k + j]
+        self._keeps = None  # the last decision's Keeps: this game no longer holds them
         cdef list out = []
-        for mask in range(1 if k == 0 else 0, 1 << (n - k)):
-            full = ((1 << k) - 1) | (mask << k)
-            key = 0
-            for i in range(n):
-                if full >> i & 1:
-                    c = st.hands[s][i]
-                    if VAL[c] == 0:  # the Sylops are one code: count them
-                        key += (<uint64_t>1) << 62
-                    else:
-                        key |= (<uint64_t>1) << c
-            dup = 0
-            for j in range(nkeys):
-                if keys[j] == key:
-                    dup = 1
-                    break
-            if dup:
-                continue
-            keys[nkeys] = key
+        for mask in range(1 if k == 0 else 0, 1 << free):
+            if free_sylops >= 2:
+                dup = 0
+                for j in range(nkeys):
+                    if listed[j] == keys[mask]:
+                        dup = 1
+                        break
+                if dup:
+                    continue
+                listed[nkeys] = keys[mask]
             self._keep_masks[nkeys] = <unsigned char>mask
             nkeys += 1
             m = 0
+            x = ((1 << k) - 1) | (mask << k)
             for i in range(n):
-                if full >> order[i] & 1:
+                if x >> order[i] & 1:
                     sorted_cards[m] = st.hands[s][order[i]]
                     m += 1
-            out.append(_cached_keep(key, sorted_cards, m))
+            out.append(_pooled_keep(x, sorted_cards, m))
         self._keeps = out
         self._keeps_at = len(self._acts)
         return out
