@@ -24,7 +24,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.object cimport PyObject, PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
-from cpython.list cimport PyList_GET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 
 from sabacc.variants._mt cimport (
     MT, MT_INIT, MT_N, mt_below, mt_die, mt_init_genrand, mt_next, mt_random, mt_seed,
@@ -1860,10 +1860,12 @@ cdef class SpikeCore(_BettingCore):
         global _last_options, _last_opts
         cls = type(self)
         options_type = cls._options_type
-        if options is None or isinstance(options, _Mapping):
+        if type(options) is options_type:  # the common case, first: no Mapping check
+            pass
+        elif options is None or isinstance(options, _Mapping):
             # Parsed and validated by the reference engine's own code, once.
             options = options_type.from_mapping(options or {})
-        elif type(options) is not options_type:
+        else:
             raise OptionError(
                 f"{cls.__name__} takes {options_type.__name__} "
                 f"({cls._game_type.info.title} only)"
@@ -1880,7 +1882,8 @@ cdef class SpikeCore(_BettingCore):
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {n}"
             )
-        seed = resolve_seed(seed)  # the reference engine's rule: whole numbers, None = random
+        if type(seed) is not int:  # the reference engine's rule: whole numbers, None = random
+            seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
         self.names = list(names)
@@ -1941,18 +1944,45 @@ cdef class SpikeCore(_BettingCore):
             return []
         if self._legal_list is None:
             self._compute_legal()
-            out = self._fixed_list()
             if self.st.phase == PH_BETTING:
-                if self.st.bet_hi:
-                    if self.st.bet_hi >= len(_BETS):
-                        _betting._grow(self.st.bet_hi)
-                    out.extend(_BETS[self.st.bet_lo:self.st.bet_hi + 1])
-                if self.st.raise_hi:
-                    if self.st.raise_hi >= len(_RAISES):
-                        _betting._grow(self.st.raise_hi)
-                    out.extend(_RAISES[self.st.raise_lo:self.st.raise_hi + 1])
-            self._legal_list = out
+                self._legal_list = self._betting_list()
+            else:
+                self._legal_list = self._fixed_list()
         return list(self._legal_list)
+
+    cdef list _betting_list(self):
+        """A betting decision's legal actions: check or call, junk, then every bet size and
+        every raise size, the interned objects put in one list of the right length."""
+        cdef State* st = &self.st
+        cdef Py_ssize_t nb = 0, nr = 0, i, at = 2
+        cdef object item
+        if st.bet_hi:
+            if st.bet_hi >= len(_BETS):
+                _betting._grow(st.bet_hi)
+            nb = st.bet_hi - st.bet_lo + 1
+        if st.raise_hi:
+            if st.raise_hi >= len(_RAISES):
+                _betting._grow(st.raise_hi)
+            nr = st.raise_hi - st.raise_lo + 1
+        cdef list out = PyList_New(2 + nb + nr)
+        item = _CALL if st.to_call_pos else _CHECK
+        Py_INCREF(item)
+        PyList_SET_ITEM(out, 0, item)
+        Py_INCREF(_JUNK)
+        PyList_SET_ITEM(out, 1, _JUNK)
+        cdef list bets = _BETS
+        for i in range(nb):
+            item = <object>PyList_GET_ITEM(bets, st.bet_lo + i)
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, at, item)
+            at += 1
+        bets = _RAISES
+        for i in range(nr):
+            item = <object>PyList_GET_ITEM(bets, st.raise_lo + i)
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, at, item)
+            at += 1
+        return out
 
     def is_legal(self, action):
         try:
