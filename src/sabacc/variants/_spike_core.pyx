@@ -24,7 +24,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.object cimport PyObject, PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
-from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_GET_ITEM
 
 from sabacc.variants._mt cimport (
     MT, MT_INIT, MT_N, mt_below, mt_die, mt_init_genrand, mt_next, mt_random, mt_seed,
@@ -1939,50 +1939,16 @@ cdef class SpikeCore(_BettingCore):
 
     def legal_actions(self):
         """Every legal action for ``current_player``, each bet/raise size listed."""
-        cdef list out
         if self.st.over or self.st.to_act < 0:
             return []
-        if self._legal_list is None:
-            self._compute_legal()
-            if self.st.phase == PH_BETTING:
-                self._legal_list = self._betting_list()
-            else:
-                self._legal_list = self._fixed_list()
+        self._compute_legal()
+        if self.st.phase == PH_BETTING:
+            return self._betting_list()  # a new list each call: nothing kept, nothing copied
+        if self.o.variant != V_CORUSCANT:
+            return self._fixed_list()
+        if self._legal_list is None:  # the decision's Keeps, kept (apply finds them by identity)
+            self._legal_list = self._fixed_list()
         return list(self._legal_list)
-
-    cdef list _betting_list(self):
-        """A betting decision's legal actions: check or call, junk, then every bet size and
-        every raise size, the interned objects put in one list of the right length."""
-        cdef State* st = &self.st
-        cdef Py_ssize_t nb = 0, nr = 0, i, at = 2
-        cdef object item
-        if st.bet_hi:
-            if st.bet_hi >= len(_BETS):
-                _betting._grow(st.bet_hi)
-            nb = st.bet_hi - st.bet_lo + 1
-        if st.raise_hi:
-            if st.raise_hi >= len(_RAISES):
-                _betting._grow(st.raise_hi)
-            nr = st.raise_hi - st.raise_lo + 1
-        cdef list out = PyList_New(2 + nb + nr)
-        item = _CALL if st.to_call_pos else _CHECK
-        Py_INCREF(item)
-        PyList_SET_ITEM(out, 0, item)
-        Py_INCREF(_JUNK)
-        PyList_SET_ITEM(out, 1, _JUNK)
-        cdef list bets = _BETS
-        for i in range(nb):
-            item = <object>PyList_GET_ITEM(bets, st.bet_lo + i)
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, at, item)
-            at += 1
-        bets = _RAISES
-        for i in range(nr):
-            item = <object>PyList_GET_ITEM(bets, st.raise_lo + i)
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, at, item)
-            at += 1
-        return out
 
     def is_legal(self, action):
         try:
