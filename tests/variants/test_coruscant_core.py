@@ -496,3 +496,29 @@ def test_apply_takes_listed_keeps_after_clone_and_resolves_others() -> None:
         core.apply(pick)
         for twin in twins:
             assert state(twin) == state(core)
+
+
+def test_two_free_sylops_list_each_subset_once() -> None:
+    """A hand with both Sylops among the cards it may still choose (the one case where two
+    position masks are the same subset) lists each subset once, as the reference does, on
+    decisions found by random play in lockstep."""
+    rng = random.Random(4)
+    found = 0
+    for seed in range(400):
+        ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=seed, players=8, log=False)
+        core = CoruscantCore(CoruscantOptions(max_hands=2), seed=seed, players=8)
+        while not ref.is_over and found < 6:
+            legal = ref.legal_actions()
+            seat = ref.current_player
+            if isinstance(legal[0], Keep):
+                free = ref.hands[seat][ref.kept_n[seat] :]
+                if sum(c.value == 0 for c in free) == 2:
+                    found += 1
+                    assert core.legal_actions() == legal
+                    assert len(set(legal)) == len(legal)
+            pick = legal[rng.randrange(len(legal))]
+            ref.apply(pick)
+            core.apply(pick)
+        if found >= 6:
+            break
+    assert found >= 6
