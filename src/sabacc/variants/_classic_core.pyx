@@ -1750,23 +1750,12 @@ cdef class ClassicCore(_BettingCore):
         new._results = results
         new._hand_data = [None] * len(results)
         new._legal_obj = None
-        memset(st, 0, sizeof(State))
         _read_options(&new.o, game.options)
         version, internal, gauss = game.rng.getstate()
-        for i in range(MT_N):
-            st.rng.mt[i] = <uint32_t>internal[i]
-        st.rng.mti = internal[MT_N]
-        n = st.n = game.n
+        _copy_table(st, game, internal)
+        n = st.n
         last = []
         for s in range(n):
-            st.stacks[s] = game.stacks[s]
-            st.out[s] = game.out[s]
-            st.in_hand[s] = game.in_hand[s]
-            st.folded[s] = game.folded[s]
-            st.acted[s] = game.acted[s]
-            st.committed[s] = game.committed[s]
-            st.round_bet[s] = game.round_bet[s]
-            st.hand_start[s] = game.hand_start_stacks[s]
             hand = game.hands[s]
             st.hlen[s] = len(hand)
             for i, c in enumerate(hand):
@@ -1780,18 +1769,6 @@ cdef class ClassicCore(_BettingCore):
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
         new._last = last
-        st.hand_no = game.hand_no
-        st.dealer = game.dealer
-        st.orbit_steps = game.orbit_steps
-        st.sabacc_pot = game.sabacc_pot
-        st.carry = game.carry
-        st.house = game.house
-        st.to_act = -1 if game.to_act is None else game.to_act
-        st.phase = _PHASES.index(game.phase)
-        st.over = game.over
-        st.dead = game.dead
-        st.cur_bet = game.cur_bet
-        st.raises = game.raises
         st.ndraw = len(game.draw)
         for i, c in enumerate(game.draw):
             st.draw[i] = c.id

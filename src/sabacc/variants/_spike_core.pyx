@@ -2845,83 +2845,11 @@ cdef class SpikeCore(_BettingCore):
         Raises ``ValueError`` for a snapshot no engine can hold (see ``SpikeSnapshot.validate``).
         """
         cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
-        cdef State* st = &new.st
-        cdef int s, i, n
         if type(snapshot) is not SpikeSnapshot or type(snapshot.options) is not SpikeOptions:
             raise TypeError("from_snapshot takes a SpikeSnapshot of a Corellian Spike game")
         snapshot.validate()
-        new.options = snapshot.options
-        new.seed = snapshot.seed
-        new.names = list(snapshot.names)
-        new._seats = [s for s, _ in snapshot.actions]
-        new._acts = [parse_action(a) for _, a in snapshot.actions]
-        results = snapshot.hand_results
-        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
-        new._results = list(results)
-        new._hand_data = [None] * len(results)
-        new._legal_obj = None
-        new._legal_list = None
-        new._keeps = None  # and the Keeps built for the old state
-        memset(st, 0, sizeof(State))
-        _read_options(&new.o, snapshot.options)
-        internal = snapshot.rng_state
-        for i in range(MT_N):
-            st.rng.mt[i] = <uint32_t>internal[i]
-        st.rng.mti = internal[MT_N]
-        n = st.n = len(snapshot.names)
-        last = []
-        for s in range(n):
-            st.stacks[s] = snapshot.stacks[s]
-            st.out[s] = snapshot.out[s]
-            st.in_hand[s] = snapshot.in_hand[s]
-            st.folded[s] = snapshot.folded[s]
-            st.acted[s] = snapshot.acted[s]
-            st.committed[s] = snapshot.committed[s]
-            st.round_bet[s] = snapshot.round_bet[s]
-            st.hand_start[s] = snapshot.hand_start_stacks[s]
-            hand = snapshot.hands[s]
-            public = snapshot.public_ids[s]
-            st.hlen[s] = len(hand)
-            for i, c in enumerate(hand):
-                st.hands[s][i] = c
-                st.pub[c] = c in public
-            text = snapshot.last_action[s]
-            st.last_kind[s] = -1
-            if text is None:
-                last.append(None)
-            else:
-                st.allin_last[s] = text.endswith(" (all-in)")
-                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
-                st.last_kind[s] = _LAST_KIND_OF[last[s].kind]
-        new._last = last
-        st.hand_no = snapshot.hand_no
-        st.dealer = snapshot.dealer
-        st.orbit_steps = snapshot.orbit_steps
-        st.sabacc_pot = snapshot.sabacc_pot
-        st.carry = snapshot.carry
-        st.house = snapshot.house
-        st.to_act = -1 if snapshot.to_act is None else snapshot.to_act
-        st.phase = _PHASES.index(snapshot.phase)
-        st.over = snapshot.over
-        st.dead = snapshot.dead
-        st.cur_bet = snapshot.cur_bet
-        st.raises = snapshot.raises
-        st.ndraw = len(snapshot.draw)
-        for i, c in enumerate(snapshot.draw):
-            st.draw[i] = c
-        st.ndiscard = len(snapshot.discard)
-        for i, c in enumerate(snapshot.discard):
-            st.discard[i] = c
-        st.nmuck = len(snapshot.muck)
-        for i, c in enumerate(snapshot.muck):
-            st.muck[i] = c
-        st.round = snapshot.round
-        st.qlen = len(snapshot.card_queue)
-        st.qpos = 0
-        for i, s in enumerate(snapshot.card_queue):
-            st.queue[i] = s
-        if snapshot.last_dice is not None:
-            st.d1, st.d2 = snapshot.last_dice
+        _fill_core(new, snapshot, snapshot.rng_state, snapshot.hands, snapshot.draw,
+                   snapshot.discard, snapshot.muck)
         return new
 
     def snapshot(self):
@@ -3060,87 +2988,76 @@ cdef SpikeCore _assemble(type cls, State* st, Opts* o, options, seed, names, sea
 
 cdef void _copy_reference(SpikeCore new, object game) except *:
     """Copy what a reference Spike-family game shares with every core (the table, the hand's
-    Spike state, the RNG and the logs) into ``new`` (from_game of the subclasses)."""
-    cdef State* st = &new.st
-    cdef int s, i, n
+    Spike state, the RNG and the logs) into ``new`` (from_game of the subclasses): the fields a
+    snapshot has, read by the same code as ``from_snapshot``."""
     _version, internal, gauss = game.rng.getstate()
     if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
         raise ValueError("the game's RNG holds a Gaussian draw the core cannot keep")
-    new.options = game.options
-    new.seed = game.seed
-    new.names = list(game.names)
-    new._seats = [s for s, _ in game.actions]
-    new._acts = [parse_action(a) for _, a in game.actions]
-    results = game.hand_results
+    _fill_core(new, game, internal, [[c.id for c in hand] for hand in game.hands],
+               [c.id for c in game.draw], [c.id for c in game.discard],
+               [c.id for c in game.muck])
+
+
+cdef void _fill_core(SpikeCore new, object src, object rng_state, object hands, object draw,
+                     object discard, object muck) except *:
+    """Set ``new`` to the state ``src`` describes: a :class:`SpikeSnapshot` or a reference
+    Spike-family game, whose fields of the same names (``SpikeSnapshot``'s) are read here;
+    the cards (per-seat ``hands`` and the piles, bottom first) come as card ids, the RNG as
+    the 624 words and the index. The state of a subclass's variant is its ``from_game``'s."""
+    cdef State* st = &new.st
+    cdef int s, i, n
+    new.options = src.options
+    new.seed = src.seed
+    new.names = list(src.names)
+    new._seats = [s for s, _ in src.actions]
+    new._acts = [parse_action(a) for _, a in src.actions]
+    results = src.hand_results
     new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
     new._results = list(results)
     new._hand_data = [None] * len(results)
     new._legal_obj = None
     new._legal_list = None
     new._keeps = None  # and the Keeps built for the old state
-    memset(st, 0, sizeof(State))
-    _read_options(&new.o, game.options)
-    for i in range(MT_N):
-        st.rng.mt[i] = <uint32_t>internal[i]
-    st.rng.mti = internal[MT_N]
-    n = st.n = game.n
+    _read_options(&new.o, src.options)
+    _copy_table(st, src, rng_state)
+    n = st.n
     last = []
     for s in range(n):
-        st.stacks[s] = game.stacks[s]
-        st.out[s] = game.out[s]
-        st.in_hand[s] = game.in_hand[s]
-        st.folded[s] = game.folded[s]
-        st.acted[s] = game.acted[s]
-        st.committed[s] = game.committed[s]
-        st.round_bet[s] = game.round_bet[s]
-        st.hand_start[s] = game.hand_start_stacks[s]
-        public = game.public_ids[s]
-        st.hlen[s] = len(game.hands[s])
-        for i, card in enumerate(game.hands[s]):
-            st.hands[s][i] = card.id
-            st.pub[card.id] = card.id in public
-        text = game.last_action[s]
+        public = src.public_ids[s]
+        st.hlen[s] = len(hands[s])
+        for i, c in enumerate(hands[s]):
+            st.hands[s][i] = c
+            st.pub[c] = c in public
+        text = src.last_action[s]
         st.last_kind[s] = -1
         if text is None:
             last.append(None)
         else:
             st.allin_last[s] = text.endswith(" (all-in)")
-            if text == "swap moon":  # the table is not shown which card went
+            if text == "swap moon":  # the table is not shown which card went (Surabat)
                 last.append(_SWAP_MOON[10])
-            elif text.startswith("kept "):  # nor which cards were kept
+            elif text.startswith("kept "):  # nor which cards were kept (Coruscant)
                 last.append(_Keep(()))
             else:
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
             st.last_kind[s] = _LAST_KIND_OF.get(last[s].kind, -1)
     new._last = last
-    st.hand_no = game.hand_no
-    st.dealer = game.dealer
-    st.orbit_steps = game.orbit_steps
-    st.sabacc_pot = game.sabacc_pot
-    st.carry = game.carry
-    st.house = game.house
-    st.to_act = -1 if game.to_act is None else game.to_act
-    st.phase = _PHASES.index(game.phase)
-    st.over = game.over
-    st.dead = game.dead
-    st.cur_bet = game.cur_bet
-    st.raises = game.raises
-    st.ndraw = len(game.draw)
-    for i, card in enumerate(game.draw):
-        st.draw[i] = card.id
-    st.ndiscard = len(game.discard)
-    for i, card in enumerate(game.discard):
-        st.discard[i] = card.id
-    st.nmuck = len(game.muck)
-    for i, card in enumerate(game.muck):
-        st.muck[i] = card.id
-    st.round = game.round
-    st.qlen = len(game.card_queue)
+    st.ndraw = len(draw)
+    for i, c in enumerate(draw):
+        st.draw[i] = c
+    st.ndiscard = len(discard)
+    for i, c in enumerate(discard):
+        st.discard[i] = c
+    st.nmuck = len(muck)
+    for i, c in enumerate(muck):
+        st.muck[i] = c
+    st.round = src.round
+    st.qlen = len(src.card_queue)
     st.qpos = 0
-    for i, s in enumerate(game.card_queue):
+    for i, s in enumerate(src.card_queue):
         st.queue[i] = s
-    if game.last_dice is not None:
-        st.d1, st.d2 = game.last_dice
+    if src.last_dice is not None:
+        st.d1, st.d2 = src.last_dice
 
 
 # ---------------------------------------------------------------------------------- Surabat Cycle
