@@ -33,11 +33,14 @@ from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.coruscant_shift import CoruscantGame, CoruscantOptions
 from tests.support import ids, spike_state
 from tests.variants.lockstep import (
+    assert_end_equal,
     check_clone_and_copies,
     check_determinize,
     check_illegal_inputs,
+    drive,
     play_some,
 )
+from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -96,11 +99,7 @@ def assert_same(ref: CoruscantGame, core: CoruscantCore, where: str) -> None:
 
 
 def check_conservation(core: CoruscantCore) -> None:
-    assert core.total_credits() == core.n * core.options.starting_stack
-    assert all(s >= 0 for s in core.stacks)
-    assert sorted(ids(core.card_locations())) == DECK_IDS
-    if not core.is_over:
-        assert core.legal_actions()
+    conservation(core, DECK_IDS)
 
 
 def choose(rng: random.Random, legal: Legal, passive: float) -> Action:
@@ -119,31 +118,15 @@ def choose(rng: random.Random, legal: Legal, passive: float) -> Action:
 
 
 def lockstep(ref: CoruscantGame, core: CoruscantCore, rng: random.Random, passive: float) -> None:
-    steps = 0
-    while True:
-        assert_same(ref, core, f"after {steps} actions")
+    """Play both engines with the same random legal actions to the end, comparing everything
+    after every action (``tests.variants.lockstep.drive``)."""
+
+    def compare(ref: CoruscantGame, core: CoruscantCore, where: str) -> None:
+        assert_same(ref, core, where)
         check_conservation(core)
-        if ref.is_over:
-            break
-        act = choose(rng, ref.legal(), passive)
-        seat = ref.current_player
-        assert core.is_legal(act) and core.is_legal(str(act))
-        ref.apply(act)
-        form = steps % 3
-        if form == 0:
-            assert core.apply(act) is None
-        elif form == 1:
-            core.apply(str(act))
-        else:
-            core.apply(str(act), seat=seat)
-        steps += 1
-        assert steps < MAX_ACTIONS, "game did not terminate"
-    assert core.is_over and core.legal_actions() == []
-    assert core.payoffs == ref.payoffs
-    assert core.outcome == ref.outcome
-    assert core.hand_results == ref.hand_results
-    assert core.history() == ref.history()
-    assert sabacc.replay(core.history()).stacks == core.stacks
+
+    drive(ref, core, lambda g: choose(rng, g.legal(), passive), compare, max_actions=MAX_ACTIONS)
+    assert_end_equal(ref, core)
 
 
 # ============================================================================================
@@ -389,6 +372,7 @@ def test_pooled_keeps_are_the_references_whether_built_or_rewritten() -> None:
         assert sum(id(k) in first_ids for k in second) >= len(second) - 1
         assert all(type(k) is Keep for k in second)
         for k in second:
+            assert isinstance(k, Keep)
             assert copy.copy(k) == k and pickle.loads(pickle.dumps(k)) == k
             assert hash(k) == hash(Keep(tuple(k.cards)))
 
@@ -406,15 +390,16 @@ def test_a_held_keep_or_codes_tuple_never_changes() -> None:
         game = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
         while not game.is_over:
             legal = game.legal_actions()
-            if isinstance(legal[0], Keep):
+            keeps = [a for a in legal if isinstance(a, Keep)]
+            if keeps:
                 if rng.random() < 0.3:
-                    k = legal[rng.randrange(len(legal))]
+                    k = keeps[rng.randrange(len(keeps))]
                     held.append((k, str(k)))
                 if rng.random() < 0.3:
-                    t = legal[rng.randrange(len(legal))].cards
+                    t = keeps[rng.randrange(len(keeps))].cards
                     tuples.append((t, tuple(list(t))))  # the tuple alone, and a copy
             game.apply(legal[rng.randrange(len(legal))])
-            del legal
+            del legal, keeps
         if seed % 10 == 0:
             games.append((game, game.actions))
     reused = core_mod.keep_cache_info()[2]
