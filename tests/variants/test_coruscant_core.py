@@ -507,3 +507,35 @@ def test_two_free_sylops_list_each_subset_once() -> None:
         if found >= 6:
             break
     assert found >= 6
+
+
+def test_a_caller_holding_every_keep_gets_the_small_ones_again() -> None:
+    """A caller that keeps every list it is given (as the RL mask cache does) takes all of the
+    pool's generations: one- and two-card Keeps then come from the small table (built once,
+    given again: the same object for the same cards), the larger ones are built, and every
+    decision still lists the reference's Keeps."""
+    core_mod.keep_cache_clear()
+    held: list[list[Action]] = []
+    rng = random.Random(2)
+    listed = 0
+    for seed in range(30):
+        ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=seed, players=3, log=False)
+        core = CoruscantCore(CoruscantOptions(max_hands=2), seed=seed, players=3)
+        while not ref.is_over:
+            legal = core.legal_actions()
+            assert legal == ref.legal_actions()
+            if isinstance(legal[0], Keep):
+                listed += len(legal)
+            held.append(legal)
+            pick = rng.randrange(len(legal))
+            core.apply(legal[pick])
+            ref.apply(ref.legal_actions()[pick])
+    _slots, _filled, reused, built = core_mod.keep_cache_info()
+    assert reused + built == listed and reused > listed // 4
+    seen: dict[int, int] = {}  # object id -> in how many held lists
+    for legal in held:
+        for k in {id(a): a for a in legal if isinstance(a, Keep)}.values():
+            seen[id(k)] = seen.get(id(k), 0) + 1
+            if seen[id(k)] > 1:  # only a small-table Keep is given again to this caller
+                assert len(k.cards) <= 2
+    assert max(seen.values()) > 1

@@ -280,6 +280,13 @@ cdef unsigned char _POOL_NEXT[1 << MAXH_KEEP]    # the generation a new Keep rep
 memset(_POOL_NEXT, 0, sizeof(_POOL_NEXT))
 cdef Py_ssize_t _POOL_REUSED = 0
 cdef Py_ssize_t _POOL_BUILT = 0
+# Behind the pool, for callers that hold every Keep they were given (so that all of a slot's
+# generations are taken): every subset of one or two cards has a Keep of its own in _SMALL,
+# built once and kept (NCANON * NCANON + NCANON = 3,782 slots, the two Sylops, one code,
+# counted as one card), and is given again; larger subsets are then built anew.
+DEF NCANON = 61  # card ids 0-59, and 60 for either Sylop
+DEF SMALL_SLOTS = NCANON * NCANON + NCANON
+cdef list _SMALL = [None] * SMALL_SLOTS
 
 cdef extern from *:
     """
@@ -337,18 +344,22 @@ cdef Py_ssize_t _KEEP_CARDS = sabacc_slot_offset(Keep.__dict__["cards"])
 
 
 def keep_cache_info():
-    """The Coruscant core's shared Keep pool: ``(slots, filled, reused, built)`` (a Keep
-    rewritten in place, a Keep allocated)."""
+    """The Coruscant core's shared Keeps, the pool and the small table behind it: ``(slots,
+    filled, reused, built)`` (a Keep rewritten in place or given again, a Keep allocated)."""
     cdef Py_ssize_t i, g, filled = 0
     for i in range(1 << MAXH_KEEP):
         for g in range(POOL_GENS):
             if _POOL[i][g] != NULL:
                 filled += 1
-    return POOL_SLOTS, filled, _POOL_REUSED, _POOL_BUILT
+    for o in _SMALL:
+        if o is not None:
+            filled += 1
+    return POOL_SLOTS + SMALL_SLOTS, filled, _POOL_REUSED, _POOL_BUILT
 
 
 def keep_cache_clear():
-    """Empty the shared Keep pool (and its counters); Keeps held elsewhere live on."""
+    """Empty the shared Keep pool and small table (and the counters); Keeps held elsewhere live
+    on."""
     global _POOL_REUSED, _POOL_BUILT
     cdef Py_ssize_t i, g
     cdef PyObject* o
@@ -358,6 +369,8 @@ def keep_cache_clear():
             o = _POOL[i][g]
             _POOL[i][g] = NULL
             sabacc_xdecref(o)
+    for i in range(SMALL_SLOTS):
+        _SMALL[i] = None
     _POOL_REUSED = 0
     _POOL_BUILT = 0
 
@@ -404,6 +417,26 @@ cdef inline bint _rewrite_keep(PyObject* keep, const signed char* cards, int m) 
     return True
 
 
+cdef inline object _small_keep(const signed char* cards, int m):
+    """The Keep of one or two card ids (in the canonical order) from ``_SMALL``, built the first
+    time and kept for the process: for callers that hold every Keep they are given (the RL mask
+    cache does), so that the pool's generations are all taken."""
+    cdef Py_ssize_t h
+    cdef int a = cards[0] if VAL[cards[0]] else NCANON - 1, b
+    cdef PyObject* found
+    if m == 1:
+        h = NCANON * NCANON + a
+    else:
+        b = cards[1] if VAL[cards[1]] else NCANON - 1
+        h = a * NCANON + b if a < b else b * NCANON + a
+    found = PyList_GET_ITEM(_SMALL, h)
+    if found is not <PyObject*>None:
+        return <object>found
+    keep = _new_keep(cards, m)
+    _SMALL[h] = keep
+    return keep
+
+
 cdef inline object _pooled_keep(int full, const signed char* cards, int m):
     """The Keep of the ``m`` card ids ``cards`` (in the canonical order) at the hand positions
     ``full``, from the pool: a pooled one nobody else holds, rewritten, or a new one."""
@@ -417,8 +450,11 @@ cdef inline object _pooled_keep(int full, const signed char* cards, int m):
         if _rewrite_keep(o, cards, m):
             _POOL_REUSED += 1
             return <object>o
-    else:  # every generation held elsewhere: the oldest is replaced (its holders keep it)
-        g = _POOL_NEXT[full]
+    else:  # every generation held elsewhere (by callers that keep listed actions)
+        if m <= 2:  # a Keep of one or two cards is always in the small table
+            _POOL_REUSED += 1
+            return _small_keep(cards, m)
+        g = _POOL_NEXT[full]  # the oldest is replaced (its holders keep it)
         _POOL_NEXT[full] = <unsigned char>((g + 1) % POOL_GENS)
     _POOL_BUILT += 1
     keep = _new_keep(cards, m)
