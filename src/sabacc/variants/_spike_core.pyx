@@ -2252,6 +2252,7 @@ cdef class SpikeCore(_BettingCore):
     cdef list _surabat_fixed_list(self):
         cdef list out
         cdef int seen[21]
+        cdef int sun[21]
         cdef int i, v, s = self.st.to_act
         memset(seen, 0, sizeof(seen))
         for i in range(self.st.hlen[s]):
@@ -2260,7 +2261,7 @@ cdef class SpikeCore(_BettingCore):
             return [_DISCARDS[v] for v in range(21) if seen[v]]
         out = [_STAND]
         if self.st.can_gain:
-            sun = [0] * 21
+            memset(sun, 0, sizeof(sun))
             for i in range(self.st.nsun):
                 sun[VAL[self.st.sun[i]] + 10] = 1
             for v in range(21):
