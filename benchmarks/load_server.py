@@ -33,6 +33,7 @@ import asyncio
 import json
 import os
 import random
+import shlex
 import socket
 import statistics
 import subprocess
@@ -336,6 +337,29 @@ def start_nginx(ports: list[int], port: int, root: Path) -> subprocess.Popen[byt
     raise RuntimeError("nginx did not start")
 
 
+def start_profiler(args: argparse.Namespace, pids: list[int]) -> subprocess.Popen[bytes] | None:
+    """``--profile PATH``: py-spy samples the (first) server during the timed part of the run
+    (after the warm-up), in its raw format (one stack and its count per line), without
+    pausing it (``--nonblocking``); ``--profile-native`` adds the C frames (pausing it for each
+    sample)."""
+    if not args.profile or not pids:
+        return None
+    import shutil
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    seconds = max(1, int(args.duration - args.warmup))
+    cmd = [
+        spy, "record", "--pid", str(pids[0]), "--duration", str(seconds), "--rate", "200",
+        "--format", "raw", "-o", args.profile,
+        # C frames need the process paused for each sample
+        *(["--native"] if args.profile_native else ["--nonblocking"]),
+    ]  # fmt: skip
+    with open(f"{args.profile}.log", "wb") as log:  # py-spy's own messages
+        return subprocess.Popen(
+            ["sh", "-c", f'sleep {args.warmup}; exec "$@"', "sh", *cmd], stdout=log, stderr=log
+        )
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -440,6 +464,7 @@ async def run(
         hard_stop = stop_at + 15
         tasks = [asyncio.create_task(p.run(go, stop_at, hard_stop)) for p in players]
         cpu0 = total_cpu(server_pids) if server_pids else None
+        profiler = start_profiler(args, server_pids)
         proxy_pids = with_children(proxy_pid)
         proxy0 = total_cpu(proxy_pids) if proxy_pids else None
         client0 = time.process_time()
@@ -452,6 +477,8 @@ async def run(
         proxy1 = total_cpu(proxy_pids) if proxy_pids else None
         client_cpu = time.process_time() - client0
         sampler.cancel()
+        if profiler is not None:
+            await asyncio.to_thread(profiler.wait, 60)
         stored = 0
         for code in codes:
             games = (await http.get(f"/api/tables/{code}/games")).json()["games"]
@@ -528,10 +555,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--proxy", action="store_true", help="nginx + --cluster even for 1 server")
     ap.add_argument("--server-cpus", help="taskset CPU list for the server(s), e.g. 0 or 0,1")
     ap.add_argument("--client-cpus", help="CPU list for this load generator, e.g. 1")
+    ap.add_argument(
+        "--serve-args", default="", help='more `sabacc serve` options, e.g. "--commit-window 0"'
+    )
+    ap.add_argument("--profile", help="py-spy the server during the timed part into this file")
+    ap.add_argument("--profile-native", action="store_true", help="--profile with C frames")
     ap.add_argument("--server-nice", type=int, default=0, help="nice value of the server(s)")
     args = ap.parse_args(argv)
     if args.client_cpus:
         os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    serve_args = shlex.split(args.serve_args)
     prefix: list[str] = []
     if args.server_nice:
         prefix += ["nice", "-n", str(args.server_nice)]
@@ -561,13 +594,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 ap.error("--servers 2 and --proxy need --db postgresql://...")
             ports = [free_port() for _ in range(args.servers)]
             for i, p in enumerate(ports):
-                srv = start_server(db, p, args.src, ["--cluster", "--node", f"n{i}"], prefix)
+                srv = start_server(
+                    db, p, args.src, ["--cluster", "--node", f"n{i}", *serve_args], prefix
+                )
                 others.append(srv)
             port = free_port()
             proc = start_nginx(ports, port, Path(tmp.name))
         else:
             port = free_port()
-            proc = start_server(db, port, args.src, prefix=prefix)
+            proc = start_server(db, port, args.src, serve_args, prefix)
         base = f"http://127.0.0.1:{port}"
     try:
         if others:
@@ -582,6 +617,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         report["client_cpus"] = args.client_cpus
         report["server_nice"] = args.server_nice
         report["src"] = args.src or "this tree"
+        report["serve_args"] = args.serve_args
     finally:
         for child in [*others, *([proc] if proc is not None else [])]:
             child.terminate()

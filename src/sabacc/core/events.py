@@ -31,10 +31,20 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly dict: ``{"type": ..., <fields>}`` with tuples as lists."""
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = _jsonable(value)
+        for name in _field_names(type(self)):
+            out[name] = _jsonable(getattr(self, name))
         return out
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    """The fields of an event class, in order (looked up once per class)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return found
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _jsonable(value: Any) -> Any:

@@ -74,9 +74,10 @@ def serve(
     commit_window: Annotated[
         float,
         typer.Option(
-            help="Seconds an applied action waits for others to share its commit (0: none)."
+            help="Seconds an applied action waits for others to share its commit (0: none; "
+            "the actions applied while a commit runs share the next one anyway)."
         ),
-    ] = 0.002,
+    ] = 0.0,
     bot_workers: Annotated[
         int, typer.Option(help="Processes in which bots think (0: one thread).")
     ] = 1,

@@ -13,6 +13,7 @@ from sabacc.apps.server.auth import same_hash
 from sabacc.apps.server.limits import TokenBucket
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import Table
+from sabacc.services.store import SeatRecord
 
 #: Sockets being closed (kept referenced until done).
 KICKS: set[asyncio.Task[None]] = set()
@@ -54,13 +55,16 @@ class Connection:
         #: Closes the socket (set by the endpoint): the table moved to another server.
         self.close_socket: Callable[[], Coroutine[Any, Any, None]] | None = None
         self._seat: int | None = None
-        self._seat_of: tuple[list[str | None], str | None] | None = None
+        self._seat_of: tuple[tuple[SeatRecord, ...], str | None] | None = None
 
     @property
     def seat(self) -> int | None:
         """The seat this connection's token holds (looked up again, with the constant-time
         comparisons, only when the seats' tokens or this connection's token changed)."""
-        key = ([s.token_hash for s in self.table.seats], self.token_hash)
+        # The seats' records are replaced, never changed in place, when a token changes
+        # (TableManager.update_seat): the same records (compared by identity first) mean the
+        # same tokens.
+        key = (tuple(self.table.seats), self.token_hash)
         if key != self._seat_of:
             self._seat = self.table.seat_of(self.token_hash)
             self._seat_of = key

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 try:
@@ -230,7 +231,8 @@ def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> 
     table that starts there is served at once: the run is rendered for a spectator and again
     only for the seats that read it differently (see
     :func:`~sabacc.services.render.events_json_views`), and each distinct list is encoded
-    once."""
+    once (:func:`rendered_run`: a run rendered at another table before is not rendered
+    again)."""
     views = _views(table, game)
     key = ("events", start, seat)
     found = views.get(key)
@@ -238,18 +240,130 @@ def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> 
         viewers: set[int | None] = {seat, None}
         for other in table.conns:
             viewers.add(other.seat)
-        rendered = events_json_views(
-            game.events[start:], game.names, sorted(viewers, key=_viewer_order), variant=game.info
-        )
-        encoded: dict[int, str] = {}
-        for viewer, events in rendered.items():
-            text = encoded.get(id(events))
-            if text is None:
-                text = encoded[id(events)] = dumps(_timer_marked(events, start, table.auto_events))
+        auto = tuple(sorted(i - start for i in table.auto_events if i >= start))
+        encoded = rendered_run(game, start, tuple(sorted(viewers, key=_viewer_order)), auto)
+        for viewer, text in encoded.items():
             views[("events", start, viewer)] = text
         found = views[key]
     assert isinstance(found, str)
     return found
+
+
+#: Stand-ins for the players' names while a run of events is rendered for :data:`RUNS`: each
+#: a character of Unicode's private use area (which :func:`~sabacc.apps.server.table.
+#: clean_name` removes from names) around the seat number.
+_NAME_MARK = "\ue000"
+
+
+def _stand_in(seat: int) -> str:
+    return f"{_NAME_MARK}{seat}\ue001"
+
+
+class RunMemo:
+    """Runs of events already rendered and encoded, whatever the table: ``(variant, seats,
+    events, viewers, timer moves) -> {viewer: JSON with stand-in names}``, the least recently
+    used forgotten beyond ``size``.
+
+    A line is a function of the events, the viewer, the vocabulary and the names, and the
+    renderer puts a name in a line only as it is (``{who}``, ``{target}``...): so a run is
+    rendered once with stand-ins for the names, and each table puts its own names in the
+    encoded text. Tables play the same moves over and over ("p2 stands", the same card taken
+    from the same pile), so most runs were rendered before."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self.runs: OrderedDict[tuple[Any, ...], dict[int | None, str]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[Any, ...]) -> dict[int | None, str] | None:
+        found = self.runs.get(key)
+        if found is not None:
+            self.runs.move_to_end(key)
+            self.hits += 1
+        else:
+            self.misses += 1
+        return found
+
+    def put(self, key: tuple[Any, ...], value: dict[int | None, str]) -> None:
+        self.runs[key] = value
+        if len(self.runs) > self.size:
+            self.runs.popitem(last=False)
+
+
+#: The server's memo of rendered runs (see :class:`RunMemo`).
+RUNS = RunMemo()
+
+#: Longer runs (a newcomer's whole hand) are rendered for their table only.
+RUN_MEMO_EVENTS = 24
+
+
+def rendered_run(
+    game: Game, start: int, viewers: tuple[int | None, ...], auto: tuple[int, ...] = ()
+) -> dict[int | None, str]:
+    """The events of ``game`` from ``start``, as each of ``viewers`` may see them, encoded:
+    :func:`~sabacc.services.render.events_json_views`, with the moves at ``auto`` (indices
+    from ``start``) marked as the timer's. Equal to rendering them for this table (tested
+    with Hypothesis); taken from :data:`RUNS` when the same run was rendered before."""
+    run = game.events[start:]
+    names = game.names
+    key: tuple[Any, ...] | None = None
+    if orjson is not None and len(run) <= RUN_MEMO_EVENTS:
+        key = (game.info.name, len(names), tuple(run), viewers, auto)
+        try:
+            hash(key)
+        except TypeError:  # an event with a list or a dict in it: rendered here
+            key = None
+        if any(_NAME_MARK in name for name in names):
+            key = None
+    if key is None:
+        return _render_run(run, list(names), viewers, game, auto)
+    marked = RUNS.get(key)
+    if marked is None:
+        stand_ins = [_stand_in(s) for s in range(len(names))]
+        try:  # orjson only: the standard library would escape the stand-ins
+            marked = _render_run(run, stand_ins, viewers, game, auto, _orjson_text)
+        except TypeError:  # pragma: no cover - an integer beyond 64 bits
+            return _render_run(run, list(names), viewers, game, auto)
+        RUNS.put(key, marked)
+    escaped = [dumps(name)[1:-1] for name in names]
+    out: dict[int | None, str] = {}
+    done: dict[int, str] = {}
+    for viewer, text in marked.items():
+        found = done.get(id(text))
+        if found is None:
+            found = text
+            if _NAME_MARK in found:
+                for s, name in enumerate(escaped):
+                    found = found.replace(_stand_in(s), name)
+            done[id(text)] = found
+        out[viewer] = found
+    return out
+
+
+def _render_run(
+    run: Sequence[Event],
+    names: list[str],
+    viewers: tuple[int | None, ...],
+    game: Game,
+    auto: tuple[int, ...],
+    encode: Callable[[Any], str] | None = None,
+) -> dict[int | None, str]:
+    """``run`` rendered for each of ``viewers`` and encoded (each distinct list once)."""
+    rendered = events_json_views(run, names, viewers, variant=game.info)
+    encoded: dict[int, str] = {}
+    out: dict[int | None, str] = {}
+    for viewer, events in rendered.items():
+        text = encoded.get(id(events))
+        if text is None:
+            text = encoded[id(events)] = (encode or dumps)(_timer_marked(events, 0, auto))
+        out[viewer] = text
+    return out
+
+
+def _orjson_text(value: Any) -> str:
+    assert orjson is not None
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _timer_marked(

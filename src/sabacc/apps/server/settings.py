@@ -56,8 +56,10 @@ class Settings:
     #: time anyway, 4 for PostgreSQL). No database call runs on the event loop.
     storage_workers: int = 0
     #: Seconds the first applied action of a group commit waits for others to join it (one
-    #: transaction for them all: less CPU per action under load, at most this much latency).
-    commit_window: float = 0.002
+    #: transaction for them all, at most this much latency). 0 (the default): no wait; the
+    #: actions applied while a commit runs still share the next one. Measured: the 2 ms wait
+    #: cost more CPU per action than it saved (a timer wake-up per batch; benchmarks/README).
+    commit_window: float = 0.0
     #: Worker processes in which bots think (never on the event loop; 0: in a worker thread).
     bot_workers: int = 1
     #: Seconds one bot decision may take before the table plays its default move instead.
