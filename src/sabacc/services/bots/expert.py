@@ -388,11 +388,12 @@ register_bot("shark", _shark)
 
 
 #: ``shrewd``'s constants: ``sharp``'s with the *profile* model (each opponent's bets believed
-#: by its counted opening rate, its raises by its counted raise rate, both across the hands of
-#: the game; calls priced as if the stacks go in only against a seat raising more than 40% of
-#: the bets it faces). Chosen by same-seeds duplicate A/B runs of 10-hand games (docs/bots.md,
-#: "Multi-hand games").
-SHREWD = Params(profile=2.0, cred_power=3.0, wild_raises=0.4)
+#: fully up to a counted opening rate of 40%, its raises up to a raise rate of 30%, and as the
+#: fifth power of the ratio above, both counted across the hands of the game; each credible bet
+#: or raise narrows twice as much as ``sharp``'s; calls priced as if the stacks go in only
+#: against a seat raising more than 40% of the bets it faces). Chosen by same-seeds duplicate
+#: A/B runs of 10-hand games (docs/bots.md, "Multi-hand games").
+SHREWD = Params(profile=2.0, cred_power=5.0, wild_raises=0.4, open_honest=0.4, raise_honest=0.3)
 
 
 def _shrewd(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
