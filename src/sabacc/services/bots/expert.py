@@ -133,6 +133,11 @@ class Params:
     #: aggressor who raises more than ``wild_raises`` of the bets it faces. 0: ``sharp``'s
     #: one-number credibility (``honest``, ``escalates``).
     profile: float = 0.0
+    #: Above 0: the profile model's ``profile`` when more than one opponent is still in the hand.
+    profile_many: float = 0.0
+    #: 0: the profile model only heads-up (while one opponent is left in the hand); with more,
+    #: ``sharp``'s one-number credibility and escalation.
+    multiway: float = 1.0
     open_honest: float = 0.3
     raise_honest: float = 0.2
     wild_raises: float = 0.5
@@ -263,12 +268,16 @@ class SharpBot:
             narrowing = self.params.solo
         if view.round < view.rounds:
             narrowing *= self.params.early
-        if self.params.profile > 0:
-            narrowing *= self.params.profile / self.params.narrowing
+        profiled = self._profiled(len(live))
+        if profiled:
+            scale = self.params.profile
+            if len(live) > 1 and self.params.profile_many > 0:
+                scale = self.params.profile_many
+            narrowing *= scale / self.params.narrowing
         p = 1.0
         for seat in live:
             aggr = self._hand_aggr.get(seat, 0)
-            if self.params.profile > 0:
+            if profiled:
                 bets = self._hand_bets.get(seat, 0)
                 cb, cr = self.bet_credibility(seat)
                 k = self.params.cred_power
@@ -289,11 +298,16 @@ class SharpBot:
             min(1.0, prm.raise_honest / seen.raise_rate),
         )
 
-    def wild(self, seat: int) -> bool:
-        """An aggressor this hand who is expected to keep raising."""
+    def _profiled(self, opponents: int) -> bool:
+        """Whether the profile model decides against this many live opponents."""
+        return self.params.profile > 0 and (opponents <= 1 or self.params.multiway > 0)
+
+    def wild(self, seat: int, opponents: int = 1) -> bool:
+        """An aggressor this hand who is expected to keep raising (``opponents``: how many are
+        still in the hand)."""
         if not self._hand_aggr.get(seat, 0):
             return False
-        if self.params.profile > 0:
+        if self._profiled(opponents):
             return self.seen.get(seat, Seen()).raise_rate > self.params.wild_raises
         return self.credibility(seat) < self.params.escalates
 
@@ -319,7 +333,7 @@ class SharpBot:
 
         if view.to_call > 0:
             odds = view.to_call / (pot + view.to_call)
-            wild = [s for s in live if self.wild(s)]
+            wild = [s for s in live if self.wild(s, len(live))]
             if wild:
                 stacks = {s["seat"]: s["stack"] + s["committed"] for s in obs["seats"]}
                 me = obs["seat"]
