@@ -126,3 +126,20 @@ def test_shrewd_refuses_a_seat_not_to_act_and_a_finished_game() -> None:
         game.apply(game.legal_actions()[0])
     with pytest.raises(NotToActError, match="the game is over"):
         decide(make_bot("shrewd", 1), game)
+
+
+def test_at_a_table_of_three_or_more_shrewd_plays_sharp() -> None:
+    game = sabacc.new_game("spike", players=4, seed=9, log=False, game_end="hands:8", buy_in=10_000)
+    bots = [make_bot("shrewd", 4), make_bot("ref-maniac", 1), make_bot("ismcts:4", 2)]
+    bots.append(make_bot("ref-tight", 3))
+    shadow = make_bot("sharp", 4)
+    decisions = 0
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        action = decide(bots[seat], game, seat)
+        if seat == 0:
+            assert shadow.act(game.observation(0), game.legal_actions()) == action
+            decisions += 1
+        game.apply(action, seat=seat)
+    assert decisions > 20

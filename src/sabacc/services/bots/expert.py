@@ -127,8 +127,8 @@ class Params:
     probe: float = 1.0
     probe_floor: float = 0.15
     #: Above 0: the *profile* model. Each bet an opponent made this hand narrows its range by
-    #: ``profile × min(1, open_honest / its open rate) ** cred_power``, each raise by
-    #: ``profile × min(1, raise_honest / its raise rate) ** cred_power`` (the rates counted
+    #: ``profile × min(1, open_honest / its open rate) ** profile_power``, each raise by
+    #: ``profile × min(1, raise_honest / its raise rate) ** profile_power`` (the rates counted
     #: across the game's hands), and a call is priced as if the stacks go in only against an
     #: aggressor who raises more than ``wild_raises`` of the bets it faces. 0: ``sharp``'s
     #: one-number credibility (``honest``, ``escalates``).
@@ -138,6 +138,12 @@ class Params:
     #: 0: the profile model only heads-up (while one opponent is left in the hand); with more,
     #: ``sharp``'s one-number credibility and escalation.
     multiway: float = 1.0
+    #: Above 0: the profile model only at tables of at most this many players (seats not out
+    #: of the game); at bigger ones ``sharp``'s model throughout.
+    table_max: float = 0.0
+    #: The profile model's power of the credibility ratios (0: ``cred_power``, which is then
+    #: also ``sharp``'s model's power).
+    profile_power: float = 0.0
     open_honest: float = 0.3
     raise_honest: float = 0.2
     wild_raises: float = 0.5
@@ -157,6 +163,7 @@ class SharpBot:
         self._hand_actions: dict[int, int] = {}
         self._hand_bets: dict[int, int] = {}
         self._live: set[int] = set()
+        self._players = 0
 
     # ------------------------------------------------------------------ reading the table
     def _observe(self, obs: Observation) -> None:
@@ -171,6 +178,7 @@ class SharpBot:
             self._hand_actions = {}
             self._hand_bets = {}
             self._live = set()
+        self._players = sum(1 for s in obs["seats"] if s["status"] != "out")
         self._live |= {
             s["seat"]
             for s in obs["seats"]
@@ -280,7 +288,7 @@ class SharpBot:
             if profiled:
                 bets = self._hand_bets.get(seat, 0)
                 cb, cr = self.bet_credibility(seat)
-                k = self.params.cred_power
+                k = self.params.profile_power or self.params.cred_power
                 extra = narrowing * (bets * cb**k + (aggr - bets) * cr**k)
             else:
                 extra = narrowing * aggr * self.credibility(seat) ** self.params.cred_power
@@ -299,8 +307,12 @@ class SharpBot:
         )
 
     def _profiled(self, opponents: int) -> bool:
-        """Whether the profile model decides against this many live opponents."""
-        return self.params.profile > 0 and (opponents <= 1 or self.params.multiway > 0)
+        """Whether the profile model decides against this many live opponents (at this
+        table)."""
+        prm = self.params
+        if prm.profile <= 0 or (prm.table_max > 0 and self._players > prm.table_max):
+            return False
+        return opponents <= 1 or prm.multiway > 0
 
     def wild(self, seat: int, opponents: int = 1) -> bool:
         """An aggressor this hand who is expected to keep raising (``opponents``: how many are
@@ -405,9 +417,17 @@ register_bot("shark", _shark)
 #: fully up to a counted opening rate of 40%, its raises up to a raise rate of 30%, and as the
 #: fifth power of the ratio above, both counted across the hands of the game; each credible bet
 #: or raise narrows twice as much as ``sharp``'s; calls priced as if the stacks go in only
-#: against a seat raising more than 40% of the bets it faces). Chosen by same-seeds duplicate
-#: A/B runs of 10-hand games (docs/bots.md, "Multi-hand games").
-SHREWD = Params(profile=2.0, cred_power=5.0, wild_raises=0.4, open_honest=0.4, raise_honest=0.3)
+#: against a seat raising more than 40% of the bets it faces), heads-up only: at a table of
+#: three or more it plays ``sharp`` (measured: the profile model lost there). Chosen by
+#: same-seeds duplicate A/B runs of 10-hand games (docs/bots.md, "Multi-hand games").
+SHREWD = Params(
+    profile=2.0,
+    profile_power=5.0,
+    wild_raises=0.4,
+    open_honest=0.4,
+    raise_honest=0.3,
+    table_max=2.0,
+)
 
 
 def _shrewd(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
