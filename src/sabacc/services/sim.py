@@ -227,6 +227,14 @@ def play_game(
     return game
 
 
+def sabacc_pot_names(variant: str) -> frozenset[str]:
+    """The pots of ``variant`` that count as "sabacc pots won" (its ``PotRule.sabacc``); empty
+    for a variant without one (Kessel, Coruscant Shift)."""
+    import sabacc
+
+    return frozenset(rule.pot for rule in sabacc.variant(variant).info.pots if rule.sabacc)
+
+
 def run_chunk(spec: SimSpec, index: int) -> ChunkResult:
     """Play the deals of chunk ``index`` (pure: same spec and index, same totals)."""
     names = spec.names
@@ -234,6 +242,7 @@ def run_chunk(spec: SimSpec, index: int) -> ChunkResult:
     k = len(names)
     res = ChunkResult(index, names, 0, [0] * k, [0] * k, [0] * k, [0] * k)
     times: dict[str, array[float]] = {name: array("d") for name in names}
+    sabacc_pots = sabacc_pot_names(spec.variant)
 
     def timer(name: str, seconds: float) -> None:
         times[name].append(seconds)
@@ -253,7 +262,7 @@ def run_chunk(spec: SimSpec, index: int) -> ChunkResult:
             for hr in game.hand_results:
                 won_main: set[int] = set()
                 for pot in hr.pots:
-                    if pot.pot == "sabacc":
+                    if pot.pot in sabacc_pots:
                         for s in pot.winners:
                             res.sabacc_wins[pos[lineup[s]]] += 1
                     elif pot.pot != "final":

@@ -722,3 +722,21 @@ async def test_a_multi_valued_rule_is_ticked_and_a_counted_preset_takes_its_numb
         config = screen.read_config()
         game, _ = config.build()
         assert game.options.hand_limit == 5
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_top_bar_keeps_the_status_and_the_seed_apart_at_80_columns(lang: str) -> None:
+    """The status fills the bar's left part; the seed, in the player's language, never runs
+    into it (it did: "Selection phaseseed 56639…" at 80 columns in Coruscant Shift)."""
+    config = TableConfig(
+        variant="coruscant_shift", players=4, seed=5663922942812440495, bot_delay=0
+    )
+    app = SabaccApp(config, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await settle(pilot) == "human"
+        top = screen_text(app).splitlines()[0]
+        label = {"en": "Seed", "ja": "シード"}[lang]
+        assert f" {label} 5663922942812440495" in top, top
+        left = top[: top.index(f" {label} 5663922942812440495")]
+        assert left.strip(), top  # the status is there, and a space parts it from the seed

@@ -254,3 +254,22 @@ def test_a_flag_that_is_off_is_not_told_and_a_label_has_its_value() -> None:
     obs["draw_is_free"] = True
     text = key_facts(obs)
     assert text is not None and v.text("fact.draw_is_free") in text.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_status_line_says_a_turn_once_and_a_phase_otherwise(lang: str) -> None:
+    """Kessel's phase is named like its turn count ("turn 1/3 · Turn" said it twice); a
+    phase with its own name (Corellian Spike's betting) is still shown beside the round."""
+    from sabacc.apps.tui.view import status_line
+
+    kessel = sabacc.new_game("kessel", players=3, seed=2)
+    obs = kessel.observation(kessel.current_player)
+    v = vocabulary("kessel", lang)
+    line = status_line(obs, "Kessel", lang).plain
+    turn = v.text("ui.turn", n=obs["turn"], of=obs["turns"])
+    assert turn in line, line
+    assert line.casefold().count(v.phase(str(obs["phase"])).casefold()) == 1, line
+    spike = sabacc.new_game("corellian_spike", players=3, seed=2)
+    obs = spike.observation(spike.current_player)
+    line = status_line(obs, "Spike", lang).plain
+    assert vocabulary("corellian_spike", lang).phase(str(obs["phase"])) in line, line

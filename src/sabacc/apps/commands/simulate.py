@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
         from sabacc.apps.commands.common import fail, get_variant, parse_options
         from sabacc.core.errors import SabaccError
         from sabacc.services.bots import make_bot
-        from sabacc.services.sim import SimSpec, plot_cumulative, simulate
+        from sabacc.services.sim import SimSpec, plot_cumulative, sabacc_pot_names, simulate
         from sabacc.services.sim_ray import RayBackend  # Ray itself is imported only when used
 
         v = get_variant(variant, option)
@@ -194,19 +194,17 @@ def register(app: typer.Typer) -> None:
             title=f"{v.title}: {seats} seats, {result.hands} hands, seed {seed}"
             + ("" if not option else f", {' '.join(option)}"),
         )
-        for col in ("bot", "hands", "net", "per hand ± 95% CI", "win rate", "sabacc pots"):
+        # the sabacc-pot count only for a variant that has such a pot (not Kessel's round pots)
+        has_sabacc_pot = bool(sabacc_pot_names(v.name))
+        columns = ["bot", "hands", "net", "per hand ± 95% CI", "win rate"]
+        for col in columns + (["sabacc pots"] if has_sabacc_pot else []):
             table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
         stats = result.stats()
         for s in stats:
             half = (s.ci95[1] - s.ci95[0]) / 2
-            table.add_row(
-                s.name,
-                str(s.hands),
-                f"{s.net:+d}",
-                f"{s.per_hand:+.3f} ± {half:.3f}",
-                f"{s.win_rate:.1%}",
-                str(s.sabacc_wins),
-            )
+            row = [s.name, str(s.hands), f"{s.net:+d}", f"{s.per_hand:+.3f} ± {half:.3f}"]
+            row.append(f"{s.win_rate:.1%}")
+            table.add_row(*row, *([str(s.sabacc_wins)] if has_sabacc_pot else []))
         console.print(table)
         rate = result.hands / result.seconds if result.seconds else 0.0
         times = ", ".join(

@@ -80,7 +80,7 @@ class TableScreen(KeyInput, TurnLoop, TableLayout):
     TableScreen.too-small > #too-small { display: block; }
     #topbar { height: 1; background: $panel; }
     #top { width: 1fr; }
-    #top-right { width: auto; color: $text-muted; }
+    #top-right { width: auto; color: $text-muted; padding-left: 1; }
     #opponents {
         height: auto;
         grid-size: 3;

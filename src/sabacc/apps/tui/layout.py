@@ -145,7 +145,8 @@ class TableLayout(TableState):
                 top.append("  ")
                 top.append(f" {vocab.text('banner.final_hand')} ", style="bold black on cyan")
         self.query_one("#top", Static).update(top)
-        self.query_one("#top-right", Static).update(Text(f"seed {game.seed} ", style="dim"))
+        seed = f"{vocab.text('ui.seed')} {game.seed} "
+        self.query_one("#top-right", Static).update(Text(seed, style="dim"))
         self._draw_seats(obs, review)
         self._draw_centre(obs, review)
         self._draw_you(obs, review)

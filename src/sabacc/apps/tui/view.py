@@ -380,7 +380,10 @@ def status_line(obs: Mapping[str, Any], title: str, lang: str = "en") -> Text:
         parts.append(v.text("ui.orbit", n=int(obs["orbit"]) + 1, of=obs["max_orbits"]))
     if obs.get("turns") and obs.get("turn") is not None:
         parts.append(v.text("ui.turn", n=obs["turn"], of=obs["turns"]))
-    parts.append(v.phase(str(obs.get("phase", ""))))
+    phase = v.phase(str(obs.get("phase", "")))
+    # a phase named like the count already shown (Kessel's "Turn" after "turn 1/3") is said once
+    if not any(part.casefold().startswith(phase.casefold()) for part in parts[1:]):
+        parts.append(phase)
     text = Text(f" {title} ", style="bold black on gold3")
     text.append("  " + " · ".join(parts), style="bold")
     return text
