@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
+import sabacc
 from sabacc.core.actions import Stand
 from sabacc.core.errors import IllegalActionError
+from tests.support import ids
 
 VARIANTS = Path(__file__).resolve().parents[2] / "src" / "sabacc" / "variants"
 
@@ -139,3 +141,76 @@ def check_determinize(
         act = rng.choice(ref.legal_actions())
         ref.apply(act)
         core.apply(act)
+
+
+# ------------------------------------------------------------------ the lockstep driver
+#: ``compare(ref, core, where)``: a test file's comparisons of the two engines at one point.
+Compare = Callable[[Any, Any, str], None]
+
+
+def drive(
+    ref: Any,
+    core: Any,
+    pick: Callable[[Any], Any],
+    compare: Compare,
+    *,
+    max_actions: int,
+    forms: bool = True,
+) -> int:
+    """Play ``ref`` and ``core`` with the same actions to the end, ``pick(ref)`` choosing each
+    one, calling ``compare`` at the start and after every action (the end included); returns
+    the number of actions. With ``forms`` each action must be legal on the core as an object
+    and as text, and is applied in turn as the object (``apply`` returns None), its text, and
+    its text with the seat; else always as the object."""
+    steps = 0
+    while True:
+        compare(ref, core, f"after {steps} actions")
+        if ref.is_over:
+            return steps
+        act = pick(ref)
+        seat = ref.current_player
+        if forms:
+            assert core.is_legal(act) and core.is_legal(str(act))
+        ref.apply(act)
+        form = steps % 3 if forms else 0
+        if form == 0:
+            assert core.apply(act) is None
+        elif form == 1:
+            core.apply(str(act))
+        else:
+            core.apply(str(act), seat=seat)
+        steps += 1
+        assert steps < max_actions, "game did not terminate"
+
+
+def check_conservation(core: Any, deck_ids: list[int]) -> None:
+    """Credits are constant, no stack is negative, every deck card is somewhere exactly once,
+    a live game has a legal action."""
+    assert core.total_credits() == core.n * core.options.starting_stack
+    assert all(s >= 0 for s in core.stacks), core.stacks
+    assert sorted(ids(core.card_locations())) == deck_ids
+    if not core.is_over:
+        assert core.legal_actions(), "a live game has no legal action"
+
+
+def assert_end_equal(ref: Any, core: Any, *, replayable: bool = True) -> None:
+    """At the end of a lockstep game: no decision left, the same payoffs, outcome, history,
+    hand results and nets; the core's history replays (on the reference engine) to its
+    stacks, unless the game was reseeded (``replayable=False``: the history's seed no longer
+    describes its deals)."""
+    assert core.is_over and core.current_player is None
+    assert core.legal_actions() == [] and core.legal() == ref.legal()
+    assert core.payoffs == ref.payoffs
+    assert core.outcome == ref.outcome
+    assert core.outcome is not None and ref.outcome is not None
+    assert core.outcome.to_dict() == ref.outcome.to_dict()
+    assert core.history() == ref.history()
+    assert core.hand_results == ref.hand_results
+    assert [r.to_dict() for r in core.hand_results] == [r.to_dict() for r in ref.hand_results]
+    nets = [(r.hand, r.dealer, r.reason, r.net) for r in ref.hand_results]
+    assert list(core.hand_nets) == nets
+    if not replayable:
+        return
+    replayed = sabacc.replay(core.history())
+    assert replayed.stacks == core.stacks
+    assert replayed.is_over and replayed.payoffs == core.payoffs

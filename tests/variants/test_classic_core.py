@@ -54,7 +54,8 @@ from tests.support import ids
 from tests.test_golden import FILES as GOLDEN_FILES
 from tests.test_golden import load as load_golden
 from tests.test_golden import replay_and_compare
-from tests.variants.lockstep import assert_stub_matches
+from tests.variants.lockstep import assert_end_equal, assert_stub_matches, drive
+from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
     "sabacc.variants._classic_core", reason="the compiled classic core is not built"
@@ -165,12 +166,7 @@ def assert_same_views(ref: ClassicGame, core: ClassicCore, where: str = "") -> N
 
 
 def check_conservation(core: ClassicCore) -> None:
-    """Credits are constant, no stack is negative, every deck card is somewhere exactly once."""
-    assert core.total_credits() == core.n * core.options.starting_stack
-    assert all(s >= 0 for s in core.stacks), core.stacks
-    assert sorted(ids(core.card_locations())) == DECK_IDS
-    if not core.is_over:
-        assert core.legal_actions(), "a live game has no legal action"
+    conservation(core, DECK_IDS)
 
 
 @dataclass(frozen=True)
@@ -232,56 +228,26 @@ def lockstep(
     replayable: bool = True,
 ) -> int:
     """Play both engines with the same random legal actions to the end, comparing everything
-    after every action; returns the number of actions."""
-    steps = 0
+    after every action (``tests.variants.lockstep.drive``); returns the number of actions."""
     hands = 0
-    while True:
-        assert_same_state(ref, core, f"after {steps} actions")
+
+    def compare(ref: ClassicGame, core: ClassicCore, where: str) -> None:
+        nonlocal hands
+        assert_same_state(ref, core, where)
         if views:
-            assert_same_views(ref, core, f"after {steps} actions")
+            assert_same_views(ref, core, where)
         if len(ref.hand_results) != hands:
             hands = len(ref.hand_results)
             assert core.hand_results == ref.hand_results
         check_conservation(core)
         if between is not None:
             between(ref, core)
-        if ref.is_over:
-            break
-        act = choose(rng, ref.legal(), style)
-        seat = ref.current_player
-        assert core.is_legal(act) and core.is_legal(str(act))
-        ref.apply(act)
-        # Alternate the action's forms: the object, its text, and the text with the seat.
-        form = steps % 3
-        if form == 0:
-            assert core.apply(act) is None
-        elif form == 1:
-            core.apply(str(act))
-        else:
-            core.apply(str(act), seat=seat)
-        steps += 1
-        assert steps < MAX_ACTIONS, "game did not terminate"
+
+    steps = drive(
+        ref, core, lambda g: choose(rng, g.legal(), style), compare, max_actions=MAX_ACTIONS
+    )
     assert_end_equal(ref, core, replayable=replayable)
     return steps
-
-
-def assert_end_equal(ref: ClassicGame, core: ClassicCore, *, replayable: bool = True) -> None:
-    assert core.is_over and core.current_player is None
-    assert core.legal_actions() == [] and core.legal() == ref.legal()
-    assert core.payoffs == ref.payoffs
-    assert core.outcome == ref.outcome
-    assert core.outcome is not None and ref.outcome is not None
-    assert core.outcome.to_dict() == ref.outcome.to_dict()
-    assert core.history() == ref.history()
-    assert core.hand_results == ref.hand_results
-    assert [r.to_dict() for r in core.hand_results] == [r.to_dict() for r in ref.hand_results]
-    nets = [(r.hand, r.dealer, r.reason, r.net) for r in ref.hand_results]
-    assert list(core.hand_nets) == nets
-    if not replayable:  # a reseeded clone: its history's seed no longer describes its deals
-        return
-    replayed = sabacc.replay(core.history())
-    assert replayed.stacks == core.stacks
-    assert replayed.is_over and replayed.payoffs == core.payoffs
 
 
 # ============================================================================================

@@ -33,11 +33,14 @@ from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.coruscant_shift import CoruscantGame, CoruscantOptions
 from tests.support import ids, spike_state
 from tests.variants.lockstep import (
+    assert_end_equal,
     check_clone_and_copies,
     check_determinize,
     check_illegal_inputs,
+    drive,
     play_some,
 )
+from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -96,11 +99,7 @@ def assert_same(ref: CoruscantGame, core: CoruscantCore, where: str) -> None:
 
 
 def check_conservation(core: CoruscantCore) -> None:
-    assert core.total_credits() == core.n * core.options.starting_stack
-    assert all(s >= 0 for s in core.stacks)
-    assert sorted(ids(core.card_locations())) == DECK_IDS
-    if not core.is_over:
-        assert core.legal_actions()
+    conservation(core, DECK_IDS)
 
 
 def choose(rng: random.Random, legal: Legal, passive: float) -> Action:
@@ -119,31 +118,15 @@ def choose(rng: random.Random, legal: Legal, passive: float) -> Action:
 
 
 def lockstep(ref: CoruscantGame, core: CoruscantCore, rng: random.Random, passive: float) -> None:
-    steps = 0
-    while True:
-        assert_same(ref, core, f"after {steps} actions")
+    """Play both engines with the same random legal actions to the end, comparing everything
+    after every action (``tests.variants.lockstep.drive``)."""
+
+    def compare(ref: CoruscantGame, core: CoruscantCore, where: str) -> None:
+        assert_same(ref, core, where)
         check_conservation(core)
-        if ref.is_over:
-            break
-        act = choose(rng, ref.legal(), passive)
-        seat = ref.current_player
-        assert core.is_legal(act) and core.is_legal(str(act))
-        ref.apply(act)
-        form = steps % 3
-        if form == 0:
-            assert core.apply(act) is None
-        elif form == 1:
-            core.apply(str(act))
-        else:
-            core.apply(str(act), seat=seat)
-        steps += 1
-        assert steps < MAX_ACTIONS, "game did not terminate"
-    assert core.is_over and core.legal_actions() == []
-    assert core.payoffs == ref.payoffs
-    assert core.outcome == ref.outcome
-    assert core.hand_results == ref.hand_results
-    assert core.history() == ref.history()
-    assert sabacc.replay(core.history()).stacks == core.stacks
+
+    drive(ref, core, lambda g: choose(rng, g.legal(), passive), compare, max_actions=MAX_ACTIONS)
+    assert_end_equal(ref, core)
 
 
 # ============================================================================================
@@ -366,44 +349,81 @@ def test_a_changed_rule_is_caught() -> None:
             lockstep(ref, core, random.Random(seed), 0.6)
 
 
-# ------------------------------------------------------------------ the shared Keep tables
-def keeps_by_value(game: Any) -> list[tuple[str, ...]]:
-    return [k.cards for k in game.legal_actions()]
-
-
-def test_keep_tables_give_equal_keeps_on_hits_and_misses() -> None:
-    """The Keeps of a decision are the reference's whether the tables are empty (every Keep
-    built) or full (every Keep found): equal values, the same order."""
+# ------------------------------------------------------------------ the shared Keep pool
+def test_pooled_keeps_are_the_references_whether_built_or_rewritten() -> None:
+    """The Keeps of a decision are the reference's whether the pool is empty (every Keep
+    built) or holds Keeps nobody else refers to (every one rewritten in place): equal values,
+    the same order, plain Keeps that copy and pickle."""
     for seed in range(6):
         ref = CoruscantGame(CoruscantOptions(), seed=seed, players=3, log=False)
         core_mod.keep_cache_clear()
-        cold = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        cold = CoruscantCore(CoruscantOptions(), seed=seed + 100, players=3)
         first = cold.legal_actions()
-        _slots, _filled, hits, misses = core_mod.keep_cache_info()
-        assert misses == len(first) and hits == 0
+        _slots, filled, reused, built = core_mod.keep_cache_info()
+        assert built == filled == len(first) and reused == 0
+        first_ids = {id(k) for k in first}
+        del first, cold  # nothing holds those Keeps now but the pool: they get rewritten
         warm = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
         second = warm.legal_actions()
-        assert core_mod.keep_cache_info()[2] == len(second)  # every one found
-        assert first == second == ref.legal_actions()
-        assert all(a is b for a, b in zip(first, second, strict=True))  # shared objects
+        _slots, _filled, reused, built = core_mod.keep_cache_info()
+        assert reused >= len(second) - 1 and built <= len(first_ids) + 1  # (one Sylop pair)
+        assert second == ref.legal_actions()
+        assert [str(k) for k in second] == [str(k) for k in ref.legal_actions()]
+        assert sum(id(k) in first_ids for k in second) >= len(second) - 1
         assert all(type(k) is Keep for k in second)
-        # a shared Keep still copies and pickles as a plain Keep
         for k in second:
+            assert isinstance(k, Keep)
             assert copy.copy(k) == k and pickle.loads(pickle.dumps(k)) == k
+            assert hash(k) == hash(Keep(tuple(k.cards)))
 
 
-def test_games_sharing_keeps_stay_independent() -> None:
-    """Two games of the same seed get the same Keep objects; playing one (by those objects)
-    leaves the other where it was, and both go on as the reference."""
+def test_a_held_keep_or_codes_tuple_never_changes() -> None:
+    """The pool rewrites only Keeps (and codes tuples) that nothing else refers to: Keeps a
+    caller holds, their ``cards`` tuples held alone, the action log's and another game's keep
+    their values however many decisions reuse the pool after them."""
+    core_mod.keep_cache_clear()
+    rng = random.Random(8)
+    held: list[tuple[Keep, str]] = []
+    tuples: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    games = []
+    for seed in range(60 * SCALE):
+        game = CoruscantCore(CoruscantOptions(), seed=seed, players=3)
+        while not game.is_over:
+            legal = game.legal_actions()
+            keeps = [a for a in legal if isinstance(a, Keep)]
+            if keeps:
+                if rng.random() < 0.3:
+                    k = keeps[rng.randrange(len(keeps))]
+                    held.append((k, str(k)))
+                if rng.random() < 0.3:
+                    t = keeps[rng.randrange(len(keeps))].cards
+                    tuples.append((t, tuple(list(t))))  # the tuple alone, and a copy
+            game.apply(legal[rng.randrange(len(legal))])
+            del legal, keeps
+        if seed % 10 == 0:
+            games.append((game, game.actions))
+    reused = core_mod.keep_cache_info()[2]
+    assert reused > 1000  # the pool was rewritten many times after those were taken
+    assert held and tuples
+    assert all(str(k) == text for k, text in held)
+    assert all(t == copy for t, copy in tuples)
+    for game, actions in games:  # every game's log still names the Keeps it played
+        assert game.actions == actions
+
+
+def test_games_sharing_the_pool_stay_independent() -> None:
+    """Two games of the same seed list equal Keeps (not the same objects: each game holds its
+    list); playing one leaves the other where it was, and both go on as the reference."""
     a = CoruscantCore(CoruscantOptions(max_hands=2), seed=11, players=2)
     b = CoruscantCore(CoruscantOptions(max_hands=2), seed=11, players=2)
     ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=11, players=2, log=False)
-    shared = a.legal_actions()
-    assert all(x is y for x, y in zip(shared, b.legal_actions(), strict=True))
+    listed = a.legal_actions()
+    other = b.legal_actions()
+    assert listed == other and not any(x is y for x, y in zip(listed, other, strict=True))
     before = state(b)
-    a.apply(shared[-1])
+    a.apply(listed[-1])
     assert state(b) == before
-    b.apply(shared[0])  # another of the shared objects, in the other game
+    b.apply(listed[0])  # a's object, equal to b's first: taken by its cards
     ref.apply(ref.legal_actions()[0])
     assert state(b) == state(ref)
     rng = random.Random(5)
@@ -416,16 +436,16 @@ def test_games_sharing_keeps_stay_independent() -> None:
         assert state(b) == state(ref)
 
 
-def test_keep_tables_stay_bounded() -> None:
-    """Many games meet far more subsets than the tables hold; the tables never hold more
-    than their fixed number of slots, and every Keep listed is still the right one."""
+def test_keep_pool_stays_bounded() -> None:
+    """Many games meet far more subsets than the pool holds; it never holds more than its
+    fixed number of Keeps, random play rewrites them instead of allocating, and every Keep
+    listed is still the right one."""
     core_mod.keep_cache_clear()
     slots = core_mod.keep_cache_info()[0]
     rng = random.Random(3)
-    built = 0
     for seed in range(400 * SCALE):
         game = CoruscantCore(CoruscantOptions(), seed=seed, players=4)
-        # every 50th game in lockstep with the reference, on tables full of replaced slots
+        # every 50th game in lockstep with the reference, on a pool of rewritten Keeps
         ref = CoruscantGame(CoruscantOptions(), seed=seed, players=4, log=False)
         checked = seed % 50 == 0
         while not game.is_over:
@@ -437,13 +457,13 @@ def test_keep_tables_stay_bounded() -> None:
             game.apply(legal[pick])
         if checked:
             assert state(game) == state(ref)
-        _slots, filled, _hits, misses = core_mod.keep_cache_info()
-        assert filled <= slots
-        built = misses
-    assert built > slots  # more Keeps were built than the tables can hold: some were replaced
-    assert core_mod.keep_cache_info()[1] <= slots
-    gc.collect()  # the Keeps alive in the process: the tables' and a few the test holds
-    assert sum(type(o) is Keep for o in gc.get_objects()) <= slots + 1000
+        assert core_mod.keep_cache_info()[1] <= slots
+    _slots, filled, reused, built = core_mod.keep_cache_info()
+    assert filled <= slots and reused > 20 * built  # (built: the pool filling up, and the
+    # Keeps the action logs took out of it)
+    del legal, game, ref
+    gc.collect()  # the Keeps alive in the process: the pool's and a few the test holds
+    assert sum(type(o) is Keep for o in gc.get_objects()) <= slots + 100
 
 
 def test_apply_takes_listed_keeps_after_clone_and_resolves_others() -> None:
@@ -461,3 +481,61 @@ def test_apply_takes_listed_keeps_after_clone_and_resolves_others() -> None:
         core.apply(pick)
         for twin in twins:
             assert state(twin) == state(core)
+
+
+def test_two_free_sylops_list_each_subset_once() -> None:
+    """A hand with both Sylops among the cards it may still choose (the one case where two
+    position masks are the same subset) lists each subset once, as the reference does, on
+    decisions found by random play in lockstep."""
+    rng = random.Random(4)
+    found = 0
+    for seed in range(400):
+        ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=seed, players=8, log=False)
+        core = CoruscantCore(CoruscantOptions(max_hands=2), seed=seed, players=8)
+        while not ref.is_over and found < 6:
+            legal = ref.legal_actions()
+            seat = ref.current_player
+            if isinstance(legal[0], Keep):
+                free = ref.hands[seat][ref.kept_n[seat] :]
+                if sum(c.value == 0 for c in free) == 2:
+                    found += 1
+                    assert core.legal_actions() == legal
+                    assert len(set(legal)) == len(legal)
+            pick = legal[rng.randrange(len(legal))]
+            ref.apply(pick)
+            core.apply(pick)
+        if found >= 6:
+            break
+    assert found >= 6
+
+
+def test_a_caller_holding_every_keep_gets_the_small_ones_again() -> None:
+    """A caller that keeps every list it is given (as the RL mask cache does) takes all of the
+    pool's generations: one- and two-card Keeps then come from the small table (built once,
+    given again: the same object for the same cards), the larger ones are built, and every
+    decision still lists the reference's Keeps."""
+    core_mod.keep_cache_clear()
+    held: list[list[Action]] = []
+    rng = random.Random(2)
+    listed = 0
+    for seed in range(30):
+        ref = CoruscantGame(CoruscantOptions(max_hands=2), seed=seed, players=3, log=False)
+        core = CoruscantCore(CoruscantOptions(max_hands=2), seed=seed, players=3)
+        while not ref.is_over:
+            legal = core.legal_actions()
+            assert legal == ref.legal_actions()
+            if isinstance(legal[0], Keep):
+                listed += len(legal)
+            held.append(legal)
+            pick = rng.randrange(len(legal))
+            core.apply(legal[pick])
+            ref.apply(ref.legal_actions()[pick])
+    _slots, _filled, reused, built = core_mod.keep_cache_info()
+    assert reused + built == listed and reused > listed // 4
+    seen: dict[int, int] = {}  # object id -> in how many held lists
+    for legal in held:
+        for k in {id(a): a for a in legal if isinstance(a, Keep)}.values():
+            seen[id(k)] = seen.get(id(k), 0) + 1
+            if seen[id(k)] > 1:  # only a small-table Keep is given again to this caller
+                assert len(k.cards) <= 2
+    assert max(seen.values()) > 1

@@ -32,7 +32,8 @@ from sabacc.variants.kessel import KesselGame, KesselOptions
 from sabacc.variants.kessel_actions import ChooseImpostor, Draw, PlayToken
 from sabacc.variants.kessel_hands import kessel_deck
 from sabacc.variants.kessel_tokens import TOKENS
-from tests.variants.lockstep import assert_stub_matches
+from tests.variants.lockstep import assert_end_equal as assert_lockstep_end
+from tests.variants.lockstep import assert_stub_matches, drive
 
 core_mod = pytest.importorskip("sabacc.variants._kessel_core", reason="the compiled core is built")
 
@@ -160,28 +161,34 @@ MAX_ACTIONS = 3000
 
 
 def play_lockstep(setup: Setup, *, full: bool = True) -> tuple[KesselGame, KesselCore]:
+    """Play a setup's games on both engines with the same random actions
+    (``tests.variants.lockstep.drive``), comparing every state field after each (or, not
+    ``full``, the whole ``full_state()``), and their ends."""
     ref, core = make_pair(setup)
     rng = random.Random(setup.play_seed)
-    assert_same_state(ref, core, "at the start")
-    for step in range(MAX_ACTIONS):
-        if ref.is_over:
-            break
-        action = choose(rng, ref.legal_actions(), setup.token_bias)
-        ref.apply(action)
-        assert core.apply(action) is None
-        if full:
-            assert_same_state(ref, core, f"after action {step + 1} {action}")
+
+    def compare(ref: KesselGame, core: KesselCore, where: str) -> None:
+        if full or where == "after 0 actions":
+            assert_same_state(ref, core, where)
         else:
-            assert ref.full_state() == core.full_state(), step
+            assert ref.full_state() == core.full_state(), where
+
+    drive(
+        ref,
+        core,
+        lambda g: choose(rng, g.legal_actions(), setup.token_bias),
+        compare,
+        max_actions=MAX_ACTIONS + 1,
+        forms=False,
+    )
     assert_end_equal(ref, core)
     return ref, core
 
 
 def assert_end_equal(ref: KesselGame, core: KesselCore) -> None:
+    """The shared end checks, and the whole state and a replay's state."""
     assert_same_state(ref, core, "at the end")
-    assert core.payoffs == ref.payoffs
-    assert core.outcome == ref.outcome
-    assert core.history() == ref.history()
+    assert_lockstep_end(ref, core)
     again = sabacc.replay(core.history())
     assert isinstance(again, Game)
     assert again.full_state() == ref.full_state()

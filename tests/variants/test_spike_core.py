@@ -50,6 +50,8 @@ from sabacc.variants.corellian_spike import SPIKE_DECK, SpikeGame, SpikeOptions
 from sabacc.variants.spike_hands import SPIKE_KEY_BITS, evaluate_spike, spike_table
 from tests.support import ids, variant_without_core
 from tests.support import spike_state as state
+from tests.variants.lockstep import assert_end_equal, drive
+from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -118,12 +120,7 @@ def assert_same_strengths(ref: SpikeGame, core: SpikeCore) -> None:
 
 
 def check_conservation(core: SpikeCore) -> None:
-    """Credits are constant, no stack is negative, every deck card is somewhere exactly once."""
-    assert core.total_credits() == core.n * core.options.starting_stack
-    assert all(s >= 0 for s in core.stacks), core.stacks
-    assert sorted(ids(core.card_locations())) == DECK_IDS
-    if not core.is_over:
-        assert core.legal_actions(), "a live game has no legal action"
+    conservation(core, DECK_IDS)
 
 
 @dataclass(frozen=True)
@@ -182,50 +179,21 @@ def lockstep(
     replayable: bool = True,
 ) -> int:
     """Play both engines with the same random legal actions to the end, comparing everything
-    after every action; returns the number of actions."""
-    steps = 0
-    while True:
-        assert_same_state(ref, core, f"after {steps} actions")
+    after every action (``tests.variants.lockstep.drive``); returns the number of actions."""
+
+    def compare(ref: SpikeGame, core: SpikeCore, where: str) -> None:
+        assert_same_state(ref, core, where)
         if strengths:
             assert_same_strengths(ref, core)
         check_conservation(core)
         if between is not None:
             between(ref, core)
-        if ref.is_over:
-            break
-        act = choose(rng, ref.legal(), style)
-        seat = ref.current_player
-        assert core.is_legal(act) and core.is_legal(str(act))
-        ref.apply(act)
-        # Alternate the action's forms: the object, its text, and the text with the seat.
-        form = steps % 3
-        if form == 0:
-            assert core.apply(act) is None
-        elif form == 1:
-            core.apply(str(act))
-        else:
-            core.apply(str(act), seat=seat)
-        steps += 1
-        assert steps < MAX_ACTIONS, "game did not terminate"
+
+    steps = drive(
+        ref, core, lambda g: choose(rng, g.legal(), style), compare, max_actions=MAX_ACTIONS
+    )
     assert_end_equal(ref, core, replayable=replayable)
     return steps
-
-
-def assert_end_equal(ref: SpikeGame, core: SpikeCore, *, replayable: bool = True) -> None:
-    assert core.is_over and core.current_player is None
-    assert core.legal_actions() == [] and core.legal() == ref.legal()
-    assert core.payoffs == ref.payoffs
-    assert core.outcome == ref.outcome
-    assert core.outcome is not None and ref.outcome is not None
-    assert core.outcome.to_dict() == ref.outcome.to_dict()
-    assert core.history() == ref.history()
-    nets = [(r.hand, r.dealer, r.reason, r.net) for r in ref.hand_results]
-    assert list(core.hand_nets) == nets
-    if not replayable:  # a reseeded clone: its history's seed no longer describes its deals
-        return
-    replayed = sabacc.replay(core.history())
-    assert replayed.stacks == core.stacks
-    assert replayed.is_over and replayed.payoffs == core.payoffs
 
 
 # ============================================================================================

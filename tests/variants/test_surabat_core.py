@@ -29,11 +29,14 @@ from sabacc.variants.corellian_spike import SPIKE_DECK
 from sabacc.variants.surabat_cycle import SurabatGame, SurabatOptions
 from tests.support import ids, spike_state
 from tests.variants.lockstep import (
+    assert_end_equal,
     check_clone_and_copies,
     check_determinize,
     check_illegal_inputs,
+    drive,
     play_some,
 )
+from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
     "sabacc.variants._spike_core", reason="the compiled core is not built"
@@ -93,11 +96,7 @@ def assert_same(ref: SurabatGame, core: SurabatCore, where: str) -> None:
 
 
 def check_conservation(core: SurabatCore) -> None:
-    assert core.total_credits() == core.n * core.options.starting_stack
-    assert all(s >= 0 for s in core.stacks)
-    assert sorted(ids(core.card_locations())) == DECK_IDS
-    if not core.is_over:
-        assert core.legal_actions()
+    conservation(core, DECK_IDS)
 
 
 def choose(rng: random.Random, legal: Legal, passive: float) -> Action:
@@ -116,31 +115,15 @@ def choose(rng: random.Random, legal: Legal, passive: float) -> Action:
 
 
 def lockstep(ref: SurabatGame, core: SurabatCore, rng: random.Random, passive: float) -> None:
-    steps = 0
-    while True:
-        assert_same(ref, core, f"after {steps} actions")
+    """Play both engines with the same random legal actions to the end, comparing everything
+    after every action (``tests.variants.lockstep.drive``)."""
+
+    def compare(ref: SurabatGame, core: SurabatCore, where: str) -> None:
+        assert_same(ref, core, where)
         check_conservation(core)
-        if ref.is_over:
-            break
-        act = choose(rng, ref.legal(), passive)
-        seat = ref.current_player
-        assert core.is_legal(act) and core.is_legal(str(act))
-        ref.apply(act)
-        form = steps % 3
-        if form == 0:
-            assert core.apply(act) is None
-        elif form == 1:
-            core.apply(str(act))
-        else:
-            core.apply(str(act), seat=seat)
-        steps += 1
-        assert steps < MAX_ACTIONS, "game did not terminate"
-    assert core.is_over and core.legal_actions() == []
-    assert core.payoffs == ref.payoffs
-    assert core.outcome == ref.outcome
-    assert core.hand_results == ref.hand_results
-    assert core.history() == ref.history()
-    assert sabacc.replay(core.history()).stacks == core.stacks
+
+    drive(ref, core, lambda g: choose(rng, g.legal(), passive), compare, max_actions=MAX_ACTIONS)
+    assert_end_equal(ref, core)
 
 
 # ============================================================================================

@@ -1064,7 +1064,6 @@ cdef class ClassicCore(_BettingCore):
     cdef list _hand_data
     cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
-    cdef list _legal_list
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
@@ -1098,7 +1097,6 @@ cdef class ClassicCore(_BettingCore):
         self._hand_data = []
         self._results = []
         self._legal_obj = None
-        self._legal_list = None
         memset(st, 0, sizeof(State))
         if options is _last_options:  # options are frozen: reuse the last conversion
             memcpy(o, &_last_opts, sizeof(Opts))
@@ -1144,24 +1142,13 @@ cdef class ClassicCore(_BettingCore):
 
     def legal_actions(self):
         """Every legal action for ``current_player``, each bet/raise size listed."""
-        cdef list out
         cdef State* st = &self.st
         if st.over or st.to_act < 0:
             return []
-        if self._legal_list is None:
-            g_compute_legal(st, &self.o)
-            out = self._fixed_list()
-            if st.phase == PH_BETTING:
-                if st.bet_hi:
-                    if st.bet_hi >= len(_BETS):
-                        _betting._grow(st.bet_hi)
-                    out.extend(_BETS[st.bet_lo:st.bet_hi + 1])
-                if st.raise_hi:
-                    if st.raise_hi >= len(_RAISES):
-                        _betting._grow(st.raise_hi)
-                    out.extend(_RAISES[st.raise_lo:st.raise_hi + 1])
-            self._legal_list = out
-        return list(self._legal_list)
+        g_compute_legal(st, &self.o)
+        if st.phase == PH_BETTING:
+            return self._betting_list()
+        return self._fixed_list()  # a new list each call: nothing kept, nothing copied
 
     def is_legal(self, action):
         try:
@@ -1204,7 +1191,6 @@ cdef class ClassicCore(_BettingCore):
             )
         self.st.legal_ok = 0
         self._legal_obj = None
-        self._legal_list = None
         self._seats.append(actor)
         self._acts.append(action)
         self._last[actor] = action
@@ -1238,7 +1224,6 @@ cdef class ClassicCore(_BettingCore):
         )
         new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
         new._legal_obj = self._legal_obj
-        new._legal_list = self._legal_list
         if reseed is not None:
             mt_seed(&new.st.rng, &_MT_BASE, reseed)
         return new
@@ -1765,24 +1750,12 @@ cdef class ClassicCore(_BettingCore):
         new._results = results
         new._hand_data = [None] * len(results)
         new._legal_obj = None
-        new._legal_list = None
-        memset(st, 0, sizeof(State))
         _read_options(&new.o, game.options)
         version, internal, gauss = game.rng.getstate()
-        for i in range(MT_N):
-            st.rng.mt[i] = <uint32_t>internal[i]
-        st.rng.mti = internal[MT_N]
-        n = st.n = game.n
+        _copy_table(st, game, internal)
+        n = st.n
         last = []
         for s in range(n):
-            st.stacks[s] = game.stacks[s]
-            st.out[s] = game.out[s]
-            st.in_hand[s] = game.in_hand[s]
-            st.folded[s] = game.folded[s]
-            st.acted[s] = game.acted[s]
-            st.committed[s] = game.committed[s]
-            st.round_bet[s] = game.round_bet[s]
-            st.hand_start[s] = game.hand_start_stacks[s]
             hand = game.hands[s]
             st.hlen[s] = len(hand)
             for i, c in enumerate(hand):
@@ -1796,18 +1769,6 @@ cdef class ClassicCore(_BettingCore):
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
         new._last = last
-        st.hand_no = game.hand_no
-        st.dealer = game.dealer
-        st.orbit_steps = game.orbit_steps
-        st.sabacc_pot = game.sabacc_pot
-        st.carry = game.carry
-        st.house = game.house
-        st.to_act = -1 if game.to_act is None else game.to_act
-        st.phase = _PHASES.index(game.phase)
-        st.over = game.over
-        st.dead = game.dead
-        st.cur_bet = game.cur_bet
-        st.raises = game.raises
         st.ndraw = len(game.draw)
         for i, c in enumerate(game.draw):
             st.draw[i] = c.id
@@ -1872,7 +1833,6 @@ cdef class ClassicCore(_BettingCore):
                 places[i][0] = <signed char>cards[i]
         st.legal_ok = 0
         new._legal_obj = None
-        new._legal_list = None
         return new
 
 
@@ -1902,5 +1862,4 @@ cdef ClassicCore _assemble(State* st, Opts* o, options, seed, names, seats, acts
     new._hand_data = list(hand_data)
     new._results = list(results)
     new._legal_obj = None
-    new._legal_list = None
     return new

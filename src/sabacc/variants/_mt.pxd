@@ -39,28 +39,48 @@ cdef inline void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
 
 
 cdef inline void mt_init_by_array(MT* r, const MT* base, uint32_t* key, int klen) noexcept nogil:
-    """CPython's ``init_by_array(key)``; ``base`` is ``init_genrand(MT_INIT)``, computed once."""
+    """CPython's ``init_by_array(key)``; ``base`` is ``init_genrand(MT_INIT)``, computed once.
+
+    Each step reads the word the step before wrote (``mt[i - 1]``, or ``mt[0]`` after a wrap,
+    which is a copy of it): it is carried in ``prev``, a register, rather than read back from
+    the array, which would put a store-to-load round trip in this chain of 1,247 dependent
+    steps (the seeding is most of a new game's time). A one-word key (seeds below 2**32) has
+    its own first loop, with the key word in a register."""
     cdef int i = 1, j = 0, k
+    cdef uint32_t prev, kw
     memcpy(r, base, sizeof(MT))
-    k = MT_N if MT_N > klen else klen
-    while k > 0:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
-                             + key[j] + <uint32_t>j)
-        i += 1
-        j += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        if j >= klen:
-            j = 0
-        k -= 1
+    prev = r.mt[0]
+    if klen == 1:  # MT_N steps: i = 1 .. MT_N - 1, the wrap, then i = 1 once more
+        kw = key[0]
+        for i in range(1, MT_N):
+            prev = <uint32_t>((r.mt[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1664525)) + kw)
+            r.mt[i] = prev
+        r.mt[0] = prev
+        prev = <uint32_t>((r.mt[1] ^ ((prev ^ (prev >> 30)) * <uint32_t>1664525)) + kw)
+        r.mt[1] = prev
+        i = 2
+    else:
+        k = MT_N if MT_N > klen else klen
+        while k > 0:
+            prev = <uint32_t>((r.mt[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1664525))
+                              + key[j] + <uint32_t>j)
+            r.mt[i] = prev
+            i += 1
+            j += 1
+            if i >= MT_N:
+                r.mt[0] = prev
+                i = 1
+            if j >= klen:
+                j = 0
+            k -= 1
     k = MT_N - 1
     while k > 0:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
-                             - <uint32_t>i)
+        prev = <uint32_t>((r.mt[i] ^ ((prev ^ (prev >> 30)) * <uint32_t>1566083941))
+                          - <uint32_t>i)
+        r.mt[i] = prev
         i += 1
         if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
+            r.mt[0] = prev
             i = 1
         k -= 1
     r.mt[0] = <uint32_t>0x80000000
@@ -122,6 +142,10 @@ cdef inline int mt_seed(MT* r, const MT* base, object seed) except -1:
     """Seed as ``random.Random(seed)`` does for an int: the 32-bit words of ``abs(seed)``."""
     cdef uint32_t key[MT_MAX_KEY]
     cdef int klen = 0
+    if type(seed) is int and 0 <= seed <= 0xFFFFFFFF:  # one word: no big-number arithmetic
+        key[0] = <uint32_t>seed
+        mt_init_by_array(r, base, key, 1)
+        return 0
     n = abs(int(seed))
     if n == 0:
         key[0] = 0

@@ -23,7 +23,7 @@ from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.object cimport PyObject, PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.list cimport PyList_GET_ITEM
 
 from sabacc.variants._mt cimport (
@@ -77,7 +77,6 @@ DEF V_SURABAT = 1
 DEF V_CORUSCANT = 2
 DEF HAND_SIZE = 5   # Coruscant Shift's deal and draw-up
 DEF MAXH_KEEP = 8   # Coruscant Shift: most cards a selection chooses among (5 in play)
-DEF KEEP_CACHE_BITS = 12  # Coruscant Shift: the shared Keep cache holds 2**12 = 4,096 objects
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -244,6 +243,11 @@ GOLD[:] = [0, 0, 5, -5, 10, -10]
 cdef int CRANK[NC]
 for _i, _c in enumerate(sorted(SPIKE_DECK.cards, key=lambda c: (c.value, c.code))):
     CRANK[_c.id] = _i
+#: The index of the lowest set bit of each nonzero mask of up to MAXH_KEEP bits.
+cdef unsigned char LOWBIT[1 << MAXH_KEEP]
+LOWBIT[0] = 0
+for _i in range(1, 1 << MAXH_KEEP):
+    LOWBIT[_i] = 0 if _i & 1 else LOWBIT[_i >> 1] + 1
 
 cdef object _Stand = Stand
 cdef object _Gain = Gain
@@ -258,67 +262,121 @@ cdef object _SurabatOptions = SurabatOptions
 cdef object _CoruscantOptions = CoruscantOptions
 cdef object _Keep = Keep
 
-# Coruscant Shift's Keep objects, shared by every game in the process (a Keep is a frozen,
-# slotted dataclass, so sharing one between games is safe), in two tables of fixed size:
-# - every subset of one or two cards has its own slot (``_KS_OBJS``, indexed by the card ids
-#   with the two Sylops as one, KS_SLOTS = 61 * 61 + 61 = 3,782 slots): filled once, never
-#   replaced;
-# - larger subsets share a direct-mapped table of KEEP_CACHE = 2**KEEP_CACHE_BITS slots
-#   (``_KC_OBJS``), indexed by a hash of the subset's key (one bit per card id, the Sylops
-#   counted in the top two bits: the key determines the codes, so equal keys are equal Keeps).
-#   A slot holds the last Keep built for a key that hashes there (key 0, no card, marks an empty
-#   slot: a legal Keep names at least one card).
-# So the tables never hold more than KS_SLOTS + KEEP_CACHE Keeps, however many subsets a long
-# simulation meets.
+# Coruscant Shift's Keep objects come from one pool shared by every game in the process: a
+# decision's Keep for the hand positions ``full`` (a mask of at most MAXH_KEEP positions) is
+# taken from ``_POOL[full]``, POOL_GENS objects. A pooled Keep that nothing but the pool refers
+# to (reference count 1: no list, action log, caller or other game holds it) is rewritten in
+# place (its codes tuple too, when nothing else holds that either), which no one can see;
+# otherwise the next free generation is used, or a new Keep takes the place of the oldest one
+# (which lives on for whoever holds it). A slot's Keeps all have popcount(full) cards, so a
+# tuple is rewritten item by item. So the pool never holds more than POOL_SLOTS Keeps, and in
+# random play (the caller holding the previous decision's list while asking for the next) the
+# Keeps it rewrites are the ones of a few decisions ago: warm in the cache, nothing allocated.
+DEF POOL_GENS = 4
+DEF POOL_SLOTS = (1 << MAXH_KEEP) * POOL_GENS
+cdef PyObject* _POOL[1 << MAXH_KEEP][POOL_GENS]  # owned references, or NULL
+memset(_POOL, 0, sizeof(_POOL))
+cdef unsigned char _POOL_NEXT[1 << MAXH_KEEP]    # the generation a new Keep replaces next
+memset(_POOL_NEXT, 0, sizeof(_POOL_NEXT))
+cdef Py_ssize_t _POOL_REUSED = 0
+cdef Py_ssize_t _POOL_BUILT = 0
+# Behind the pool, for callers that hold every Keep they were given (so that all of a slot's
+# generations are taken): every subset of one or two cards has a Keep of its own in _SMALL,
+# built once and kept (NCANON * NCANON + NCANON = 3,782 slots, the two Sylops, one code,
+# counted as one card), and is given again; larger subsets are then built anew.
 DEF NCANON = 61  # card ids 0-59, and 60 for either Sylop
-DEF KS_SLOTS = NCANON * NCANON + NCANON
-DEF KEEP_CACHE = 1 << KEEP_CACHE_BITS
-cdef list _KS_OBJS = [None] * KS_SLOTS
-cdef uint64_t _KC_KEYS[KEEP_CACHE]
-memset(_KC_KEYS, 0, sizeof(_KC_KEYS))
-cdef list _KC_OBJS = [None] * KEEP_CACHE
-cdef Py_ssize_t _KC_HITS = 0
-cdef Py_ssize_t _KC_MISSES = 0
+DEF SMALL_SLOTS = NCANON * NCANON + NCANON
+cdef list _SMALL = [None] * SMALL_SLOTS
 
 cdef extern from *:
     """
+    #include "structmember.h"
     /* A new instance of a type, as object.__new__(t) makes it for a class without arguments. */
     static PyObject* sabacc_alloc(PyObject* t) {
         return ((PyTypeObject*)t)->tp_alloc((PyTypeObject*)t, 0);
     }
+    /* The byte offset of a slot (a member descriptor of a __slots__ class), or -1. */
+    static Py_ssize_t sabacc_slot_offset(PyObject* descr) {
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        PyMemberDef* m = ((PyMemberDescrObject*)descr)->d_member;
+        return m->type == T_OBJECT_EX ? m->offset : -1;
+    }
+    /* The slot at ``offset`` of ``o`` (borrowed; NULL if unset). */
+    static PyObject* sabacc_slot_get(PyObject* o, Py_ssize_t offset) {
+        return *(PyObject**)((char*)o + offset);
+    }
+    /* Set the slot at ``offset`` of ``o`` to ``v`` (a new reference is taken, the old one
+       released). */
+    static void sabacc_slot_set(PyObject* o, Py_ssize_t offset, PyObject* v) {
+        PyObject** at = (PyObject**)((char*)o + offset);
+        PyObject* old = *at;
+        Py_INCREF(v);
+        *at = v;
+        Py_XDECREF(old);
+    }
+    static Py_ssize_t sabacc_refcnt(PyObject* o) { return Py_REFCNT(o); }
+    static PyObject* sabacc_newref(PyObject* o) { Py_INCREF(o); return o; }
+    static void sabacc_xdecref(PyObject* o) { Py_XDECREF(o); }
+    static Py_ssize_t sabacc_tuple_size(PyObject* t) { return PyTuple_GET_SIZE(t); }
+    /* Item ``i`` of the tuple ``t`` (which nothing else refers to) becomes ``v``. */
+    static void sabacc_tuple_put(PyObject* t, Py_ssize_t i, PyObject* v) {
+        PyObject* old = PyTuple_GET_ITEM(t, i);
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(t, i, v);
+        Py_DECREF(old);
+    }
     """
     object sabacc_alloc(object t)
+    Py_ssize_t sabacc_slot_offset(object descr)
+    PyObject* sabacc_slot_get(PyObject* o, Py_ssize_t offset)
+    void sabacc_slot_set(PyObject* o, Py_ssize_t offset, object v)
+    Py_ssize_t sabacc_refcnt(PyObject* o)
+    PyObject* sabacc_newref(object o)
+    void sabacc_xdecref(PyObject* o)
+    Py_ssize_t sabacc_tuple_size(PyObject* t)
+    void sabacc_tuple_put(PyObject* t, Py_ssize_t i, PyObject* v)
+
+
+#: Where a Keep keeps its ``cards`` (its ``__slots__`` member), written directly; -1 when
+#: ``Keep`` is not a slotted class (then the generic attribute setter is used, and pooled Keeps
+#: are never rewritten).
+cdef Py_ssize_t _KEEP_CARDS = sabacc_slot_offset(Keep.__dict__["cards"])
 
 
 def keep_cache_info():
-    """The shared Keep tables of the Coruscant core: ``(slots, filled, hits, misses)``, both
-    tables together (a miss is a Keep built)."""
-    cdef Py_ssize_t i, filled = 0
-    for i in range(KEEP_CACHE):
-        if _KC_KEYS[i]:
-            filled += 1
-    for o in _KS_OBJS:
+    """The Coruscant core's shared Keeps, the pool and the small table behind it: ``(slots,
+    filled, reused, built)`` (a Keep rewritten in place or given again, a Keep allocated)."""
+    cdef Py_ssize_t i, g, filled = 0
+    for i in range(1 << MAXH_KEEP):
+        for g in range(POOL_GENS):
+            if _POOL[i][g] != NULL:
+                filled += 1
+    for o in _SMALL:
         if o is not None:
             filled += 1
-    return KS_SLOTS + KEEP_CACHE, filled, _KC_HITS, _KC_MISSES
+    return POOL_SLOTS + SMALL_SLOTS, filled, _POOL_REUSED, _POOL_BUILT
 
 
 def keep_cache_clear():
-    """Empty the shared Keep tables (and their counters)."""
-    global _KC_HITS, _KC_MISSES
-    cdef Py_ssize_t i
-    for i in range(KEEP_CACHE):
-        _KC_KEYS[i] = 0
-        _KC_OBJS[i] = None
-    for i in range(KS_SLOTS):
-        _KS_OBJS[i] = None
-    _KC_HITS = 0
-    _KC_MISSES = 0
+    """Empty the shared Keep pool and small table (and the counters); Keeps held elsewhere live
+    on."""
+    global _POOL_REUSED, _POOL_BUILT
+    cdef Py_ssize_t i, g
+    cdef PyObject* o
+    for i in range(1 << MAXH_KEEP):
+        _POOL_NEXT[i] = 0
+        for g in range(POOL_GENS):
+            o = _POOL[i][g]
+            _POOL[i][g] = NULL
+            sabacc_xdecref(o)
+    for i in range(SMALL_SLOTS):
+        _SMALL[i] = None
+    _POOL_REUSED = 0
+    _POOL_BUILT = 0
 
 
-cdef inline object _new_keep(const signed char* cards, int m):
-    """``Keep(codes)`` of the ``m`` card ids ``cards`` (in the canonical order), made without
-    the frozen dataclass's ``__init__``."""
+cdef inline object _codes_tuple(const signed char* cards, int m):
+    """The tuple of the codes of the ``m`` card ids ``cards``."""
     cdef int i
     cdef object code
     codes = PyTuple_New(m)
@@ -326,42 +384,86 @@ cdef inline object _new_keep(const signed char* cards, int m):
         code = _CODES[cards[i]]
         Py_INCREF(code)
         PyTuple_SET_ITEM(codes, i, code)
+    return codes
+
+
+cdef inline object _new_keep(const signed char* cards, int m):
+    """``Keep(codes)`` of the ``m`` card ids ``cards`` (in the canonical order), made without
+    the frozen dataclass's ``__init__``."""
+    codes = _codes_tuple(cards, m)
     keep = sabacc_alloc(_Keep)
-    PyObject_GenericSetAttr(keep, "cards", codes)
+    if _KEEP_CARDS >= 0:
+        sabacc_slot_set(<PyObject*>keep, _KEEP_CARDS, codes)
+    else:
+        PyObject_GenericSetAttr(keep, "cards", codes)
     return keep
 
 
-cdef inline object _cached_keep(uint64_t key, const signed char* cards, int m):
-    """The Keep of the ``m`` card ids ``cards`` (in the canonical order), whose subset key is
-    ``key``: from the tables, or a new one that takes its slot."""
-    global _KC_HITS, _KC_MISSES
+cdef inline bint _rewrite_keep(PyObject* keep, const signed char* cards, int m) noexcept:
+    """Make the Keep ``keep``, which nothing but its table slot refers to, the Keep of the ``m``
+    card ids ``cards``, in place (its codes tuple too when nothing else holds that either and
+    it has ``m`` items). Nobody can see the change: no other reference exists. False when
+    ``keep`` is shared (or its slot layout unknown): build a new one."""
+    cdef PyObject* codes
+    cdef int i
+    if _KEEP_CARDS < 0 or sabacc_refcnt(keep) != 1:
+        return False
+    codes = sabacc_slot_get(keep, _KEEP_CARDS)
+    if codes != NULL and sabacc_refcnt(codes) == 1 and sabacc_tuple_size(codes) == m:
+        for i in range(m):  # the code strings are held by _CODES: swapping them frees nothing
+            sabacc_tuple_put(codes, i, PyTuple_GET_ITEM(_CODES, cards[i]))
+        return True
+    sabacc_slot_set(keep, _KEEP_CARDS, _codes_tuple(cards, m))
+    return True
+
+
+cdef inline object _small_keep(const signed char* cards, int m):
+    """The Keep of one or two card ids (in the canonical order) from ``_SMALL``, built the first
+    time and kept for the process: for callers that hold every Keep they are given (the RL mask
+    cache does), so that the pool's generations are all taken."""
     cdef Py_ssize_t h
-    cdef int a, b
+    cdef int a = cards[0] if VAL[cards[0]] else NCANON - 1, b
     cdef PyObject* found
-    if m <= 2:
-        a = cards[0] if VAL[cards[0]] else NCANON - 1
-        if m == 1:
-            h = NCANON * NCANON + a
-        else:
-            b = cards[1] if VAL[cards[1]] else NCANON - 1
-            h = a * NCANON + b if a < b else b * NCANON + a
-        found = PyList_GET_ITEM(_KS_OBJS, h)
-        if found is not <PyObject*>None:
-            _KC_HITS += 1
-            return <object>found
-        _KC_MISSES += 1
-        keep = _new_keep(cards, m)
-        _KS_OBJS[h] = keep
-        return keep
-    h = <Py_ssize_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - KEEP_CACHE_BITS))
-    if _KC_KEYS[h] == key:
-        _KC_HITS += 1
-        return <object>PyList_GET_ITEM(_KC_OBJS, h)
-    _KC_MISSES += 1
+    if m == 1:
+        h = NCANON * NCANON + a
+    else:
+        b = cards[1] if VAL[cards[1]] else NCANON - 1
+        h = a * NCANON + b if a < b else b * NCANON + a
+    found = PyList_GET_ITEM(_SMALL, h)
+    if found is not <PyObject*>None:
+        return <object>found
     keep = _new_keep(cards, m)
-    _KC_OBJS[h] = keep
-    _KC_KEYS[h] = key
+    _SMALL[h] = keep
     return keep
+
+
+cdef inline object _pooled_keep(int full, const signed char* cards, int m):
+    """The Keep of the ``m`` card ids ``cards`` (in the canonical order) at the hand positions
+    ``full``, from the pool: a pooled one nobody else holds, rewritten, or a new one."""
+    global _POOL_REUSED, _POOL_BUILT
+    cdef int g
+    cdef PyObject* o
+    for g in range(POOL_GENS):
+        o = _POOL[full][g]
+        if o == NULL:
+            break
+        if _rewrite_keep(o, cards, m):
+            _POOL_REUSED += 1
+            return <object>o
+    else:  # every generation held elsewhere (by callers that keep listed actions)
+        if m <= 2:  # a Keep of one or two cards is always in the small table
+            _POOL_REUSED += 1
+            return _small_keep(cards, m)
+        g = _POOL_NEXT[full]  # the oldest is replaced (its holders keep it)
+        _POOL_NEXT[full] = <unsigned char>((g + 1) % POOL_GENS)
+    _POOL_BUILT += 1
+    keep = _new_keep(cards, m)
+    o = _POOL[full][g]
+    _POOL[full][g] = sabacc_newref(keep)
+    sabacc_xdecref(o)
+    return keep
+
+
 cdef object _STAND = STAND
 cdef object _GAIN = GAIN
 cdef object _CHECK = CHECK
@@ -1799,10 +1901,12 @@ cdef class SpikeCore(_BettingCore):
         global _last_options, _last_opts
         cls = type(self)
         options_type = cls._options_type
-        if options is None or isinstance(options, _Mapping):
+        if type(options) is options_type:  # the common case, first: no Mapping check
+            pass
+        elif options is None or isinstance(options, _Mapping):
             # Parsed and validated by the reference engine's own code, once.
             options = options_type.from_mapping(options or {})
-        elif type(options) is not options_type:
+        else:
             raise OptionError(
                 f"{cls.__name__} takes {options_type.__name__} "
                 f"({cls._game_type.info.title} only)"
@@ -1819,7 +1923,8 @@ cdef class SpikeCore(_BettingCore):
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {n}"
             )
-        seed = resolve_seed(seed)  # the reference engine's rule: whole numbers, None = random
+        if type(seed) is not int:  # the reference engine's rule: whole numbers, None = random
+            seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
         self.names = list(names)
@@ -1875,22 +1980,15 @@ cdef class SpikeCore(_BettingCore):
 
     def legal_actions(self):
         """Every legal action for ``current_player``, each bet/raise size listed."""
-        cdef list out
         if self.st.over or self.st.to_act < 0:
             return []
-        if self._legal_list is None:
-            self._compute_legal()
-            out = self._fixed_list()
-            if self.st.phase == PH_BETTING:
-                if self.st.bet_hi:
-                    if self.st.bet_hi >= len(_BETS):
-                        _betting._grow(self.st.bet_hi)
-                    out.extend(_BETS[self.st.bet_lo:self.st.bet_hi + 1])
-                if self.st.raise_hi:
-                    if self.st.raise_hi >= len(_RAISES):
-                        _betting._grow(self.st.raise_hi)
-                    out.extend(_RAISES[self.st.raise_lo:self.st.raise_hi + 1])
-            self._legal_list = out
+        self._compute_legal()
+        if self.st.phase == PH_BETTING:
+            return self._betting_list()  # a new list each call: nothing kept, nothing copied
+        if self.o.variant != V_CORUSCANT:
+            return self._fixed_list()
+        if self._legal_list is None:  # the decision's Keeps, kept (apply finds them by identity)
+            self._legal_list = self._fixed_list()
         return list(self._legal_list)
 
     def is_legal(self, action):
@@ -2154,6 +2252,7 @@ cdef class SpikeCore(_BettingCore):
     cdef list _surabat_fixed_list(self):
         cdef list out
         cdef int seen[21]
+        cdef int sun[21]
         cdef int i, v, s = self.st.to_act
         memset(seen, 0, sizeof(seen))
         for i in range(self.st.hlen[s]):
@@ -2162,7 +2261,7 @@ cdef class SpikeCore(_BettingCore):
             return [_DISCARDS[v] for v in range(21) if seen[v]]
         out = [_STAND]
         if self.st.can_gain:
-            sun = [0] * 21
+            memset(sun, 0, sizeof(sun))
             for i in range(self.st.nsun):
                 sun[VAL[self.st.sun[i]] + 10] = 1
             for v in range(21):
@@ -2177,12 +2276,23 @@ cdef class SpikeCore(_BettingCore):
     cdef list _coruscant_keeps(self):
         """The legal Keep actions, in the reference's order (by the mask of hand positions;
         each subset once: two Sylops make two masks the same subset, the first is listed).
-        The list is kept (with each Keep's mask) for the decision; callers copy it."""
+        The list is kept (with each Keep's mask) for the decision; callers copy it.
+
+        A subset's cards in the canonical order come from its mask of canonical ranks (bit r:
+        the r-th card of the hand in that order), made from the mask of the subset without its
+        lowest position, and read lowest rank first (``LOWBIT``): no per-position test."""
         cdef State* st = &self.st
-        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], mask, full, i, j, x, m
+        cdef int s = st.to_act, n = st.hlen[s], k = st.kept_n[s], free, mask, i, j, x, m, r
         cdef int order[MAXH]
+        cdef signed char by_rank[MAXH]  # the hand's cards in the canonical order
         cdef signed char sorted_cards[MAXH]
-        cdef uint64_t key
+        cdef unsigned char rank_bit[MAXH]  # a position's bit in a rank mask
+        cdef unsigned char ranks[1 << MAXH_KEEP]  # each free-position mask's rank mask
+        cdef uint64_t bits[MAXH]
+        cdef uint64_t keys[1 << MAXH_KEEP]   # each free-position mask's subset key
+        cdef uint64_t listed[1 << MAXH_KEEP]  # the keys listed so far (with two free Sylops)
+        cdef uint64_t kept_key = 0
+        cdef int nkeys = 0, dup, free_sylops = 0, kept_ranks = 0
         cdef signed char c
         for i in range(n):  # insertion sort of positions by the canonical card order
             x = i
@@ -2191,35 +2301,49 @@ cdef class SpikeCore(_BettingCore):
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = x
-        cdef uint64_t keys[1 << MAXH_KEEP]
-        cdef int nkeys = 0, dup
+        for i in range(n):
+            rank_bit[order[i]] = <unsigned char>(1 << i)
+            by_rank[i] = st.hands[s][order[i]]
+        for i in range(k):
+            kept_ranks |= rank_bit[i]
+        free = n - k
+        ranks[0] = 0
+        for mask in range(1, 1 << free):  # a mask's: the mask without its lowest bit's, + it
+            j = LOWBIT[mask]
+            ranks[mask] = ranks[mask & (mask - 1)] | rank_bit[k + j]
+        for i in range(k, n):
+            if VAL[st.hands[s][i]] == 0:
+                free_sylops += 1
+        if free_sylops >= 2:  # only two free Sylops make two masks the same subset
+            for i in range(n):  # a card's bit in the subset key: the Sylops (one code) counted
+                c = st.hands[s][i]
+                bits[i] = ((<uint64_t>1) << 62) if VAL[c] == 0 else ((<uint64_t>1) << c)
+                if i < k:
+                    kept_key += bits[i]
+            keys[0] = kept_key
+            for mask in range(1, 1 << free):
+                keys[mask] = keys[mask & (mask - 1)] + bits[k + LOWBIT[mask]]
+        self._keeps = None  # the last decision's Keeps: this game no longer holds them
         cdef list out = []
-        for mask in range(1 if k == 0 else 0, 1 << (n - k)):
-            full = ((1 << k) - 1) | (mask << k)
-            key = 0
-            for i in range(n):
-                if full >> i & 1:
-                    c = st.hands[s][i]
-                    if VAL[c] == 0:  # the Sylops are one code: count them
-                        key += (<uint64_t>1) << 62
-                    else:
-                        key |= (<uint64_t>1) << c
-            dup = 0
-            for j in range(nkeys):
-                if keys[j] == key:
-                    dup = 1
-                    break
-            if dup:
-                continue
-            keys[nkeys] = key
+        for mask in range(1 if k == 0 else 0, 1 << free):
+            if free_sylops >= 2:
+                dup = 0
+                for j in range(nkeys):
+                    if listed[j] == keys[mask]:
+                        dup = 1
+                        break
+                if dup:
+                    continue
+                listed[nkeys] = keys[mask]
             self._keep_masks[nkeys] = <unsigned char>mask
             nkeys += 1
             m = 0
-            for i in range(n):
-                if full >> order[i] & 1:
-                    sorted_cards[m] = st.hands[s][order[i]]
-                    m += 1
-            out.append(_cached_keep(key, sorted_cards, m))
+            r = kept_ranks | ranks[mask]
+            while r:
+                sorted_cards[m] = by_rank[LOWBIT[r]]
+                m += 1
+                r &= r - 1
+            out.append(_pooled_keep(((1 << k) - 1) | (mask << k), sorted_cards, m))
         self._keeps = out
         self._keeps_at = len(self._acts)
         return out
@@ -2758,83 +2882,11 @@ cdef class SpikeCore(_BettingCore):
         Raises ``ValueError`` for a snapshot no engine can hold (see ``SpikeSnapshot.validate``).
         """
         cdef SpikeCore new = SpikeCore.__new__(SpikeCore)
-        cdef State* st = &new.st
-        cdef int s, i, n
         if type(snapshot) is not SpikeSnapshot or type(snapshot.options) is not SpikeOptions:
             raise TypeError("from_snapshot takes a SpikeSnapshot of a Corellian Spike game")
         snapshot.validate()
-        new.options = snapshot.options
-        new.seed = snapshot.seed
-        new.names = list(snapshot.names)
-        new._seats = [s for s, _ in snapshot.actions]
-        new._acts = [parse_action(a) for _, a in snapshot.actions]
-        results = snapshot.hand_results
-        new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
-        new._results = list(results)
-        new._hand_data = [None] * len(results)
-        new._legal_obj = None
-        new._legal_list = None
-        new._keeps = None  # and the Keeps built for the old state
-        memset(st, 0, sizeof(State))
-        _read_options(&new.o, snapshot.options)
-        internal = snapshot.rng_state
-        for i in range(MT_N):
-            st.rng.mt[i] = <uint32_t>internal[i]
-        st.rng.mti = internal[MT_N]
-        n = st.n = len(snapshot.names)
-        last = []
-        for s in range(n):
-            st.stacks[s] = snapshot.stacks[s]
-            st.out[s] = snapshot.out[s]
-            st.in_hand[s] = snapshot.in_hand[s]
-            st.folded[s] = snapshot.folded[s]
-            st.acted[s] = snapshot.acted[s]
-            st.committed[s] = snapshot.committed[s]
-            st.round_bet[s] = snapshot.round_bet[s]
-            st.hand_start[s] = snapshot.hand_start_stacks[s]
-            hand = snapshot.hands[s]
-            public = snapshot.public_ids[s]
-            st.hlen[s] = len(hand)
-            for i, c in enumerate(hand):
-                st.hands[s][i] = c
-                st.pub[c] = c in public
-            text = snapshot.last_action[s]
-            st.last_kind[s] = -1
-            if text is None:
-                last.append(None)
-            else:
-                st.allin_last[s] = text.endswith(" (all-in)")
-                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
-                st.last_kind[s] = _LAST_KIND_OF[last[s].kind]
-        new._last = last
-        st.hand_no = snapshot.hand_no
-        st.dealer = snapshot.dealer
-        st.orbit_steps = snapshot.orbit_steps
-        st.sabacc_pot = snapshot.sabacc_pot
-        st.carry = snapshot.carry
-        st.house = snapshot.house
-        st.to_act = -1 if snapshot.to_act is None else snapshot.to_act
-        st.phase = _PHASES.index(snapshot.phase)
-        st.over = snapshot.over
-        st.dead = snapshot.dead
-        st.cur_bet = snapshot.cur_bet
-        st.raises = snapshot.raises
-        st.ndraw = len(snapshot.draw)
-        for i, c in enumerate(snapshot.draw):
-            st.draw[i] = c
-        st.ndiscard = len(snapshot.discard)
-        for i, c in enumerate(snapshot.discard):
-            st.discard[i] = c
-        st.nmuck = len(snapshot.muck)
-        for i, c in enumerate(snapshot.muck):
-            st.muck[i] = c
-        st.round = snapshot.round
-        st.qlen = len(snapshot.card_queue)
-        st.qpos = 0
-        for i, s in enumerate(snapshot.card_queue):
-            st.queue[i] = s
-        if snapshot.last_dice is not None:
-            st.d1, st.d2 = snapshot.last_dice
+        _fill_core(new, snapshot, snapshot.rng_state, snapshot.hands, snapshot.draw,
+                   snapshot.discard, snapshot.muck)
         return new
 
     def snapshot(self):
@@ -2973,87 +3025,76 @@ cdef SpikeCore _assemble(type cls, State* st, Opts* o, options, seed, names, sea
 
 cdef void _copy_reference(SpikeCore new, object game) except *:
     """Copy what a reference Spike-family game shares with every core (the table, the hand's
-    Spike state, the RNG and the logs) into ``new`` (from_game of the subclasses)."""
-    cdef State* st = &new.st
-    cdef int s, i, n
+    Spike state, the RNG and the logs) into ``new`` (from_game of the subclasses): the fields a
+    snapshot has, read by the same code as ``from_snapshot``."""
     _version, internal, gauss = game.rng.getstate()
     if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
         raise ValueError("the game's RNG holds a Gaussian draw the core cannot keep")
-    new.options = game.options
-    new.seed = game.seed
-    new.names = list(game.names)
-    new._seats = [s for s, _ in game.actions]
-    new._acts = [parse_action(a) for _, a in game.actions]
-    results = game.hand_results
+    _fill_core(new, game, internal, [[c.id for c in hand] for hand in game.hands],
+               [c.id for c in game.draw], [c.id for c in game.discard],
+               [c.id for c in game.muck])
+
+
+cdef void _fill_core(SpikeCore new, object src, object rng_state, object hands, object draw,
+                     object discard, object muck) except *:
+    """Set ``new`` to the state ``src`` describes: a :class:`SpikeSnapshot` or a reference
+    Spike-family game, whose fields of the same names (``SpikeSnapshot``'s) are read here;
+    the cards (per-seat ``hands`` and the piles, bottom first) come as card ids, the RNG as
+    the 624 words and the index. The state of a subclass's variant is its ``from_game``'s."""
+    cdef State* st = &new.st
+    cdef int s, i, n
+    new.options = src.options
+    new.seed = src.seed
+    new.names = list(src.names)
+    new._seats = [s for s, _ in src.actions]
+    new._acts = [parse_action(a) for _, a in src.actions]
+    results = src.hand_results
     new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
     new._results = list(results)
     new._hand_data = [None] * len(results)
     new._legal_obj = None
     new._legal_list = None
     new._keeps = None  # and the Keeps built for the old state
-    memset(st, 0, sizeof(State))
-    _read_options(&new.o, game.options)
-    for i in range(MT_N):
-        st.rng.mt[i] = <uint32_t>internal[i]
-    st.rng.mti = internal[MT_N]
-    n = st.n = game.n
+    _read_options(&new.o, src.options)
+    _copy_table(st, src, rng_state)
+    n = st.n
     last = []
     for s in range(n):
-        st.stacks[s] = game.stacks[s]
-        st.out[s] = game.out[s]
-        st.in_hand[s] = game.in_hand[s]
-        st.folded[s] = game.folded[s]
-        st.acted[s] = game.acted[s]
-        st.committed[s] = game.committed[s]
-        st.round_bet[s] = game.round_bet[s]
-        st.hand_start[s] = game.hand_start_stacks[s]
-        public = game.public_ids[s]
-        st.hlen[s] = len(game.hands[s])
-        for i, card in enumerate(game.hands[s]):
-            st.hands[s][i] = card.id
-            st.pub[card.id] = card.id in public
-        text = game.last_action[s]
+        public = src.public_ids[s]
+        st.hlen[s] = len(hands[s])
+        for i, c in enumerate(hands[s]):
+            st.hands[s][i] = c
+            st.pub[c] = c in public
+        text = src.last_action[s]
         st.last_kind[s] = -1
         if text is None:
             last.append(None)
         else:
             st.allin_last[s] = text.endswith(" (all-in)")
-            if text == "swap moon":  # the table is not shown which card went
+            if text == "swap moon":  # the table is not shown which card went (Surabat)
                 last.append(_SWAP_MOON[10])
-            elif text.startswith("kept "):  # nor which cards were kept
+            elif text.startswith("kept "):  # nor which cards were kept (Coruscant)
                 last.append(_Keep(()))
             else:
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
             st.last_kind[s] = _LAST_KIND_OF.get(last[s].kind, -1)
     new._last = last
-    st.hand_no = game.hand_no
-    st.dealer = game.dealer
-    st.orbit_steps = game.orbit_steps
-    st.sabacc_pot = game.sabacc_pot
-    st.carry = game.carry
-    st.house = game.house
-    st.to_act = -1 if game.to_act is None else game.to_act
-    st.phase = _PHASES.index(game.phase)
-    st.over = game.over
-    st.dead = game.dead
-    st.cur_bet = game.cur_bet
-    st.raises = game.raises
-    st.ndraw = len(game.draw)
-    for i, card in enumerate(game.draw):
-        st.draw[i] = card.id
-    st.ndiscard = len(game.discard)
-    for i, card in enumerate(game.discard):
-        st.discard[i] = card.id
-    st.nmuck = len(game.muck)
-    for i, card in enumerate(game.muck):
-        st.muck[i] = card.id
-    st.round = game.round
-    st.qlen = len(game.card_queue)
+    st.ndraw = len(draw)
+    for i, c in enumerate(draw):
+        st.draw[i] = c
+    st.ndiscard = len(discard)
+    for i, c in enumerate(discard):
+        st.discard[i] = c
+    st.nmuck = len(muck)
+    for i, c in enumerate(muck):
+        st.muck[i] = c
+    st.round = src.round
+    st.qlen = len(src.card_queue)
     st.qpos = 0
-    for i, s in enumerate(game.card_queue):
+    for i, s in enumerate(src.card_queue):
         st.queue[i] = s
-    if game.last_dice is not None:
-        st.d1, st.d2 = game.last_dice
+    if src.last_dice is not None:
+        st.d1, st.d2 = src.last_dice
 
 
 # ---------------------------------------------------------------------------------- Surabat Cycle
