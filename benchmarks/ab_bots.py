@@ -11,18 +11,18 @@ differences, so the luck of the cards, shared by both runs, cancels (docs/bots.m
 
     PYTHONPATH=src python benchmarks/ab_bots.py sharp sharpx:probe=0.5 ismcts:32 2000 4242
     PYTHONPATH=src python benchmarks/ab_bots.py sharp shark heuristic,heuristic,heuristic 800 7
+    PYTHONPATH=src python benchmarks/ab_bots.py sharp shark ismcts:32 2000 7 --game-hands 10
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from typing import Any
 
 from sabacc.core.errors import OptionError
 from sabacc.services.bots.base import register_bot
 from sabacc.services.bots.expert import Params, SharpBot
-from sabacc.services.sim import SimSpec, simulate
+from sabacc.services.sim import SimSpec, ratio_ci, simulate
 
 
 def _sharpx(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
@@ -43,8 +43,11 @@ def _sharpx(seed: int | None = None, arg: str | None = None, **params: Any) -> S
 register_bot("sharpx", _sharpx)
 
 
-def run(first: str, opponents: tuple[str, ...], hands: int, seed: int) -> dict[str, Any]:
-    result = simulate(SimSpec("corellian_spike", (first, *opponents), hands, seed), 1)
+def run(
+    first: str, opponents: tuple[str, ...], hands: int, seed: int, game_hands: int = 1
+) -> dict[str, Any]:
+    spec = SimSpec("corellian_spike", (first, *opponents), hands, seed, game_hands=game_hands)
+    result = simulate(spec, 1)
     data = result.to_dict()
     nets, dhands = result.deal_series()
     data["deal_nets"] = [list(x) for x in nets]
@@ -60,26 +63,33 @@ def run(first: str, opponents: tuple[str, ...], hands: int, seed: int) -> dict[s
 
 
 def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float, float, int]:
-    """B - A credits per hand of the first bot, mean and 95% CI over deals; deals that differ."""
-    diffs = []
-    per = a["deal_hands"][0][0] if a["deal_hands"] else 1
-    for x, y in zip(a["deal_nets"], b["deal_nets"], strict=True):
-        diffs.append((y[0] - x[0]) / per)
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half, sum(1 for d in diffs if d)
+    """B - A credits per hand of the first bot, mean and 95% CI over deals; deals that differ.
+
+    A deal's difference is B's net minus A's over the deal (every rotation of one game), per
+    hand the two played there on average (several-hand games can end early when a stack is
+    lost); the interval is the ratio estimator's over deals (:func:`ratio_ci`), which with
+    one-hand games is mean +- 1.96 standard errors of the per-deal differences per hand."""
+    diffs = [y[0] - x[0] for x, y in zip(a["deal_nets"], b["deal_nets"], strict=True)]
+    hands = [(x[0] + y[0]) / 2 for x, y in zip(a["deal_hands"], b["deal_hands"], strict=True)]
+    mean, lo, hi = ratio_ci(diffs, hands)  # type: ignore[arg-type]
+    return mean, lo, hi, sum(1 for d in diffs if d)
 
 
 def main(argv: list[str]) -> int:
-    """``A B [C ...] OPPONENTS HANDS SEED``: every bot after ``A`` is paired with ``A``."""
+    """``A B [C ...] OPPONENTS HANDS SEED [--game-hands N]``: every bot after ``A`` is paired
+    with ``A``; with ``--game-hands N`` each deal is a game of N hands (the bots keep what they
+    learnt across its hands)."""
+    game_hands = 1
+    if "--game-hands" in argv:
+        i = argv.index("--game-hands")
+        game_hands = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2 :]
     *bots, opp_text, hands_text, seed_text = argv
     opp = tuple(opp_text.split(","))
     hands, seed = int(hands_text), int(seed_text)
-    base = run(bots[0], opp, hands, seed)
+    base = run(bots[0], opp, hands, seed, game_hands)
     for other in bots[1:]:
-        rb = run(other, opp, hands, seed)
+        rb = run(other, opp, hands, seed, game_hands)
         mean, lo, hi, differ = paired(base, rb)
         print(
             f"paired {other} - {bots[0]} vs {opp_text}: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "

@@ -46,9 +46,13 @@ def run_match(
     seed: int,
     workers: int,
     variant: str = "corellian_spike",
+    game_hands: int = 1,
 ) -> dict[str, Any]:
-    spec = SimSpec(variant, bots, hands, seed)
-    log(f"{name}: {', '.join(bots)}, {spec.deals * spec.hands_per_deal} hands ...")
+    spec = SimSpec(variant, bots, hands, seed, game_hands=game_hands)
+    log(
+        f"{name}: {', '.join(bots)}, {spec.deals * spec.hands_per_deal} hands "
+        f"({game_hands} a game) ..."
+    )
     cpu0 = os.times()
     result = simulate(spec, workers)
     cpu1 = os.times()
@@ -111,6 +115,7 @@ def run_matrix(
     save: Callable[[list[dict[str, Any]]], None] | None = None,
     opponents: set[str] | None = None,
     tables: set[int] | None = None,
+    game_hands: int = 1,
 ) -> list[dict[str, Any]]:
     """The candidate against every opponent (or only ``opponents``, at only ``tables`` seat
     counts), heads-up and one against three. Played cheapest first, ``save(results so far)``
@@ -129,7 +134,7 @@ def run_matrix(
     done: dict[int, dict[str, Any]] = {}
     for _cost, place, players, table, i, opponent, n in sorted(plan):
         lineup = (candidate,) + (opponent,) * (players - 1)
-        data = run_match(table, lineup, n, seed + 100 * players + i, workers, variant)
+        data = run_match(table, lineup, n, seed + 100 * players + i, workers, variant, game_hands)
         data["opponent"] = opponent
         done[place] = data
         if save is not None:
@@ -152,6 +157,7 @@ def run_ladder(
     matrix: list[dict[str, Any]] | None = None,
     only: set[str] | None = None,
     earlier: list[dict[str, Any]] | None = None,
+    game_hands: int = 1,
 ) -> list[dict[str, Any]]:
     """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
     the matrix (or an ``earlier`` ladder) already played heads-up is taken from it; searchers
@@ -167,14 +173,17 @@ def run_ladder(
         done = [
             m
             for m in [*(matrix or []), *(earlier or [])]
-            if tuple(m["lineup"]) == lineup and m["players"] == 2 and m.get("deal_score")
+            if tuple(m["lineup"]) == lineup
+            and m["players"] == 2
+            and m.get("deal_score")
+            and m.get("game_hands", 1) == game_hands
         ]
         if done:
             data = dict(done[0])
         else:
             searchers = sum(1 for b in lineup if b.startswith("ismcts"))
             n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
-            data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant)
+            data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant, game_hands)
         data["match"] = f"{high.name} vs {low.name}"
         data["levels"] = [high.name, low.name]
         out.append(data)
@@ -392,6 +401,13 @@ def main(argv: list[str] | None = None) -> int:
         help="what to run, comma-separated, of matches, speedup, timing, matrix, ladder; "
         "parts not run are kept from an earlier report",
     )
+    parser.add_argument(
+        "--game-hands",
+        type=int,
+        default=1,
+        help="hands per game in the matrix and the ladder (the bots keep what they learnt "
+        "across a game's hands; the interval is over games)",
+    )
     parser.add_argument("--out", default=str(RESULTS / "bench_bots"))
     parser.add_argument(
         "--variant", default="corellian_spike", help="the variant played (default: Spike)"
@@ -466,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
             save("matrix"),
             {x.strip() for x in args.opponents.split(",") if x.strip()} or None,
             {int(x) for x in args.tables.split(",") if x.strip()} or None,
+            args.game_hands,
         )
     if "ladder" in parts:
         steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None
@@ -482,6 +499,7 @@ def main(argv: list[str] | None = None) -> int:
             report.get("matrix"),
             steps,
             earlier,
+            args.game_hands,
         )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started

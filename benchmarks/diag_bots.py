@@ -11,6 +11,9 @@ seeds, every rotation of the line-up) and records, per bot name:
 * card play: swaps, gains and stands, the final ``|total|`` at showdowns and the Sabacc rate.
 
     PYTHONPATH=src python benchmarks/diag_bots.py sharp,ismcts:32 1000 4242 out.json
+    PYTHONPATH=src python benchmarks/diag_bots.py sharp,ismcts:32 1000 4242 out.json 10
+
+(the optional last argument: hands per game; the bots keep what they learnt across a game)
 
 Only for analysis: it recomputes ``q`` at each decision (the bots do not see it).
 """
@@ -47,7 +50,8 @@ def pot_size(total: int) -> str:
 def main(argv: list[str]) -> int:
     lineup = tuple(argv[0].split(","))
     hands, seed, out = int(argv[1]), int(argv[2]), argv[3]
-    spec = SimSpec("corellian_spike", lineup, hands, seed)
+    game_hands = int(argv[4]) if len(argv) > 4 else 1
+    spec = SimSpec("corellian_spike", lineup, hands, seed, game_hands=game_hands)
     n = spec.players
     decisions: dict[str, Counter[str]] = defaultdict(Counter)
     ends: dict[str, Counter[str]] = defaultdict(Counter)
@@ -64,7 +68,7 @@ def main(argv: list[str]) -> int:
                 make_bot(seats[s], derive_seed(spec.seed, "bot", deal, rotation, s))
                 for s in range(n)
             ]
-            junked: dict[int, int] = {}
+            junked: dict[tuple[int, int], int] = {}  # (hand, seat) -> the round it junked
             while not game.is_over:
                 seat = game.current_player
                 assert seat is not None
@@ -82,18 +86,19 @@ def main(argv: list[str]) -> int:
                         decisions[name][f"{key} {kind}"] += 1
                         decisions[name][f"{key} *"] += 1
                         if kind == "junk":
-                            junked[seat] = view.round
+                            junked[(game.hand_no, seat)] = view.round
                     else:
                         cards[name][type(action).__name__] += 1
                 game.apply(action, seat=seat)
-            for hr in game.hand_results:
+            for hand_no, hr in enumerate(game.hand_results, 1):
+                out_of = {s: r for (h, s), r in junked.items() if h == hand_no}
                 total = sum(p.amount for p in hr.pots if p.pot != "final")
                 size = pot_size(total)
                 for s in range(n):
                     name = seats[s]
                     net = hr.net[s]
-                    if s in junked:
-                        how = f"junked r{junked[s]}"
+                    if s in out_of:
+                        how = f"junked r{out_of[s]}"
                     elif hr.reason == "showdown" and s in hr.hands:
                         how = "showdown won" if net > 0 else "showdown lost"
                         value = hr.hands[s][1]
@@ -103,7 +108,7 @@ def main(argv: list[str]) -> int:
                             if isinstance(t, int):
                                 cards[name][f"final |total| {min(abs(t), 6)}"] += 1
                     else:
-                        folders = sorted({junked[o] for o in junked if o != s})
+                        folders = sorted({out_of[o] for o in out_of if o != s})
                         how = f"others junked r{folders[-1] if folders else '?'}"
                     ends[name][how] += 1
                     end_net[name][how] += net
@@ -116,7 +121,8 @@ def main(argv: list[str]) -> int:
         deal_nets.append(dnet)
     data = {
         "lineup": lineup,
-        "hands": spec.deals * n,
+        "hands": spec.deals * spec.hands_per_deal,
+        "game_hands": game_hands,
         "seed": seed,
         "deal_nets": deal_nets,
         "decisions": decisions,

@@ -21,6 +21,7 @@ import hashlib
 import math
 import multiprocessing
 import os
+import random
 import statistics
 import time
 from array import array
@@ -140,9 +141,48 @@ class ChunkResult:
         )
 
 
+class HandSeededRandom(random.Random):
+    """A game RNG that restarts from its own seed at every hand after the first.
+
+    One RNG serves a whole game, so how many draws a hand made (a reshuffle, the dice rolled
+    at each round's end, which a hand junked early never reaches) would change every later
+    hand's shuffle between the rotations of a duplicate deal. This one watches its game's
+    ``hand_no`` and, at its first draw of a new hand (the deal's shuffle), reseeds itself from
+    ``derive_seed(*key, "hand", hand_no)``: every rotation gets the same cards in every hand
+    of the game. The first hand uses the game seed, as a plain game does.
+    """
+
+    def __init__(self, seed: int, key: tuple[object, ...]) -> None:
+        super().__init__(seed)
+        self.key = key
+        self.hand = 1
+        self.game: Any = None
+
+    def _next_hand(self) -> None:
+        game = self.game
+        if game is not None and game.hand_no != self.hand:
+            self.hand = game.hand_no
+            super().seed(derive_seed(*self.key, "hand", self.hand))
+
+    def random(self) -> float:
+        self._next_hand()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._next_hand()
+        return super().getrandbits(k)
+
+
+def hand_seeded(spec: SimSpec) -> bool:
+    """Whether the deals' games reseed at every hand (duplicate deals of several hands: on the
+    reference engine, the compiled cores keep one RNG stream; ``engine="compiled"`` keeps it)."""
+    return spec.duplicate and spec.game_hands > 1 and spec.engine != "compiled"
+
+
 def new_deal_game(spec: SimSpec, deal: int, rotation: int) -> Any:
     """The fresh game of a deal and rotation: the same cards for every rotation when the deals
-    are duplicated, on the engine ``spec.engine`` resolves to (no event log)."""
+    are duplicated (in every hand of a several-hand game: :class:`HandSeededRandom`), on the
+    engine ``spec.engine`` resolves to (no event log)."""
     import sabacc
     from sabacc.variants import compiled
 
@@ -152,6 +192,11 @@ def new_deal_game(spec: SimSpec, deal: int, rotation: int) -> Any:
         else derive_seed(spec.seed, "deal", deal, rotation)
     )
     v = sabacc.variant(spec.variant, **spec.game_options())
+    if hand_seeded(spec):
+        rng = HandSeededRandom(game_seed, (spec.seed, "deal", deal))
+        game = v.info.game_type(v.options, seed=game_seed, players=spec.players, log=False, rng=rng)
+        rng.game = game
+        return game
     if compiled.resolve_engine(spec.engine, v.name) == "compiled":
         return v.new_game(spec.players, game_seed, engine="compiled")
     return v.new_game(spec.players, game_seed, log=False)
