@@ -399,18 +399,24 @@ register_bot("sharp", _sharp)
 SHARK = Params(narrowing=3.0, cred_power=4.0)
 
 
-def _shark(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
-    if arg is not None:
-        raise OptionError("the shark bot takes no parameter after a colon")
-    try:
-        bot = SharpBot(seed, replace(SHARK, **params) if params else SHARK)
-    except TypeError as exc:
-        raise OptionError(f"shark bot: {exc}") from None
-    bot.name = "shark"
-    return bot
+def _register_constants(name: str, constants: Params) -> None:
+    """Register ``name`` as ``sharp`` with other constants (``make_bot(name, seed, **params)``
+    overrides any of them)."""
+
+    def make(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
+        if arg is not None:
+            raise OptionError(f"the {name} bot takes no parameter after a colon")
+        try:
+            bot = SharpBot(seed, replace(constants, **params) if params else constants)
+        except TypeError as exc:
+            raise OptionError(f"{name} bot: {exc}") from None
+        bot.name = name
+        return bot
+
+    register_bot(name, make)
 
 
-register_bot("shark", _shark)
+_register_constants("shark", SHARK)
 
 
 #: ``shrewd``'s constants: ``sharp``'s with the *profile* model (each opponent's bets believed
@@ -430,15 +436,4 @@ SHREWD = Params(
 )
 
 
-def _shrewd(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
-    if arg is not None:
-        raise OptionError("the shrewd bot takes no parameter after a colon")
-    try:
-        bot = SharpBot(seed, replace(SHREWD, **params) if params else SHREWD)
-    except TypeError as exc:
-        raise OptionError(f"shrewd bot: {exc}") from None
-    bot.name = "shrewd"
-    return bot
-
-
-register_bot("shrewd", _shrewd)
+_register_constants("shrewd", SHREWD)
