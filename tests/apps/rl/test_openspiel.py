@@ -97,16 +97,25 @@ def test_observer_public_and_private_parts() -> None:
 
 
 def test_mccfr_lowers_exploitability() -> None:
+    """OpenSpiel's external-sampling MCCFR samples from NumPy's global RNG: it is seeded here
+    (and restored after), and 150 iterations leave a wide margin (over 8 seeds 0.47-0.54
+    against the uniform policy's 0.667; at 60 iterations one unseeded run reached 0.670)."""
+    import numpy as np
     from open_spiel.python import policy
     from open_spiel.python.algorithms import exploitability, external_sampling_mccfr
 
     game = pyspiel.load_game("python_sabacc_spike", TINY)
     uniform = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
-    solver = external_sampling_mccfr.ExternalSamplingSolver(
-        game, external_sampling_mccfr.AverageType.SIMPLE
-    )
-    for _ in range(60):
-        solver.iteration()
+    saved = np.random.get_state()
+    np.random.seed(7)
+    try:
+        solver = external_sampling_mccfr.ExternalSamplingSolver(
+            game, external_sampling_mccfr.AverageType.SIMPLE
+        )
+        for _ in range(150):
+            solver.iteration()
+    finally:
+        np.random.set_state(saved)
     trained = exploitability.exploitability(game, solver.average_policy())
     assert trained < uniform - 0.02
     assert adapter.research_game("corellian_spike", TINY).zero_sum
