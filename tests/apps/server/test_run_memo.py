@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import sabacc
 from sabacc.apps.server import messages
-from sabacc.services.render import events_json, mark_timer
+from sabacc.services.render import events_json
 from sabacc.variants.registry import variant_names
 
 #: Names with what JSON must escape, what a template could trip on, and other scripts.
@@ -20,17 +20,10 @@ NAMES = st.text(alphabet=st.sampled_from(list('ab Z"\\{}%/<>é漢字\u202e')), m
 
 
 def _expected(game: sabacc.Game, start: int, viewer: int | None, auto: set[int]) -> list[object]:
-    """The events from ``start`` rendered for this table only, timer moves marked."""
+    """The events from ``start`` rendered for this table only (no run memo), timer moves marked
+    by the server's own marking."""
     want = events_json(game.events[start:], game.names, viewer=viewer, variant=game.info)
-    marks = sorted(i - start for i in auto if i >= start)
-    for i in marks:
-        want[i] = dict(want[i], auto=True)
-        for j in range(i, len(want)):
-            text = want[j].get("text") or {}
-            if text.get("en") is not None:
-                want[j] = dict(want[j], text=mark_timer(text))
-                break
-    return json.loads(json.dumps(want))
+    return json.loads(json.dumps(messages._timer_marked(want, start, auto)))
 
 
 @settings(max_examples=30, deadline=None)
