@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from sabacc.apps.server import history, messages
+from sabacc.apps.server import history, messages, trace
 from sabacc.apps.server.auth import hash_token
 from sabacc.apps.server.clock import odds_hints
 from sabacc.apps.server.community import SESSION_COOKIE, Community, request_user, routes
@@ -448,6 +448,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         break
                     continue
                 conn.strikes = 0
+                if trace.TRACE is not None:
+                    conn.trace_recv = trace.now()
                 await handle_message(m, conn, text)
         except Exception:  # a broken socket: clean up below
             log.debug("websocket closed abruptly", exc_info=True)
@@ -503,8 +505,13 @@ async def handle_message(m: TableManager, conn: Connection, text: str) -> None:
                 raise ServerError("not_seated", "you are watching this table, not seated at it")
             if msg.seat is not None and msg.seat != seat:
                 raise ServerError("not_your_seat", f"you hold seat {seat}, not seat {msg.seat}")
+            marks: dict[str, float] | None = None
+            if trace.TRACE is not None:
+                trace.TRACE.start_sampler()
+                marks = {"recv": conn.trace_recv}
             try:
-                await m.act(table, seat, msg.action, version=msg.version)
+                await m.act(table, seat, msg.action, version=msg.version, marks=marks)
+                conn.trace_marks = marks  # its writer adds "built" and "sent"
             except ServerError as exc:
                 if exc.code == "stale":
                     conn.mark_dirty()

@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from sabacc.apps.server import messages
+from sabacc.apps.server import messages, trace
 from sabacc.apps.server.auth import same_hash
 from sabacc.apps.server.limits import TokenBucket
 from sabacc.apps.server.settings import Settings
@@ -56,6 +56,10 @@ class Connection:
         self.close_socket: Callable[[], Coroutine[Any, Any, None]] | None = None
         self._seat: int | None = None
         self._seat_of: tuple[tuple[SeatRecord, ...], str | None] | None = None
+        #: Only when :mod:`~sabacc.apps.server.trace` is on: when the last message came in,
+        #: and the marks of this connection's action whose state is not sent yet.
+        self.trace_recv = 0.0
+        self.trace_marks: dict[str, float] | None = None
 
     @property
     def seat(self) -> int | None:
@@ -119,6 +123,13 @@ class Connection:
                     await send(self.outbox.popleft())
                 if self.dirty and not self.table.saving:  # stays dirty until stored
                     self.dirty = False
+                    marks = self.trace_marks
+                    if marks is not None:
+                        self.trace_marks = None
+                        marks["built"] = trace.now()
                     await send(messages.state(self, loop.time()))
+                    if marks is not None and trace.TRACE is not None:
+                        marks["sent"] = trace.now()
+                        trace.TRACE.done(marks)
         except Exception:  # the socket went away: the reader notices and cleans up
             self.closed = True

@@ -41,7 +41,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 import sabacc
-from sabacc.apps.server import messages
+from sabacc.apps.server import messages, trace
 from sabacc.apps.server.auth import (
     CODE_LENGTH,
     UNLISTED_CODE_LENGTH,
@@ -176,6 +176,8 @@ class TableManager:
                     self._writes[GROUP_COMMIT_MAX:],
                 )
                 writes = [w for w, _ in batch]
+                if trace.TRACE is not None:
+                    trace.TRACE.batches.append(len(writes))
                 try:
                     await self.read(partial(self.store.record_actions, writes))
                 except Exception as exc:
@@ -956,16 +958,21 @@ class TableManager:
         version: int | None = None,
         key: tuple[int, int] | None = None,
         away: bool = False,
+        marks: dict[str, float] | None = None,
     ) -> None:
         """Apply ``seat``'s action: validated, stored, then announced. Refusals change nothing.
 
         ``version`` (a client's) or ``key`` (a timer's or a bot's decision, ``(game number,
         version)``) must still be the table's, checked under the table's lock: else ``stale``.
         ``away`` also marks the seat away first (a player who let the timer play too often).
+        ``marks`` (only when :mod:`~sabacc.apps.server.trace` is on) is given the times its
+        steps ended.
         """
         async with table.lock:
+            if marks is not None:
+                marks["locked"] = trace.now()
             try:
-                await self._act(table, seat, text, auto, version, key, away)
+                await self._act(table, seat, text, auto, version, key, away, marks)
             finally:
                 table.saving = False
         self._changed(table)
@@ -979,6 +986,7 @@ class TableManager:
         version: int | None,
         key: tuple[int, int] | None,
         away: bool,
+        marks: dict[str, float] | None = None,
     ) -> None:
         stale = ServerError("stale", "the table moved on before your action arrived: look again")
         if version is not None and version != table.version:
@@ -1008,6 +1016,8 @@ class TableManager:
             game.apply(text, seat=seat)
         except IllegalActionError as exc:
             raise ServerError("illegal_action", str(exc)) from None
+        if marks is not None:
+            marks["applied"] = trace.now()
         idx = len(game.actions) - 1
         result: dict[str, Any] | None = None
         nets: dict[int, int] | None = None
@@ -1026,6 +1036,8 @@ class TableManager:
         except ServerError:
             table.game = undo_last(game)
             raise
+        if marks is not None:
+            marks["committed"] = trace.now()
         for s, net in (nets or {}).items():
             table.seats[s].net = net
         if auto:
