@@ -179,7 +179,7 @@ class TableManager:
                 if trace.TRACE is not None:
                     trace.TRACE.batches.append(len(writes))
                 try:
-                    await self.read(partial(self.store.record_actions, writes))
+                    await self.read(partial(self._record, writes))
                 except Exception as exc:
                     for _, done in batch:
                         if not done.done():
@@ -194,6 +194,15 @@ class TableManager:
     async def read(self, call: Callable[[], T]) -> T:
         """Run one store call in the worker pool (off the event loop)."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, call)
+
+    def _record(self, writes: list[ActionWrite]) -> None:
+        """``store.record_actions`` (timed when :mod:`~sabacc.apps.server.trace` is on)."""
+        if trace.TRACE is None:
+            self.store.record_actions(writes)
+            return
+        t = trace.now()
+        self.store.record_actions(writes)
+        trace.TRACE.commits.append(trace.now() - t)
 
     def _storage_lost(self, exc: Exception) -> None:
         if not self.storage_ok:

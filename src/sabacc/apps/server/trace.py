@@ -42,6 +42,7 @@ class ActionTrace:
         self.gc_by_generation: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.gc_collected = [0, 0, 0]
         self.batches: list[int] = []
+        self.commits: list[float] = []  # how long each group commit took (on its thread)
         self._gc_start = 0.0
         self._sampler: asyncio.Task[None] | None = None
         gc.callbacks.append(self._gc)
@@ -117,6 +118,7 @@ class ActionTrace:
                 for g, p in self.gc_by_generation.items()
             },
             "gc_collected": self.gc_collected,
+            "commit_ms": pct(self.commits),
             "commit_batch": {
                 "count": len(self.batches),
                 "mean": round(sum(self.batches) / len(self.batches), 1) if self.batches else 0,
