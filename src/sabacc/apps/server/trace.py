@@ -127,8 +127,11 @@ class ActionTrace:
         }
 
     def write(self) -> None:
-        with open(self.path, "w") as out:
-            json.dump(self.summary(), out)
+        try:
+            with open(self.path, "w") as out:
+                json.dump(self.summary(), out)
+        except OSError:  # the benchmark's directory is gone: nobody reads it now
+            pass
 
 
 def _from_environment() -> ActionTrace | None:
