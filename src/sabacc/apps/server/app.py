@@ -12,7 +12,6 @@ import dataclasses
 import gc
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -576,20 +575,6 @@ def tune_gc() -> None:
     gc.set_threshold(GC_THRESHOLD0, second, third)
 
 
-#: How long the thread holding the interpreter runs before another thread that asks for it gets
-#: it (``sys.setswitchinterval``; the interpreter's default is 5 ms).
-SWITCH_INTERVAL = 0.0005
-
-
-def tune_threads() -> None:
-    """Hand the interpreter over sooner to the thread that waits for it: the storage thread
-    lets it go around every statement of a commit (the database's own work), and with the
-    default interval getting it back could take up to 5 ms each time while the event loop was
-    busy building messages, so a group commit of a few actions took tens of milliseconds
-    and every action of the batch waited for it."""
-    sys.setswitchinterval(SWITCH_INTERVAL)
-
-
 def run(
     app: FastAPI,
     host: str,
@@ -613,7 +598,6 @@ def run(
 
     protocol = with_header_deadline(header_timeout)
     tune_gc()
-    tune_threads()
     uvicorn.run(
         app,
         host=host,
