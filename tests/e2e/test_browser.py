@@ -294,6 +294,21 @@ def _click(page: Page, selector: str) -> bool:
     return True
 
 
+# The selectors' elements that are not wholly inside the viewport or are covered at their
+# centre by something else (an empty list: every one is on screen and can be clicked).
+VISIBLE_UNCOVERED = """(selectors) => selectors.flatMap((sel) => {
+  const found = [...document.querySelectorAll(sel)];
+  if (!found.length) return [sel + ": none"];
+  return found.flatMap((e, i) => {
+    const r = e.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+      return [`${sel}[${i}] off screen: ${[r.top, r.bottom]}`];
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return hit && e.contains(hit) ? [] : [`${sel}[${i}] covered by ${hit?.className}`];
+  });
+})"""
+
+
 def _kessel_side_hand(catalogue: dict[str, object]) -> tuple[str, str]:
     """A variant with a side hand (shift tokens), found by its declaration: (name, action)."""
     for v in catalogue["variants"]:  # type: ignore[attr-defined]
@@ -394,6 +409,14 @@ def test_a_token_game_is_played_to_its_end_against_bots(
             time.sleep(0.1)
         assert page.query_selector(".game-over"), "the game did not end"
         assert used_token
+        # Once the last hand's result is read, the standings and "New game" are on screen,
+        # nothing over them (the docked hand covered them on a desktop; the page does not need
+        # scrolling to find them).
+        page.wait_for_timeout(300)
+        _click(page, "#dismiss-showdown")
+        page.wait_for_timeout(200)
+        hidden = page.evaluate(VISIBLE_UNCOVERED, [".game-over .standings li", "#new-game"])
+        assert hidden == [], hidden
         log = page.inner_text("#log")
         assert log.strip()
         page.screenshot(path=str(ARTIFACTS / f"kessel-end-{width}.png"))
