@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import sabacc
 from tests.apps.server.helpers import ServerProcess
 
 pytest.importorskip("playwright")
@@ -433,6 +434,34 @@ def test_a_token_game_is_played_to_its_end_against_bots(
         assert page.query_selector_all(".viewer .showdown .reveal-row")
         page.screenshot(path=str(ARTIFACTS / f"kessel-history-{width}.png"))
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_buy_in_box_says_what_a_player_starts_with(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """A variant whose buy-in defaults to "none" (100 x ante) showed an empty box: the box now
+    shows the credits each player starts with, from the variant's options."""
+    catalogue = web_server.get("/api/variants").json()
+    with_buy_in = [
+        v for v in catalogue["variants"] if any(o["name"] == "buy_in" for o in v["options"])
+    ]
+    assert any(
+        next(o for o in v["options"] if o["name"] == "buy_in")["default"] is None
+        for v in with_buy_in
+    )
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        page.goto(web_server.base + "/")
+        page.wait_for_selector("#create-form")
+        for v in with_buy_in:
+            page.select_option("select[name=variant]", v["name"])
+            page.wait_for_selector("input[name=buy_in]")
+            shown = page.get_attribute("input[name=buy_in]", "placeholder")
+            starts = sabacc.variant(v["name"]).info.options_type().starting_stack
+            assert shown == str(starts) == str(v["starting_stack"]), (v["name"], shown)
     finally:
         ctx.close()
 
