@@ -7,7 +7,7 @@ wherever it accepts a bot name, so ``sabacc play --bots hard`` and a web table's
 share one mapping:
 
 ========  ==============  ======================================================================
-level     bot             what it means (rating: 1000, 1080, 1144, 1200)
+level     bot             what it means (rating: 1000, 1080, 1144, 1179)
 ========  ==============  ======================================================================
 easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
@@ -89,7 +89,7 @@ LEVELS: dict[str, Level] = {
                 "and sizes",
                 "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方と賭け額のモデルで打つ",
             },
-            rating=1200,
+            rating=1179,
         ),
     )
 }
