@@ -97,6 +97,10 @@ def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
     assert [step["levels"] for step in ladder] == [
         [high, low] for low, high in zip(level_names(), level_names()[1:], strict=False)
     ]
+    # each step was played by the bots the levels name (the harder level first)
+    assert [step["lineup"] for step in ladder] == [
+        [LEVELS[high].bot, LEVELS[low].bot] for high, low in (s["levels"] for s in ladder)
+    ]
     measured = ratings.ratings(ladder)
     assert {name: level.rating for name, level in LEVELS.items()} == measured
     assert measured["easy"] == 1000

@@ -57,6 +57,9 @@ class Seen:
     #: Raises among the times it faced a bet (raise, call or junk), prior included.
     raises: float = 1.0
     answers: float = 5.0
+    #: Of the opens, the large bets (at least ``Params.big_bet`` of the pot before them),
+    #: prior included: a fresh opponent's large bets are rare, so fully believed.
+    big_opens: float = 0.25
 
     @property
     def total(self) -> float:
@@ -70,6 +73,16 @@ class Seen:
     def open_rate(self) -> float:
         """How often it bets when nobody has (counted over every hand seen)."""
         return self.opens / (self.opens + self.passes)
+
+    @property
+    def big_open_rate(self) -> float:
+        """How often it bets large when nobody has (``Params.big_bet``)."""
+        return self.big_opens / (self.opens + self.passes)
+
+    @property
+    def small_open_rate(self) -> float:
+        """How often it bets small when nobody has."""
+        return (self.opens - self.big_opens) / (self.opens + self.passes)
 
     @property
     def raise_rate(self) -> float:
@@ -147,6 +160,12 @@ class Params:
     open_honest: float = 0.3
     raise_honest: float = 0.2
     wild_raises: float = 0.5
+    #: Above 0 (the profile model heads-up): bet sizes read. A bet of at least this fraction
+    #: of the pot before it is *large*; the large and the small bets each get their own
+    #: counted opening rate and credibility (``open_honest`` over it), and a large bet narrows
+    #: ``big_weight`` times as much. 0: every bet alike (``open_rate``).
+    big_bet: float = 0.0
+    big_weight: float = 1.0
 
 
 class SharpBot:
@@ -162,6 +181,7 @@ class SharpBot:
         self._hand_aggr: dict[int, int] = {}
         self._hand_actions: dict[int, int] = {}
         self._hand_bets: dict[int, int] = {}
+        self._hand_big: dict[int, int] = {}
         self._live: set[int] = set()
         self._players = 0
 
@@ -177,6 +197,7 @@ class SharpBot:
             self._hand_aggr = {}
             self._hand_actions = {}
             self._hand_bets = {}
+            self._hand_big = {}
             self._live = set()
         self._players = sum(1 for s in obs["seats"] if s["status"] != "out")
         self._live |= {
@@ -208,12 +229,27 @@ class SharpBot:
                 self._hand_aggr[seat] = self._hand_aggr.get(seat, 0) + 1
                 if word == "bet":
                     self._hand_bets[seat] = self._hand_bets.get(seat, 0) + 1
+                    if self._is_big(text, obs):
+                        seen.big_opens += 1
+                        self._hand_big[seat] = self._hand_big.get(seat, 0) + 1
             elif word == "call":
                 seen.calls += 1
             elif word == "check":
                 seen.checks += 1
             elif word in ("junk", "fold"):
                 seen.folds += 1
+
+    def _is_big(self, text: str, obs: Observation) -> bool:
+        """Whether a bet (``"bet N"``, just seen) was large: at least ``big_bet`` of the pot
+        before it (the pot seen now, less the bet)."""
+        if self.params.big_bet <= 0:
+            return False
+        try:
+            amount = int(text.split(" ")[1])
+        except (IndexError, ValueError):
+            return False
+        before = int(obs.get("pots", {}).get("main", 0)) - amount
+        return amount >= self.params.big_bet * max(1, before)
 
     def _folds_of_last_hand(self, obs: Observation) -> None:
         """Count the junks this seat did not see: a hand that ended when the others junked
@@ -290,6 +326,13 @@ class SharpBot:
                 cb, cr = self.bet_credibility(seat)
                 k = self.params.profile_power or self.params.cred_power
                 extra = narrowing * (bets * cb**k + (aggr - bets) * cr**k)
+                if self.params.big_bet > 0:
+                    big = self._hand_big.get(seat, 0)
+                    small, large = self.size_credibility(seat)
+                    weight = self.params.big_weight
+                    extra = narrowing * (
+                        (bets - big) * small**k + big * weight * large**k + (aggr - bets) * cr**k
+                    )
             else:
                 extra = narrowing * aggr * self.credibility(seat) ** self.params.cred_power
             power = 1.0 + min(self.params.cap, extra)
@@ -304,6 +347,16 @@ class SharpBot:
         return (
             min(1.0, prm.open_honest / seen.open_rate),
             min(1.0, prm.raise_honest / seen.raise_rate),
+        )
+
+    def size_credibility(self, seat: int) -> tuple[float, float]:
+        """With bet sizes read (``big_bet``): the credibility of this opponent's small bets
+        and of its large ones, each from its own counted rate."""
+        seen = self.seen.get(seat, Seen())
+        honest = self.params.open_honest
+        return (
+            min(1.0, honest / max(seen.small_open_rate, 1e-9)),
+            min(1.0, honest / max(seen.big_open_rate, 1e-9)),
         )
 
     def _profiled(self, opponents: int) -> bool:
@@ -437,3 +490,16 @@ SHREWD = Params(
 
 
 _register_constants("shrewd", SHREWD)
+
+
+#: ``wily``'s constants: ``shrewd``'s, with bet sizes read (issue 19, round four). A bet of at
+#: least 70% of the pot before it is *large*; an opponent's large and small bets each get their
+#: own counted opening rate, and each is believed fully up to a rate of 25% (as the fifth power
+#: of the ratio above): ``sharp``'s value bets (70-100% of the pot) are rare and believed, its
+#: third-of-the-pot probes frequent and not. Heads-up only, like ``shrewd``: at a table of three
+#: or more it plays ``sharp``. Chosen by same-seeds duplicate A/B runs of 10-hand games
+#: (docs/bots.md, "Bet sizes read: `wily`").
+WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25)
+
+
+_register_constants("wily", WILY)

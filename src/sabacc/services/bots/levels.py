@@ -7,12 +7,14 @@ wherever it accepts a bot name, so ``sabacc play --bots hard`` and a web table's
 share one mapping:
 
 ========  ==============  ======================================================================
-level     bot             what it means (rating: 1000, 1080, 1144, 1155)
+level     bot             what it means (rating: 1000, 1080, 1144, 1179)
 ========  ==============  ======================================================================
 easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
 hard      ``ismcts:800``  searches 800 imagined deals per decision (about 0.1 s each)
-expert    ``sharp``       exact odds, value bets, and a model of each opponent's betting
+expert    ``wily``        exact odds, value bets, and a model of each opponent's betting and
+                          bet sizes learnt across the hands of a game (heads-up; ``sharp``
+                          at a table of three or more)
 ========  ==============  ======================================================================
 
 Each level's ``rating`` is an Elo-scale number computed by ``scripts/ratings.py`` from the
@@ -81,12 +83,13 @@ LEVELS: dict[str, Level] = {
         ),
         Level(
             "expert",
-            "sharp",
+            "wily",
             {
-                "en": "exact odds, value bets and bluffs, and a model of each opponent's betting",
-                "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方のモデルで打つ",
+                "en": "exact odds, value bets and bluffs, a model of each opponent's bets "
+                "and sizes",
+                "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方と賭け額のモデルで打つ",
             },
-            rating=1155,
+            rating=1179,
         ),
     )
 }

@@ -1,0 +1,111 @@
+"""``wily``: ``shrewd`` with bet sizes read. An opponent's large bets (at least 70% of the pot
+before them) and its small ones are counted apart across the hands of a game, each believed by
+its own rate (docs/bots.md, "Bet sizes read: `wily`")."""
+
+from __future__ import annotations
+
+import sabacc
+from sabacc.engine.bots import View
+from sabacc.services.bots import SharpBot, decide, make_bot
+from sabacc.services.bots.expert import SHREWD, WILY, Params
+from sabacc.services.bots.policy import _model, view_from_observation
+
+
+def game_against(opponent: str, hands: int, seed: int = 5) -> SharpBot:
+    """``wily`` in seat 0 after a game of ``hands`` hands against ``opponent``."""
+    game = sabacc.new_game(
+        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
+    )
+    bots = [make_bot("wily", 1), make_bot(opponent, 2)]
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        game.apply(decide(bots[seat], game, seat), seat=seat)
+    me = bots[0]
+    assert isinstance(me, SharpBot)
+    return me
+
+
+def test_wily_is_shrewd_reading_bet_sizes() -> None:
+    bot = make_bot("wily", 1)
+    assert isinstance(bot, SharpBot) and bot.name == "wily"
+    assert bot.params == WILY and WILY.big_bet > 0
+    assert Params().big_bet == 0 and SHREWD.big_bet == 0  # sharp and shrewd unchanged
+    assert WILY.profile == SHREWD.profile and WILY.table_max == SHREWD.table_max == 2
+
+
+def test_the_sizes_counted_follow_the_opponent() -> None:
+    # sharp bets a third of the pot whenever its hand is playable and 70-100% of it for value:
+    # its large bets are rare (believed fully), its small ones frequent (believed little)
+    sharp = game_against("sharp", 20)
+    seen = sharp.seen[1]
+    assert seen.big_open_rate < 0.25 < seen.small_open_rate
+    small, large = sharp.size_credibility(1)
+    assert large == 1.0 and small < 0.5
+    # a maniac's large bets come every hand: hardly believed (the ratio, before its 5th power)
+    maniac = game_against("ref-maniac", 20)
+    assert maniac.seen[1].big_open_rate > 0.4
+    assert maniac.size_credibility(1)[1] < 0.5
+    # a player who rarely bets is believed, whatever the size
+    assert game_against("ref-station", 20).size_credibility(1) == (1.0, 1.0)
+
+
+def narrowed(seed: int, hands: int = 40) -> list[tuple[int, int, float, float]]:
+    """At each of wily's betting decisions facing a bet of ``sharp`` (no raise this hand) after
+    the game's first five hands: (sharp's large bets this hand, its bets, wily's p, the
+    unnarrowed p)."""
+    game = sabacc.new_game(
+        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
+    )
+    bot = make_bot("wily", seed)
+    assert isinstance(bot, SharpBot)
+    other = make_bot("sharp", seed + 1)
+    out: list[tuple[int, int, float, float]] = []
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        if seat == 1:
+            game.apply(decide(other, game, 1), seat=1)
+            continue
+        obs, legal = game.observation(0), game.legal_actions()
+        action = decide(bot, game, 0)
+        view = view_from_observation(obs, legal)
+        bets = bot._hand_bets.get(1, 0)
+        if obs["hand"] > 5 and view.to_call > 0 and bets and bot._hand_aggr.get(1) == bets:
+            big = bot._hand_big.get(1, 0)
+            out.append((big, bets, bot.win_chance(view, obs)[0], plain_q(view)))
+        game.apply(action, seat=0)
+    return out
+
+
+def plain_q(view: View) -> float:
+    """The unnarrowed chance to beat one opponent (as the bot clamps it)."""
+    return min(0.999, max(0.001, _model(view.variant).win_chance(view)))
+
+
+def test_a_large_bet_narrows_the_range_and_a_small_one_hardly() -> None:
+    spots = narrowed(3)
+    large = [(big, p, q) for big, _bets, p, q in spots if big]
+    small = [(bets, p, q) for big, bets, p, q in spots if not big]
+    assert len(large) >= 3 and len(small) >= 10
+    # each large bet of sharp's is believed fully: at least the profile's narrowing of 2 each
+    assert all(p <= q ** (1 + 2 * big) + 1e-9 for big, p, q in large)
+    # its small bets (a third of the pot, most hands) hardly narrow
+    assert all(p >= q ** (1 + 0.2 * bets) - 1e-9 for bets, p, q in small)
+    assert all(p < q for _bets, p, q in small if q < 0.999)
+
+
+def test_at_a_table_of_three_or_more_wily_plays_sharp() -> None:
+    game = sabacc.new_game("spike", players=3, seed=9, log=False, game_end="hands:8", buy_in=10_000)
+    bots = [make_bot("wily", 4), make_bot("sharp", 1), make_bot("ref-maniac", 2)]
+    shadow = make_bot("sharp", 4)
+    decisions = 0
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        action = decide(bots[seat], game, seat)
+        if seat == 0:
+            assert shadow.act(game.observation(0), game.legal_actions()) == action
+            decisions += 1
+        game.apply(action, seat=seat)
+    assert decisions > 20
