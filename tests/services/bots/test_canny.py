@@ -105,3 +105,23 @@ def test_exactly_one_seat_acts_last(seats: int, dealer: int, chosen: list[int]) 
     # the seat on the dealer's left speaks first, the dealer last
     if len(live) == seats:
         assert order[0] == (dealer + 1) % seats and order[-1] == dealer
+
+
+def test_a_game_that_started_multiway_keeps_sharps_model_after_eliminations() -> None:
+    # canny at a 4-seat game is sharp with the steal, move for move, also once seats are out
+    # and two players are left (shrewd would switch to its profile model there).
+    steal = {k: getattr(CANNY, k) for k in Params.__dataclass_fields__ if k.startswith("mw_")}
+    game = sabacc.new_game("spike", players=4, seed=3, log=False, game_end="hands:40")
+    bots = [make_bot("canny", 8)] + [make_bot("ref-maniac", i) for i in (1, 2, 3)]
+    shadow = make_bot("sharp", 8, **steal)
+    heads_up = 0
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        action = decide(bots[seat], game, seat)
+        if seat == 0:
+            obs = game.observation(0)
+            assert shadow.act(obs, game.legal_actions()) == action
+            heads_up += sum(1 for s in obs["seats"] if s["status"] != "out") == 2
+        game.apply(action, seat=seat)
+    assert heads_up > 0

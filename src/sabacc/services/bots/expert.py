@@ -177,6 +177,9 @@ class Params:
     mw_open_floor: float = 0.0
     #: The record's prior: one bet that took the pot in this many.
     mw_prior: float = 3.0
+    #: Above 0: ``table_max`` compares the most players the game has had (not those left), so
+    #: a game that started multi-way keeps ``sharp``'s model when eliminations leave two.
+    mw_widest: float = 0.0
 
 
 class SharpBot:
@@ -194,6 +197,7 @@ class SharpBot:
         self._hand_bets: dict[int, int] = {}
         self._live: set[int] = set()
         self._players = 0
+        self._widest = 0
         self.opening = multiway.BetRecord(1.0, self.params.mw_prior)
 
     # ------------------------------------------------------------------ reading the table
@@ -211,6 +215,7 @@ class SharpBot:
             self._hand_bets = {}
             self._live = set()
         self._players = sum(1 for s in obs["seats"] if s["status"] != "out")
+        self._widest = max(self._widest, self._players)
         self._live |= {
             s["seat"]
             for s in obs["seats"]
@@ -378,7 +383,8 @@ class SharpBot:
         """Whether the profile model decides against this many live opponents (at this
         table)."""
         prm = self.params
-        if prm.profile <= 0 or (prm.table_max > 0 and self._players > prm.table_max):
+        players = self._widest if prm.mw_widest > 0 else self._players
+        if prm.profile <= 0 or (prm.table_max > 0 and players > prm.table_max):
             return False
         return opponents <= 1 or prm.multiway > 0
 
@@ -540,7 +546,9 @@ _register_constants("shrewd", SHREWD)
 #: hands facing a bet), while this bot's own opening bets into several opponents have taken the
 #: pot at once at least 15% of the time (counted across the game's hands from a prior of one in
 #: four, so three failures stop it against players who call). Chosen by same-deals A/B runs of
-#: 10-hand games (docs/bots.md, "Multi-way play").
+#: 10-hand games (docs/bots.md, "Multi-way play"). A game that started with three or more
+#: players keeps ``sharp``'s model when eliminations leave two (measured: ``shrewd``'s profile
+#: model there lost to maniacs).
 CANNY = replace(
     SHREWD,
     mw_steal=1.0,
@@ -548,6 +556,7 @@ CANNY = replace(
     mw_prior=4.0,
     mw_learn=0.15,
     mw_steal_size=0.2,
+    mw_widest=1.0,
 )
 
 
