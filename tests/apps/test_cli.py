@@ -325,6 +325,20 @@ class TestPlay:
         assert_bad_input(run("play", "-o", "nope=1"), "unknown option")
         assert_bad_input(run("play", "--bots", "nobody", "--seed", "1"), "unknown bot")
 
+    def test_the_bots_help_names_real_bots_and_a_wrong_name_lists_them_all(self) -> None:
+        """`--bots`' help gives examples, not the list: the list is in the answer to a wrong
+        name, so every registered bot is in it, and every example in the help is a bot."""
+        from sabacc.services.bots import bot_names, make_bot
+
+        res = run("play", "--bots", "nobody", "--seed", "1")
+        assert_bad_input(res, "unknown bot", *bot_names())
+        help_text = " ".join(run("play", "--help").stdout.replace("│", " ").split())
+        examples = help_text.split("such as ", 1)[1].split(" (N", 1)[0]
+        names = [n.strip() for n in examples.replace(" or ", ",").split(",") if n.strip()]
+        assert len(names) >= 3, examples
+        for name in names:
+            make_bot(name.replace(":N", ":8"), 1)
+
     @pytest.mark.parametrize("bots", ["random", "heuristic", "random,heuristic"])
     def test_bots(self, bots: str) -> None:
         res = run(

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import sabacc
 from tests.apps.server.helpers import ServerProcess
 
 pytest.importorskip("playwright")
@@ -294,6 +295,21 @@ def _click(page: Page, selector: str) -> bool:
     return True
 
 
+# The selectors' elements that are not wholly inside the viewport or are covered at their
+# centre by something else (an empty list: every one is on screen and can be clicked).
+VISIBLE_UNCOVERED = """(selectors) => selectors.flatMap((sel) => {
+  const found = [...document.querySelectorAll(sel)];
+  if (!found.length) return [sel + ": none"];
+  return found.flatMap((e, i) => {
+    const r = e.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+      return [`${sel}[${i}] off screen: ${[r.top, r.bottom]}`];
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return hit && e.contains(hit) ? [] : [`${sel}[${i}] covered by ${hit?.className}`];
+  });
+})"""
+
+
 def _kessel_side_hand(catalogue: dict[str, object]) -> tuple[str, str]:
     """A variant with a side hand (shift tokens), found by its declaration: (name, action)."""
     for v in catalogue["variants"]:  # type: ignore[attr-defined]
@@ -394,6 +410,14 @@ def test_a_token_game_is_played_to_its_end_against_bots(
             time.sleep(0.1)
         assert page.query_selector(".game-over"), "the game did not end"
         assert used_token
+        # Once the last hand's result is read, the standings and "New game" are on screen,
+        # nothing over them (the docked hand covered them on a desktop; the page does not need
+        # scrolling to find them).
+        page.wait_for_timeout(300)
+        _click(page, "#dismiss-showdown")
+        page.wait_for_timeout(200)
+        hidden = page.evaluate(VISIBLE_UNCOVERED, [".game-over .standings li", "#new-game"])
+        assert hidden == [], hidden
         log = page.inner_text("#log")
         assert log.strip()
         page.screenshot(path=str(ARTIFACTS / f"kessel-end-{width}.png"))
@@ -410,6 +434,34 @@ def test_a_token_game_is_played_to_its_end_against_bots(
         assert page.query_selector_all(".viewer .showdown .reveal-row")
         page.screenshot(path=str(ARTIFACTS / f"kessel-history-{width}.png"))
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_buy_in_box_says_what_a_player_starts_with(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """A variant whose buy-in defaults to "none" (100 x ante) showed an empty box: the box now
+    shows the credits each player starts with, from the variant's options."""
+    catalogue = web_server.get("/api/variants").json()
+    with_buy_in = [
+        v for v in catalogue["variants"] if any(o["name"] == "buy_in" for o in v["options"])
+    ]
+    assert any(
+        next(o for o in v["options"] if o["name"] == "buy_in")["default"] is None
+        for v in with_buy_in
+    )
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        page.goto(web_server.base + "/")
+        page.wait_for_selector("#create-form")
+        for v in with_buy_in:
+            page.select_option("select[name=variant]", v["name"])
+            page.wait_for_selector("input[name=buy_in]")
+            shown = page.get_attribute("input[name=buy_in]", "placeholder")
+            starts = sabacc.variant(v["name"]).info.options_type().starting_stack
+            assert shown == str(starts) == str(v["starting_stack"]), (v["name"], shown)
     finally:
         ctx.close()
 

@@ -215,7 +215,8 @@ def play(
         str,
         typer.Option(
             help="A difficulty level (easy, normal, hard, expert) or comma-separated bot names "
-            "for the other seats (cycled): ismcts, heuristic, random; ismcts:N sets its playouts."
+            "for the other seats (cycled), such as sharp, shrewd, heuristic or ismcts:N (N "
+            "playouts a decision); an unknown name is answered with the list of every bot."
         ),
     ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
@@ -250,8 +251,7 @@ def play(
 ) -> None:
     """Play a game against bots in the terminal (you are seat 1).
 
-    Full-screen (Textual) when stdin and stdout are a terminal; the plain prompt otherwise,
-    or with --plain.
+    Full-screen (Textual) on a terminal; the plain prompt otherwise or with --plain.
     """
     from sabacc.apps.play import PlainTable, game_length
     from sabacc.services.bots import bots_for, make_bot

@@ -85,6 +85,8 @@ async def test_the_kessel_table_fits_without_clipping(size: tuple[int, int]) -> 
             assert TOKEN_NAMES["en"][token] in text, token
         for label in ("stand", "Sand top", "Blood top", "Token"):
             assert label in text, label
+        # the phase is named "Turn": the action bar says "Your turn", not "Your turn · Turn"
+        assert "Your turn" in text and "Your turn · Turn" not in text
         for seat in obs["seats"][1:]:
             assert seat["name"] in text
         for s, seat in enumerate(obs["seats"]):  # each round pot and token count, at its seat

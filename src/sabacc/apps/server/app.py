@@ -92,6 +92,9 @@ def variants_catalogue() -> dict[str, Any]:
                 "codes": sorted({card.code for card in info.deck.cards}),
                 # a stack's unit beside it, in the variant's words ("cr", Kessel's "chips")
                 "unit": {lang: vocabulary(info, lang).text("ui.unit") for lang in LANGUAGES},
+                # what each player starts with under the default options (the lobby's buy-in
+                # box shows it when the option's default is "none": 100 x ante, say)
+                "starting_stack": info.options_type().starting_stack,
                 "card_art": f"/art/{info.card_art}" if info.card_art else None,
                 "rules": info.rules_text,
                 **localized(info),

@@ -33,6 +33,7 @@ from sabacc.apps.tui.view import (
     hand_label,
     info_parts,
     key_facts,
+    phase_is_the_turn,
     pile_counts,
     piles,
     pot_lines,
@@ -422,7 +423,12 @@ class TableLayout(TableState):
             ]
             bar.show(prompt, [*entries, ("escape", "esc", v.text("ui.back"))])
             return
-        prompt = Text(v.text("ui.your_turn", phase=phase), style="bold")
+        prompt = Text(
+            v.text("ui.your_turn_plain")
+            if phase_is_the_turn(v, phase)
+            else v.text("ui.your_turn", phase=phase),
+            style="bold",
+        )
         to_call = int((obs.get("betting") or {}).get("to_call") or 0)
         if to_call:
             prompt.append(v.text("ui.to_call", n=to_call), style="cyan")

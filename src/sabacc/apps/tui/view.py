@@ -370,6 +370,12 @@ def _name(obs: Mapping[str, Any], seat: Any) -> str:
     return str(seat)
 
 
+def phase_is_the_turn(v: Vocabulary, phase: str) -> bool:
+    """True when a phase's name is only the word for a turn (Kessel's "Turn", "ターン"): the
+    action bar then says "Your turn", not "Your turn · Turn"."""
+    return bool(phase) and v.text("ui.turn", n=1, of=1).casefold().startswith(phase.casefold())
+
+
 def status_line(obs: Mapping[str, Any], title: str, lang: str = "en") -> Text:
     """The top bar: variant, hand, round/turn and phase."""
     v = words(obs, lang)

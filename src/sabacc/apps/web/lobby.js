@@ -45,7 +45,7 @@ export async function lobby() {
           <label>${t("your_name")}<input name="player_name" maxlength="24" placeholder="${t("name_placeholder")}" value="${esc(form.player_name ?? store.get("sabacc:name") ?? "")}" required></label>
           <div class="row">
             <label>${t("seats")}<input name="seat_count" type="number" min="${v.min_players}" max="${Math.min(8, v.max_players)}" value="${n}"></label>
-            ${v.options.some((o) => o.name === "buy_in") ? `<label>${t("buy_in")}<input name="buy_in" type="number" min="1" placeholder="${esc(v.options.find((o) => o.name === "buy_in")?.default ?? "")}" value="${esc(form.buy_in ?? "")}"></label>` : ""}
+            ${v.options.some((o) => o.name === "buy_in") ? `<label>${t("buy_in")}<input name="buy_in" type="number" min="1" placeholder="${esc(v.options.find((o) => o.name === "buy_in")?.default ?? v.starting_stack ?? "")}" value="${esc(form.buy_in ?? "")}"></label>` : ""}
             <label>${t("turn_timer")}<input name="turn_timer" type="number" min="0" max="3600" value="${esc(form.turn_timer ?? 60)}"></label>
           </div>
           <div class="seat-list">${form.seats.map((k, i) => `<label class="seat-pick"><span>${t("seat", { n: i + 1 })}</span><select name="seat-${i}">${seatOptions(i, k)}</select></label>`).join("")}</div>

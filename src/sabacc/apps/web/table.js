@@ -332,9 +332,9 @@ export class TablePage {
       <div class="play-col">
         ${this.statusBarHTML(table, me, myTurn, whoTurn)}
         ${this.bannersHTML(table, msg.you)}
+        ${table.status === "finished" && obs ? this.gameOverHTML(obs, table, me, msg.you) : ""}
         <div class="felt-wrap">${felt}</div>
         ${waiting || !showObs || (table.status === "finished" && me == null && table.seats.some((x) => !x.taken)) ? this.waitingHTML(table, me, msg.you) : ""}
-        ${table.status === "finished" && obs ? this.gameOverHTML(obs, table, me, msg.you) : ""}
         ${dock}
       </div>
       <aside class="side">
@@ -380,6 +380,7 @@ export class TablePage {
       this.showdown = null;
     }
     if (this.showdown && this.dismissedHand !== this.showdown.hand && showObs) this.showShowdown(this.showdown, showObs);
+    this.showStandings();
     this.animateReveal = false;
     this.bind();
     this.maybeHowTo(table.variant);
@@ -791,7 +792,22 @@ export class TablePage {
       this.dismissedHand = result.hand;
       this.showdown = null;
       slot.innerHTML = "";
+      this.showStandings();
     });
+  }
+
+  /** When the game ends, its standings (above the felt) are brought into view once the last
+   * hand's result is read, however far down the page the player was (a phone scrolled to the
+   * log, a desktop to the overlay's Continue). */
+  showStandings() {
+    const over = $(".game-over");
+    if (!over) {
+      this.standingsShown = false;
+      return;
+    }
+    if (this.standingsShown || $("#showdown")) return;
+    over.scrollIntoView({ block: "nearest" });
+    this.standingsShown = true;
   }
 
   bind() {

@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "ui.this_hand": "This hand",
     "ui.hand_title": "Hand {hand}",
     "ui.your_turn": "Your turn · {phase}",
+    "ui.your_turn_plain": "Your turn",
     "ui.hand_over_prompt": "Hand {hand} is over.",
     "ui.game_over": "Game over.",
     "ui.keep_which": "Keep which cards? ",

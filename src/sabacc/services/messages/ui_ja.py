@@ -9,6 +9,7 @@ MESSAGES: dict[str, str] = {
     "ui.this_hand": "このハンド",
     "ui.hand_title": "第 {hand} ハンド",
     "ui.your_turn": "あなたの番 · {phase}",
+    "ui.your_turn_plain": "あなたの番",
     "ui.hand_over_prompt": "第 {hand} ハンド終了。",
     "ui.game_over": "ゲーム終了。",
     "ui.keep_which": "どの札をキープする？ ",
