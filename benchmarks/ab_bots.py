@@ -87,6 +87,14 @@ def main(argv: list[str]) -> int:
     *bots, opp_text, hands_text, seed_text = argv
     opp = tuple(opp_text.split(","))
     hands, seed = int(hands_text), int(seed_text)
+    clash = sorted(set(bots) & set(opp))
+    if clash:
+        # The simulator merges seats by bot name: the first seat's series would be the whole
+        # table's (zero-sum), not a pairing. ``sharpx`` (no constants) plays exactly ``sharp``.
+        raise SystemExit(
+            f"ab_bots.py: {', '.join(clash)} is both a compared bot and an opponent; "
+            "compare under another name (sharpx = sharp)"
+        )
     base = run(bots[0], opp, hands, seed, game_hands)
     for other in bots[1:]:
         rb = run(other, opp, hands, seed, game_hands)

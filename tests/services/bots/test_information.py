@@ -24,7 +24,7 @@ from sabacc.core.cards import Card
 from sabacc.engine.game import Game
 from sabacc.services.bots import decide, make_bot
 
-BOTS = ["random", "heuristic", "ismcts:8", "sharp", "shark", "shrewd", "wily", "sharpmc:8"]
+BOTS = ["random", "heuristic", "ismcts:8", "sharp", "shark", "shrewd", "wily", "canny", "sharpmc:8"]
 
 
 def card_places(game: Game) -> list[tuple[list[Card], int]]:

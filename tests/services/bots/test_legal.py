@@ -9,7 +9,7 @@ import pytest
 import sabacc
 from sabacc.services.bots import decide, make_bot
 
-BOTS = ["random", "heuristic", "ismcts:6", "sharp", "shark", "shrewd", "wily", "sharpmc:6"]
+BOTS = ["random", "heuristic", "ismcts:6", "sharp", "shark", "shrewd", "wily", "canny", "sharpmc:6"]
 
 
 @pytest.mark.parametrize("variant", sabacc.variant_names())

@@ -1,5 +1,6 @@
-"""``sharp`` under other constants (``shark``, ``shrewd``, ``wily``): each is deterministic with a
-seed and refuses a seat not to act, a spectator's view and a finished game, as every bot must."""
+"""``sharp`` under other constants (``shark``, ``shrewd``, ``wily``, ``canny``): each is
+deterministic with a seed and refuses a seat not to act, a spectator's view and a finished game,
+as every bot must."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sabacc
 from sabacc.core.errors import NotToActError, OptionError
 from sabacc.services.bots import decide, make_bot
 
-NAMES = ("shark", "shrewd", "wily")
+NAMES = ("shark", "shrewd", "wily", "canny")
 
 
 @pytest.mark.parametrize("name", NAMES)

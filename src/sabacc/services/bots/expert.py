@@ -36,6 +36,7 @@ from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
 from sabacc.core.errors import OptionError
 from sabacc.engine.bots import View
 from sabacc.engine.observation import Observation
+from sabacc.services.bots import multiway
 from sabacc.services.bots.base import check_turn, register_bot
 from sabacc.services.bots.policy import _model, policy_action, view_from_observation
 
@@ -60,6 +61,9 @@ class Seen:
     #: Of the opens, the large bets (at least ``Params.big_bet`` of the pot before them),
     #: prior included: a fresh opponent's large bets are rare, so fully believed.
     big_opens: float = 0.25
+    #: Junks among the times it was seen answering a bet (it owed chips), prior included.
+    faced_folds: float = 1.0
+    faced: float = 3.0
 
     @property
     def total(self) -> float:
@@ -88,6 +92,11 @@ class Seen:
     def raise_rate(self) -> float:
         """How often it raises when facing a bet."""
         return self.raises / (self.raises + self.answers)
+
+    @property
+    def faced_fold_rate(self) -> float:
+        """How often it junks when it owes chips to a bet."""
+        return self.faced_folds / self.faced
 
     @property
     def fold_rate(self) -> float:
@@ -166,6 +175,30 @@ class Params:
     #: ``big_weight`` times as much. 0: every bet alike (``open_rate``).
     big_bet: float = 0.0
     big_weight: float = 1.0
+    #: Multi-way levers (:mod:`sabacc.services.bots.multiway`; the defaults are ``sharp``'s
+    #: play): the exponent of ``q`` for a live opponent who has not been aggressive this hand
+    #: while two or more are in; how often to bet a third of the pot with a hand below
+    #: ``probe_floor`` when acting last after checks with two or more opponents in, if the
+    #: product of their counted fold rates is at least ``mw_steal_floor``.
+    mw_passive: float = 1.0
+    mw_steal: float = 0.0
+    mw_steal_floor: float = 0.0
+    #: 1: the steal also when opponents are still to speak after the bot (not only last);
+    #: its size, a share of the pot.
+    mw_steal_anywhere: float = 0.0
+    mw_steal_size: float = 0.34
+    #: Above 0: steal only while this bot's own opening bets into several opponents have taken
+    #: the pot at once at least this often (counted across the game's hands, a prior of 1 in
+    #: 3; :class:`~sabacc.services.bots.multiway.BetRecord`).
+    mw_learn: float = 0.0
+    #: Above 0: steal only when the live opponents' counted opening rates average at least
+    #: this (players who bet often and fold to bets; passive callers open rarely).
+    mw_open_floor: float = 0.0
+    #: The record's prior: one bet that took the pot in this many.
+    mw_prior: float = 3.0
+    #: Above 0: ``table_max`` compares the most players the game has had (not those left), so
+    #: a game that started multi-way keeps ``sharp``'s model when eliminations leave two.
+    mw_widest: float = 0.0
 
 
 class SharpBot:
@@ -184,6 +217,8 @@ class SharpBot:
         self._hand_big: dict[int, int] = {}
         self._live: set[int] = set()
         self._players = 0
+        self._widest = 0
+        self.opening = multiway.BetRecord(1.0, self.params.mw_prior)
 
     # ------------------------------------------------------------------ reading the table
     def _observe(self, obs: Observation) -> None:
@@ -191,6 +226,7 @@ class SharpBot:
         hand = (obs["hand"], obs["dealer"])
         me = obs["seat"]
         if hand != self._hand:
+            self._answer_of_last_hand(obs)
             self._folds_of_last_hand(obs)
             self._hand = hand
             self._last = {}
@@ -200,6 +236,7 @@ class SharpBot:
             self._hand_big = {}
             self._live = set()
         self._players = sum(1 for s in obs["seats"] if s["status"] != "out")
+        self._widest = max(self._widest, self._players)
         self._live |= {
             s["seat"]
             for s in obs["seats"]
@@ -214,6 +251,12 @@ class SharpBot:
             word = text.split(" ")[0]
             seen = self.seen.setdefault(seat, Seen())
             self._hand_actions[seat] = self._hand_actions.get(seat, 0) + 1
+            if word in ("raise", "call") or (
+                word in ("junk", "fold") and s["round_bet"] < obs["betting"]["current_bet"]
+            ):
+                seen.faced += 1
+                if word in ("junk", "fold"):
+                    seen.faced_folds += 1
             if word == "bet" or word == "check":
                 if word == "bet":
                     seen.opens += 1
@@ -251,6 +294,22 @@ class SharpBot:
         before = int(obs.get("pots", {}).get("main", 0)) - amount
         return amount >= self.params.big_bet * max(1, before)
 
+    def _answer_of_last_hand(self, obs: Observation) -> None:
+        """Whether a pending opening bet of the last hand took the pot at once (the hand ended
+        with everyone else junked, this seat the winner)."""
+        pending = self.opening.pending
+        if pending is None:
+            return
+        last = obs.get("last_hand")
+        if not last or last.get("hand") != pending:
+            self.opening.pending = None
+            return
+        me = obs["seat"]
+        won = last.get("reason") == "all_junked" and any(
+            me in pot.get("winners", []) for pot in last.get("pots", [])
+        )
+        self.opening.answered(pending, won)
+
     def _folds_of_last_hand(self, obs: Observation) -> None:
         """Count the junks this seat did not see: a hand that ended when the others junked
         (or a showdown the seat was not in) tells who left it, from ``last_hand``."""
@@ -281,6 +340,8 @@ class SharpBot:
         self._observe(observation)
         if len(legal) == 1:
             return legal[0]
+        # A decision later in the hand of a pending opening bet: somebody answered it.
+        self.opening.answered(observation["hand"], False)
         view = view_from_observation(observation, legal)
         betting = view.legal.bet is not None or view.legal.raise_ is not None
         betting = betting or view.phase == "betting"
@@ -291,7 +352,17 @@ class SharpBot:
             junk = next((a for a in legal if type(a) is Junk), None)
             if junk is not None:
                 return junk
-        return self.bet(view, observation, legal)
+        action = self.bet(view, observation, legal)
+        quiet = not any(self._hand_aggr.values())
+        if type(action) is Bet and quiet and self._live_count(observation) > 1:
+            self.opening.opened(observation["hand"])
+        return action
+
+    def _live_count(self, obs: Observation) -> int:
+        me = obs["seat"]
+        return sum(
+            1 for s in obs["seats"] if s["seat"] != me and s["status"] in ("active", "all_in")
+        )
 
     def win_chance(self, view: View, obs: Observation) -> tuple[float, list[int]]:
         """p against every live opponent, each conditioned on its bets this hand; and the
@@ -336,6 +407,8 @@ class SharpBot:
             else:
                 extra = narrowing * aggr * self.credibility(seat) ** self.params.cred_power
             power = 1.0 + min(self.params.cap, extra)
+            if self.params.mw_passive != 1.0:
+                power = multiway.passive_power(power, aggr, len(live), self.params.mw_passive)
             p *= q**power
         return p, live
 
@@ -363,7 +436,8 @@ class SharpBot:
         """Whether the profile model decides against this many live opponents (at this
         table)."""
         prm = self.params
-        if prm.profile <= 0 or (prm.table_max > 0 and self._players > prm.table_max):
+        players = self._widest if prm.mw_widest > 0 else self._players
+        if prm.profile <= 0 or (prm.table_max > 0 and players > prm.table_max):
             return False
         return opponents <= 1 or prm.multiway > 0
 
@@ -421,6 +495,33 @@ class SharpBot:
         if quiet and p > prm.probe_floor and self.rng.random() < prm.probe:
             b = sized(Bet, lg.bet, max(unit, pot // 3))
             if b is not None:
+                return b
+        if (
+            prm.mw_steal > 0
+            and quiet
+            and len(live) > 1
+            and p <= prm.probe_floor
+            and obs["seat"] is not None
+            and (
+                prm.mw_steal_anywhere > 0
+                or multiway.acts_last(obs["seat"], obs["dealer"], len(obs["seats"]), live)
+            )
+            and multiway.steal_pays(
+                {s: self.seen.get(s, Seen()).faced_fold_rate for s in live},
+                live,
+                prm.mw_steal_floor,
+            )
+            and (prm.mw_learn <= 0 or self.opening.rate >= prm.mw_learn)
+            and (
+                prm.mw_open_floor <= 0
+                or sum(self.seen.get(s, Seen()).open_rate for s in live) / len(live)
+                >= prm.mw_open_floor
+            )
+            and self.rng.random() < prm.mw_steal
+        ):
+            b = sized(Bet, lg.bet, max(unit, int(pot * prm.mw_steal_size)))
+            if b is not None:
+                self.opening.steals += 1
                 return b
         if (
             p <= prm.probe_floor
@@ -503,3 +604,24 @@ WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25)
 
 
 _register_constants("wily", WILY)
+#: ``canny``'s constants: ``shrewd``'s (so heads-up it is ``shrewd``), and at a table where two
+#: or more opponents are in, a third-of-the-pot bet with a hand below the probe floor whenever
+#: nobody has bet this hand (a *steal*, a fifth of the pot: ``sharp`` multi-way junks most
+#: hands facing a bet), while this bot's own opening bets into several opponents have taken the
+#: pot at once at least 15% of the time (counted across the game's hands from a prior of one in
+#: four, so three failures stop it against players who call). Chosen by same-deals A/B runs of
+#: 10-hand games (docs/bots.md, "Multi-way play"). A game that started with three or more
+#: players keeps ``sharp``'s model when eliminations leave two (measured: ``shrewd``'s profile
+#: model there lost to maniacs).
+CANNY = replace(
+    SHREWD,
+    mw_steal=1.0,
+    mw_steal_anywhere=1.0,
+    mw_prior=4.0,
+    mw_learn=0.15,
+    mw_steal_size=0.2,
+    mw_widest=1.0,
+)
+
+
+_register_constants("canny", CANNY)
