@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.services.bots import SharpBot, decide, make_bot
+from sabacc.services.bots import SharpBot, make_bot
 from sabacc.services.bots.expert import CANNY, SHREWD, Params
 from sabacc.services.bots.multiway import BetRecord, acting_order, acts_last
+from tests.services.bots.games import moves_match, play_out
 
 
 def play_table(opponent: str, hands: int, seed: int) -> SharpBot:
@@ -19,10 +20,7 @@ def play_table(opponent: str, hands: int, seed: int) -> SharpBot:
         "spike", players=4, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
     )
     bots = [make_bot("canny", seed)] + [make_bot(opponent, seed + i) for i in (1, 2, 3)]
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        game.apply(decide(bots[seat], game, seat), seat=seat)
+    play_out(game, bots)
     me = bots[0]
     assert isinstance(me, SharpBot)
     return me
@@ -39,16 +37,7 @@ def test_heads_up_canny_plays_shrewds_moves() -> None:
     game = sabacc.new_game("spike", players=2, seed=4, log=False, game_end="hands:8")
     bots = [make_bot("canny", 6), make_bot("ref-maniac", 1)]
     shadow = make_bot("shrewd", 6)
-    decisions = 0
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        action = decide(bots[seat], game, seat)
-        if seat == 0:
-            assert shadow.act(game.observation(0), game.legal_actions()) == action
-            decisions += 1
-        game.apply(action, seat=seat)
-    assert decisions > 20
+    moves_match(game, bots, shadow)
 
 
 def test_the_steals_stop_against_players_who_call_and_go_on_against_folders() -> None:
@@ -66,10 +55,7 @@ def test_the_steals_stop_against_players_who_call_and_go_on_against_folders() ->
 def test_sharp_never_steals() -> None:
     game = sabacc.new_game("spike", players=4, seed=2, log=False, game_end="hands:6")
     bots = [make_bot("sharp", 1)] + [make_bot("sharp", i) for i in (2, 3, 4)]
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        game.apply(decide(bots[seat], game, seat), seat=seat)
+    play_out(game, bots)
     assert all(isinstance(b, SharpBot) and b.opening.steals == 0 for b in bots)
 
 
@@ -114,14 +100,4 @@ def test_a_game_that_started_multiway_keeps_sharps_model_after_eliminations() ->
     game = sabacc.new_game("spike", players=4, seed=3, log=False, game_end="hands:40")
     bots = [make_bot("canny", 8)] + [make_bot("ref-maniac", i) for i in (1, 2, 3)]
     shadow = make_bot("sharp", 8, **steal)
-    heads_up = 0
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        action = decide(bots[seat], game, seat)
-        if seat == 0:
-            obs = game.observation(0)
-            assert shadow.act(obs, game.legal_actions()) == action
-            heads_up += sum(1 for s in obs["seats"] if s["status"] != "out") == 2
-        game.apply(action, seat=seat)
-    assert heads_up > 0
+    assert moves_match(game, bots, shadow) > 0  # some of them with two players left

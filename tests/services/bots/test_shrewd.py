@@ -7,6 +7,7 @@ import sabacc
 from sabacc.services.bots import SharpBot, decide, make_bot
 from sabacc.services.bots.expert import SHREWD, Params
 from sabacc.services.bots.policy import view_from_observation
+from tests.services.bots.games import moves_match
 
 
 def play(opponent: str, hands: int, seed: int = 11) -> list[tuple[int, float, float, bool]]:
@@ -96,13 +97,4 @@ def test_at_a_table_of_three_or_more_shrewd_plays_sharp() -> None:
     bots = [make_bot("shrewd", 4), make_bot("ref-maniac", 1), make_bot("ismcts:4", 2)]
     bots.append(make_bot("ref-tight", 3))
     shadow = make_bot("sharp", 4)
-    decisions = 0
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        action = decide(bots[seat], game, seat)
-        if seat == 0:
-            assert shadow.act(game.observation(0), game.legal_actions()) == action
-            decisions += 1
-        game.apply(action, seat=seat)
-    assert decisions > 20
+    moves_match(game, bots, shadow)

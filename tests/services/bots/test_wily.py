@@ -9,6 +9,7 @@ from sabacc.engine.bots import View
 from sabacc.services.bots import SharpBot, decide, make_bot
 from sabacc.services.bots.expert import SHREWD, WILY, Params
 from sabacc.services.bots.policy import _model, view_from_observation
+from tests.services.bots.games import moves_match, play_out
 
 
 def game_against(opponent: str, hands: int, seed: int = 5) -> SharpBot:
@@ -17,10 +18,7 @@ def game_against(opponent: str, hands: int, seed: int = 5) -> SharpBot:
         "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
     )
     bots = [make_bot("wily", 1), make_bot(opponent, 2)]
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        game.apply(decide(bots[seat], game, seat), seat=seat)
+    play_out(game, bots)
     me = bots[0]
     assert isinstance(me, SharpBot)
     return me
@@ -99,13 +97,4 @@ def test_at_a_table_of_three_or_more_wily_plays_sharp() -> None:
     game = sabacc.new_game("spike", players=3, seed=9, log=False, game_end="hands:8", buy_in=10_000)
     bots = [make_bot("wily", 4), make_bot("sharp", 1), make_bot("ref-maniac", 2)]
     shadow = make_bot("sharp", 4)
-    decisions = 0
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        action = decide(bots[seat], game, seat)
-        if seat == 0:
-            assert shadow.act(game.observation(0), game.legal_actions()) == action
-            decisions += 1
-        game.apply(action, seat=seat)
-    assert decisions > 20
+    moves_match(game, bots, shadow)
