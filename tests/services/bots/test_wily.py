@@ -4,6 +4,8 @@ its own rate (docs/bots.md, "Bet sizes read: `wily`")."""
 
 from __future__ import annotations
 
+import pytest
+
 import sabacc
 from sabacc.engine.bots import View
 from sabacc.services.bots import SharpBot, decide, make_bot
@@ -93,8 +95,27 @@ def test_a_large_bet_narrows_the_range_and_a_small_one_hardly() -> None:
     assert all(p < q for _bets, p, q in small if q < 0.999)
 
 
-def test_at_a_table_of_three_or_more_wily_plays_sharp() -> None:
-    game = sabacc.new_game("spike", players=3, seed=9, log=False, game_end="hands:8", buy_in=10_000)
-    bots = [make_bot("wily", 4), make_bot("sharp", 1), make_bot("ref-maniac", 2)]
-    shadow = make_bot("sharp", 4)
-    moves_match(game, bots, shadow)
+#: ``wily`` as its heads-up proof played it: the bet sizes read, without the multi-way steal.
+HEADS_UP = {k: getattr(WILY, k) for k in ("big_bet", "open_honest")}
+
+
+@pytest.mark.parametrize("opponent", ["sharp", "ref-maniac", "ismcts:4"])
+def test_heads_up_wily_plays_its_proofs_moves(opponent: str) -> None:
+    # the multi-way steal needs two opponents in: heads-up wily is the bot its proof measured
+    assert WILY.mw_steal > 0
+    game = sabacc.new_game(
+        "spike", players=2, seed=9, log=False, game_end="hands:10", buy_in=10_000
+    )
+    bots = [make_bot("wily", 4), make_bot(opponent, 1)]
+    moves_match(game, bots, make_bot("shrewd", 4, **HEADS_UP))
+
+
+@pytest.mark.parametrize("opponents", [("sharp", "ref-maniac"), ("ref-maniac",) * 3])
+def test_at_a_table_of_three_or_more_wily_plays_canny(opponents: tuple[str, ...]) -> None:
+    # canny's multi-way play (sharp with the learnt steal), also once eliminations leave two
+    game = sabacc.new_game(
+        "spike", players=len(opponents) + 1, seed=3, log=False, game_end="hands:40"
+    )
+    bots = [make_bot("wily", 8)] + [make_bot(o, i) for i, o in enumerate(opponents, 1)]
+    heads_up = moves_match(game, bots, make_bot("canny", 8))
+    assert heads_up > 0 or len(opponents) == 2

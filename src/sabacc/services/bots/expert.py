@@ -593,17 +593,6 @@ SHREWD = Params(
 _register_constants("shrewd", SHREWD)
 
 
-#: ``wily``'s constants: ``shrewd``'s, with bet sizes read (issue 19, round four). A bet of at
-#: least 70% of the pot before it is *large*; an opponent's large and small bets each get their
-#: own counted opening rate, and each is believed fully up to a rate of 25% (as the fifth power
-#: of the ratio above): ``sharp``'s value bets (70-100% of the pot) are rare and believed, its
-#: third-of-the-pot probes frequent and not. Heads-up only, like ``shrewd``: at a table of three
-#: or more it plays ``sharp``. Chosen by same-seeds duplicate A/B runs of 10-hand games
-#: (docs/bots.md, "Bet sizes read: `wily`").
-WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25)
-
-
-_register_constants("wily", WILY)
 #: ``canny``'s constants: ``shrewd``'s (so heads-up it is ``shrewd``), and at a table where two
 #: or more opponents are in, a third-of-the-pot bet with a hand below the probe floor whenever
 #: nobody has bet this hand (a *steal*, a fifth of the pot: ``sharp`` multi-way junks most
@@ -613,15 +602,31 @@ _register_constants("wily", WILY)
 #: 10-hand games (docs/bots.md, "Multi-way play"). A game that started with three or more
 #: players keeps ``sharp``'s model when eliminations leave two (measured: ``shrewd``'s profile
 #: model there lost to maniacs).
-CANNY = replace(
-    SHREWD,
-    mw_steal=1.0,
-    mw_steal_anywhere=1.0,
-    mw_prior=4.0,
-    mw_learn=0.15,
-    mw_steal_size=0.2,
-    mw_widest=1.0,
-)
+STEAL: dict[str, float] = {
+    "mw_steal": 1.0,
+    "mw_steal_anywhere": 1.0,
+    "mw_prior": 4.0,
+    "mw_learn": 0.15,
+    "mw_steal_size": 0.2,
+    "mw_widest": 1.0,
+}
+CANNY = replace(SHREWD, **STEAL)
 
 
 _register_constants("canny", CANNY)
+
+
+#: ``wily``'s constants (the ``expert`` level): ``shrewd``'s, with bet sizes read (issue 19,
+#: round four). A bet of at least 70% of the pot before it is *large*; an opponent's large and
+#: small bets each get their own counted opening rate, and each is believed fully up to a rate
+#: of 25% (as the fifth power of the ratio above): ``sharp``'s value bets (70-100% of the pot)
+#: are rare and believed, its third-of-the-pot probes frequent and not. Chosen by same-seeds
+#: duplicate A/B runs of 10-hand games heads-up (docs/bots.md, "Bet sizes read: `wily`"). At a
+#: table of three or more it plays ``canny``'s multi-way steal (``STEAL``: ``sharp`` with the
+#: steal), measured stronger than ``sharp`` there; the steal needs two opponents in, and the
+#: bet sizes are read heads-up only, so ``wily`` is move for move the heads-up bot its proof
+#: played at two seats and ``canny`` at three or more (tested).
+WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, **STEAL)
+
+
+_register_constants("wily", WILY)
