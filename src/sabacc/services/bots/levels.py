@@ -13,8 +13,8 @@ easy      ``heuristic``   plays its own hand and the pot odds, no search; decide
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
 hard      ``ismcts:800``  searches 800 imagined deals per decision (about 0.1 s each)
 expert    ``wily``        exact odds, value bets, and a model of each opponent's betting and
-                          bet sizes learnt across the hands of a game (heads-up; ``sharp``
-                          at a table of three or more)
+                          bet sizes learnt across the hands of a game (heads-up; at a table
+                          of three or more ``canny``'s learnt steal)
 ========  ==============  ======================================================================
 
 Each level's ``rating`` is an Elo-scale number computed by ``scripts/ratings.py`` from the
