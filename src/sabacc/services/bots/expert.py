@@ -354,27 +354,26 @@ class SharpBot:
                 return junk
         action = self.bet(view, observation, legal)
         quiet = not any(self._hand_aggr.values())
-        if type(action) is Bet and quiet and self._live_count(observation) > 1:
+        if type(action) is Bet and quiet and len(self._live_opponents(observation)) > 1:
             self.opening.opened(observation["hand"])
         return action
 
-    def _live_count(self, obs: Observation) -> int:
+    @staticmethod
+    def _live_opponents(obs: Observation) -> list[int]:
+        """The other seats still in the hand (active or all in)."""
         me = obs["seat"]
-        return sum(
-            1 for s in obs["seats"] if s["seat"] != me and s["status"] in ("active", "all_in")
-        )
+        return [
+            s["seat"]
+            for s in obs["seats"]
+            if s["seat"] != me and s["status"] in ("active", "all_in")
+        ]
 
     def win_chance(self, view: View, obs: Observation) -> tuple[float, list[int]]:
         """p against every live opponent, each conditioned on its bets this hand; and the
         live opponents."""
         q = _model(view.variant).win_chance(view)
         q = min(0.999, max(0.001, q))
-        me = obs["seat"]
-        live = [
-            s["seat"]
-            for s in obs["seats"]
-            if s["seat"] != me and s["status"] in ("active", "all_in")
-        ]
+        live = self._live_opponents(obs)
         # Several aggressors in one hand are less likely all to be strong than one: the
         # narrowing is shared among them.
         aggressors = max(1, sum(1 for s in live if self._hand_aggr.get(s, 0)))
