@@ -395,14 +395,14 @@ class SharpBot:
                 bets = self._hand_bets.get(seat, 0)
                 cb, cr = self.bet_credibility(seat)
                 k = self.params.profile_power or self.params.cred_power
-                extra = narrowing * (bets * cb**k + (aggr - bets) * cr**k)
-                if self.params.big_bet > 0:
+                if self.params.big_bet > 0:  # bets weighed by their size's own credibility
                     big = self._hand_big.get(seat, 0)
                     small, large = self.size_credibility(seat)
                     weight = self.params.big_weight
-                    extra = narrowing * (
-                        (bets - big) * small**k + big * weight * large**k + (aggr - bets) * cr**k
-                    )
+                    believed = (bets - big) * small**k + big * weight * large**k
+                else:
+                    believed = bets * cb**k
+                extra = narrowing * (believed + (aggr - bets) * cr**k)
             else:
                 extra = narrowing * aggr * self.credibility(seat) ** self.params.cred_power
             power = 1.0 + min(self.params.cap, extra)
