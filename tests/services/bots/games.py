@@ -3,10 +3,39 @@ the same observations as one seat to show that the seat's bot plays its moves ex
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+import sabacc
+from sabacc.core.actions import Action
+from sabacc.engine.game import Game
+from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.services.bots import Bot, decide
+
+
+def long_game(players: int, seed: int, hands: int) -> Game:
+    """A Corellian Spike game of ``hands`` hands, the stacks deep enough to last them all."""
+    return sabacc.new_game(
+        "spike", players=players, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
+    )
+
+
+def decisions(
+    game: GameProtocol, bot: Bot, other: Bot
+) -> Iterator[tuple[Observation, list[Action], Action]]:
+    """A heads-up game played to its end, ``bot`` in seat 0 and ``other`` in seat 1: each of
+    ``bot``'s decisions is yielded (its observation, the legal actions, its move) before the
+    move is applied, so a test can look inside the bot at that moment."""
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        if seat == 1:
+            game.apply(decide(other, game, 1), seat=1)
+            continue
+        obs, legal = game.observation(0), game.legal_actions()
+        action = decide(bot, game, 0)
+        yield obs, legal, action
+        game.apply(action, seat=0)
 
 
 def play_out(game: GameProtocol, bots: Sequence[Bot]) -> None:

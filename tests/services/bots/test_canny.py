@@ -11,14 +11,12 @@ import sabacc
 from sabacc.services.bots import SharpBot, make_bot
 from sabacc.services.bots.expert import CANNY, SHREWD, Params
 from sabacc.services.bots.multiway import BetRecord, acting_order, acts_last
-from tests.services.bots.games import moves_match, play_out
+from tests.services.bots.games import long_game, moves_match, play_out
 
 
 def play_table(opponent: str, hands: int, seed: int) -> SharpBot:
     """``canny`` in seat 0 against three ``opponent``s for a game of ``hands`` hands."""
-    game = sabacc.new_game(
-        "spike", players=4, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
-    )
+    game = long_game(4, seed, hands)
     bots = [make_bot("canny", seed)] + [make_bot(opponent, seed + i) for i in (1, 2, 3)]
     play_out(game, bots)
     me = bots[0]

@@ -3,38 +3,28 @@ by its bets (docs/bots.md, "Finding the leak")."""
 
 from __future__ import annotations
 
-import sabacc
-from sabacc.services.bots import SharpBot, decide, make_bot
+from sabacc.services.bots import SharpBot, make_bot
 from sabacc.services.bots.expert import SHARK, Params
 from sabacc.services.bots.policy import view_from_observation
+from tests.services.bots.games import decisions, long_game
 
 
 def shadowed(opponent: str, hands: int, seed: int = 11) -> list[tuple[float, float, float]]:
     """``shark`` in seat 0 against ``opponent``; a ``sharp`` shadow reads the same observations.
     At each of shark's betting decisions where the opponent was aggressive this hand: (shark's
     p, the shadow's p, the opponent's credibility)."""
-    game = sabacc.new_game(
-        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
-    )
+    game = long_game(2, seed, hands)
     shark, shadow = make_bot("shark", seed), make_bot("sharp", seed)
     assert isinstance(shark, SharpBot) and isinstance(shadow, SharpBot)
     other = make_bot(opponent, seed + 1)
     out: list[tuple[float, float, float]] = []
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        if seat == 1:
-            game.apply(decide(other, game, 1), seat=1)
-            continue
-        obs, legal = game.observation(0), game.legal_actions()
-        action = decide(shark, game, 0)
+    for obs, legal, _ in decisions(game, shark, other):
         shadow._observe(obs)
         view = view_from_observation(obs, legal)
         if shark._hand_aggr.get(1) and view.phase == "betting":
             p_shark, _ = shark.win_chance(view, obs)
             p_sharp, _ = shadow.win_chance(view, obs)
             out.append((p_shark, p_sharp, shark.credibility(1)))
-        game.apply(action, seat=0)
     return out
 
 

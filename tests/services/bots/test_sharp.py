@@ -3,33 +3,22 @@ the public betting, and its bets follow it (no bluff against a station)."""
 
 from __future__ import annotations
 
-import sabacc
 from sabacc.core.actions import Bet
-from sabacc.services.bots import SharpBot, decide, make_bot
+from sabacc.services.bots import SharpBot, make_bot
 from sabacc.services.bots.policy import view_from_observation
+from tests.services.bots.games import decisions, long_game
 
 
 def play(opponent: str, hands: int = 25, seed: int = 5) -> tuple[SharpBot, list[float]]:
     """A heads-up game of ``hands`` hands, sharp in seat 0; the win chances of its bets."""
-    game = sabacc.new_game(
-        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
-    )
+    game = long_game(2, seed, hands)
     sharp = make_bot("sharp", seed)
     assert isinstance(sharp, SharpBot)
-    bots = [sharp, make_bot(opponent, seed + 1)]
     bet_chances: list[float] = []
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        if seat == 0:
-            obs, legal = game.observation(0), game.legal_actions()
-            action = decide(sharp, game, 0)
-            if type(action) is Bet:
-                p, _live = sharp.win_chance(view_from_observation(obs, legal), obs)
-                bet_chances.append(p)
-        else:
-            action = decide(bots[1], game, 1)
-        game.apply(action, seat=seat)
+    for obs, legal, action in decisions(game, sharp, make_bot(opponent, seed + 1)):
+        if type(action) is Bet:
+            p, _live = sharp.win_chance(view_from_observation(obs, legal), obs)
+            bet_chances.append(p)
     return sharp, bet_chances
 
 

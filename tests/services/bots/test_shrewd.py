@@ -7,7 +7,7 @@ import sabacc
 from sabacc.services.bots import SharpBot, decide, make_bot
 from sabacc.services.bots.expert import SHREWD, Params
 from sabacc.services.bots.policy import view_from_observation
-from tests.services.bots.games import moves_match
+from tests.services.bots.games import decisions, long_game, moves_match
 
 
 def play(opponent: str, hands: int, seed: int = 11) -> list[tuple[int, float, float, bool]]:
@@ -15,25 +15,16 @@ def play(opponent: str, hands: int, seed: int = 11) -> list[tuple[int, float, fl
     ``shrewd`` reads only the current hand's observations (a new one every hand). At each of
     shrewd's betting decisions where the opponent was aggressive this hand: (hand number,
     shrewd's p, the fresh bot's p, whether shrewd prices the call as if the stacks go in)."""
-    game = sabacc.new_game(
-        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
-    )
+    game = long_game(2, seed, hands)
     bot = make_bot("shrewd", seed)
     assert isinstance(bot, SharpBot)
     other = make_bot(opponent, seed + 1)
     fresh, fresh_hand = make_bot("shrewd", seed), 0
     out: list[tuple[int, float, float, bool]] = []
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        if seat == 1:
-            game.apply(decide(other, game, 1), seat=1)
-            continue
-        obs, legal = game.observation(0), game.legal_actions()
+    for obs, legal, _ in decisions(game, bot, other):
         if obs["hand"] != fresh_hand:
             fresh, fresh_hand = make_bot("shrewd", seed), obs["hand"]
         assert isinstance(fresh, SharpBot)
-        action = decide(bot, game, 0)
         fresh._observe(obs)
         view = view_from_observation(obs, legal)
         if bot._hand_aggr.get(1) and view.phase == "betting":
@@ -45,7 +36,6 @@ def play(opponent: str, hands: int, seed: int = 11) -> list[tuple[int, float, fl
                     bot.wild(1),
                 )
             )
-        game.apply(action, seat=0)
     return out
 
 

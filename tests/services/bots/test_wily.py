@@ -8,17 +8,15 @@ import pytest
 
 import sabacc
 from sabacc.engine.bots import View
-from sabacc.services.bots import SharpBot, decide, make_bot
+from sabacc.services.bots import SharpBot, make_bot
 from sabacc.services.bots.expert import SHREWD, WILY, Params
 from sabacc.services.bots.policy import _model, view_from_observation
-from tests.services.bots.games import moves_match, play_out
+from tests.services.bots.games import decisions, long_game, moves_match, play_out
 
 
 def game_against(opponent: str, hands: int, seed: int = 5) -> SharpBot:
     """``wily`` in seat 0 after a game of ``hands`` hands against ``opponent``."""
-    game = sabacc.new_game(
-        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
-    )
+    game = long_game(2, seed, hands)
     bots = [make_bot("wily", 1), make_bot(opponent, 2)]
     play_out(game, bots)
     me = bots[0]
@@ -54,27 +52,17 @@ def narrowed(seed: int, hands: int = 40) -> list[tuple[int, int, float, float]]:
     """At each of wily's betting decisions facing a bet of ``sharp`` (no raise this hand) after
     the game's first five hands: (sharp's large bets this hand, its bets, wily's p, the
     unnarrowed p)."""
-    game = sabacc.new_game(
-        "spike", players=2, seed=seed, log=False, game_end=f"hands:{hands}", buy_in=10_000
-    )
+    game = long_game(2, seed, hands)
     bot = make_bot("wily", seed)
     assert isinstance(bot, SharpBot)
     other = make_bot("sharp", seed + 1)
     out: list[tuple[int, int, float, float]] = []
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        if seat == 1:
-            game.apply(decide(other, game, 1), seat=1)
-            continue
-        obs, legal = game.observation(0), game.legal_actions()
-        action = decide(bot, game, 0)
+    for obs, legal, _ in decisions(game, bot, other):
         view = view_from_observation(obs, legal)
         bets = bot._hand_bets.get(1, 0)
         if obs["hand"] > 5 and view.to_call > 0 and bets and bot._hand_aggr.get(1) == bets:
             big = bot._hand_big.get(1, 0)
             out.append((big, bets, bot.win_chance(view, obs)[0], plain_q(view)))
-        game.apply(action, seat=0)
     return out
 
 
