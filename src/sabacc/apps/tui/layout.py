@@ -33,7 +33,7 @@ from sabacc.apps.tui.view import (
     hand_label,
     info_parts,
     key_facts,
-    phase_is_the_turn,
+    phase_said_by,
     pile_counts,
     piles,
     pot_lines,
@@ -425,7 +425,7 @@ class TableLayout(TableState):
             return
         prompt = Text(
             v.text("ui.your_turn_plain")
-            if phase_is_the_turn(v, phase)
+            if phase_said_by(phase, [v.text("ui.turn", n=1, of=1)])
             else v.text("ui.your_turn", phase=phase),
             style="bold",
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -370,10 +370,10 @@ def _name(obs: Mapping[str, Any], seat: Any) -> str:
     return str(seat)
 
 
-def phase_is_the_turn(v: Vocabulary, phase: str) -> bool:
-    """True when a phase's name is only the word for a turn (Kessel's "Turn", "ターン"): the
-    action bar then says "Your turn", not "Your turn · Turn"."""
-    return bool(phase) and v.text("ui.turn", n=1, of=1).casefold().startswith(phase.casefold())
+def phase_said_by(phase: str, counts: Iterable[str]) -> bool:
+    """Whether a phase's name only repeats the word of a count already said (Kessel's "Turn"
+    beside "turn 1/3" or "Your turn"): such a phase is not said again."""
+    return any(count.casefold().startswith(phase.casefold()) for count in counts)
 
 
 def status_line(obs: Mapping[str, Any], title: str, lang: str = "en") -> Text:
@@ -387,8 +387,7 @@ def status_line(obs: Mapping[str, Any], title: str, lang: str = "en") -> Text:
     if obs.get("turns") and obs.get("turn") is not None:
         parts.append(v.text("ui.turn", n=obs["turn"], of=obs["turns"]))
     phase = v.phase(str(obs.get("phase", "")))
-    # a phase named like the count already shown (Kessel's "Turn" after "turn 1/3") is said once
-    if not any(part.casefold().startswith(phase.casefold()) for part in parts[1:]):
+    if not phase_said_by(phase, parts[1:]):
         parts.append(phase)
     text = Text(f" {title} ", style="bold black on gold3")
     text.append("  " + " · ".join(parts), style="bold")
