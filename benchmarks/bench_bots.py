@@ -95,13 +95,20 @@ REFERENCE_OPPONENTS = (
 )
 
 
-def matrix_hands(opponent: str, players: int, hands: int) -> int:
+def slow_search(bot: str) -> bool:
+    """Whether ``bot`` searches with a large budget (``ismcts`` above 64 playouts)."""
+    return bot.startswith("ismcts") and int(bot.partition(":")[2] or 800) > 64
+
+
+def matrix_hands(opponent: str, players: int, hands: int, search_hands: int | None = None) -> int:
     """Hands for one pairing: searchers are slow, so their 4-player pairings (three searchers
     at the table), and ``ismcts:800``'s, get fewer hands (the interval says how many were
-    enough)."""
+    enough). ``search_hands``, when given, is the number for every pairing with a slow
+    searcher (``--search-hands``: a quiet machine can afford full samples)."""
+    if search_hands is not None and slow_search(opponent):
+        return max(players * 10, search_hands)
     if opponent.startswith("ismcts"):
-        budget = int(opponent.partition(":")[2] or 800)
-        share = 1.0 if budget <= 64 else 0.15
+        share = 0.15 if slow_search(opponent) else 1.0
         hands = int(hands * share / (2.5 if players > 2 else 1))
     return max(players * 10, hands)
 
@@ -116,11 +123,15 @@ def run_matrix(
     opponents: set[str] | None = None,
     tables: set[int] | None = None,
     game_hands: int = 1,
+    search_hands: int | None = None,
+    earlier: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The candidate against every opponent (or only ``opponents``, at only ``tables`` seat
     counts), heads-up and one against three. Played cheapest first, ``save(results so far)``
     after each pairing (a long run interrupted keeps what it measured); each pairing's seed
-    depends only on its place in the table."""
+    depends only on its place in the table. A pairing in ``earlier`` (a report's matrix,
+    ``--matrix-from``) with the same line-up, seed, game length and number of deals is taken
+    from it, not played again: the same deals and bot seeds give the same result."""
     plan: list[tuple[float, int, int, str, int, str, int]] = []
     for players, table in ((2, "heads-up"), (4, "4 players")):
         if tables and players not in tables:
@@ -128,13 +139,28 @@ def run_matrix(
         for i, opponent in enumerate(EXISTING + REFERENCE_OPPONENTS):
             if opponents and opponent not in opponents:
                 continue
-            n = matrix_hands(opponent, players, hands)
+            n = matrix_hands(opponent, players, hands, search_hands)
             cost = n * (players - 1) * _decision_cost(opponent)
             plan.append((cost, len(plan), players, table, i, opponent, n))
     done: dict[int, dict[str, Any]] = {}
     for _cost, place, players, table, i, opponent, n in sorted(plan):
         lineup = (candidate,) + (opponent,) * (players - 1)
-        data = run_match(table, lineup, n, seed + 100 * players + i, workers, variant, game_hands)
+        pairing_seed = seed + 100 * players + i
+        spec = SimSpec(variant, lineup, n, pairing_seed, game_hands=game_hands)
+        same = [
+            m
+            for m in earlier or []
+            if m["lineup"] == list(lineup)
+            and m["seed"] == pairing_seed
+            and m["variant"] == variant
+            and m.get("game_hands", 1) == game_hands
+            and m["deals"] == spec.deals
+        ]
+        if same:
+            log(f"{table}: {', '.join(lineup)}, {same[0]['hands']} hands: from --matrix-from")
+            data = dict(same[0])
+        else:
+            data = run_match(table, lineup, n, pairing_seed, workers, variant, game_hands)
         data["opponent"] = opponent
         done[place] = data
         if save is not None:
@@ -158,10 +184,11 @@ def run_ladder(
     only: set[str] | None = None,
     earlier: list[dict[str, Any]] | None = None,
     game_hands: int = 1,
+    search_hands: int | None = None,
 ) -> list[dict[str, Any]]:
     """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
     the matrix (or an ``earlier`` ladder) already played heads-up is taken from it; searchers
-    get fewer hands."""
+    get fewer hands (``search_hands`` for a step with a slow searcher, when given)."""
     from sabacc.services.bots.levels import LEVELS
 
     levels = list(LEVELS.values())
@@ -183,6 +210,8 @@ def run_ladder(
         else:
             searchers = sum(1 for b in lineup if b.startswith("ismcts"))
             n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
+            if search_hands is not None and any(slow_search(b) for b in lineup):
+                n = search_hands
             data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant, game_hands)
         data["match"] = f"{high.name} vs {low.name}"
         data["levels"] = [high.name, low.name]
@@ -386,6 +415,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ladder-hands", type=int, default=2000, help="hands per ladder step")
     parser.add_argument(
+        "--search-hands",
+        type=int,
+        default=None,
+        help="hands for every matrix pairing and ladder step with a slow searcher "
+        "(ismcts above 64 playouts); default: a share of --matrix-hands / --ladder-hands",
+    )
+    parser.add_argument(
+        "--matrix-from",
+        default="",
+        help="a report (JSON) whose matrix pairings are reused where the same pairing would "
+        "be played again (same line-up, seed and hands)",
+    )
+    parser.add_argument(
         "--ladder-from",
         default="",
         help="a report (JSON) whose ladder steps are reused instead of played again",
@@ -483,6 +525,10 @@ def main(argv: list[str] | None = None) -> int:
             {x.strip() for x in args.opponents.split(",") if x.strip()} or None,
             {int(x) for x in args.tables.split(",") if x.strip()} or None,
             args.game_hands,
+            args.search_hands,
+            json.loads(Path(args.matrix_from).read_text()).get("matrix", [])
+            if args.matrix_from
+            else None,
         )
     if "ladder" in parts:
         steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None
@@ -500,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
             steps,
             earlier,
             args.game_hands,
+            args.search_hands,
         )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started

@@ -15,10 +15,14 @@ commit, for a before/after comparison in the same run); ``--servers 2`` runs two
 ``sabacc serve --cluster`` processes behind nginx with ``deploy/nginx.conf`` (PostgreSQL only;
 ``--proxy`` puts a single cluster server behind nginx too, for a fair 1-vs-2 comparison).
 ``--server-cpus 0`` / ``--client-cpus 1`` pin the server(s) and this load generator to CPUs
-(``taskset``), ``--server-nice N`` lowers the servers' priority; ``--autogroup-nice -10``
-raises this session's share of the CPU against other sessions (Linux autogroups: see
-``main``). ``--trace`` has the server time each action's steps (:mod:`sabacc.apps.server.
-trace`); ``--plain-client`` runs this load generator as it was before round four.
+(``taskset``), ``--server-cpu-quota 0.3`` limits each server process to 0.3 of a CPU (a cgroup;
+root), so that two servers sharing one core each have a fixed part of it, as much as one server
+is given in the run it is compared with (a 2-core machine cannot give the load generator and two
+servers a core each), ``--proxy-cpus`` pins nginx, ``--server-nice N`` lowers the servers'
+priority; ``--autogroup-nice -10`` raises this session's share of the CPU against other
+sessions (Linux autogroups: see ``main``). ``--trace`` has the server time each action's steps
+(:mod:`sabacc.apps.server.trace`); ``--plain-client`` runs this load generator as it was before
+round four.
 
 The server CPU per action (the servers' user + system CPU time during the run divided by the
 actions applied) is robust on a shared machine, unlike the latencies; the load average is
@@ -319,6 +323,44 @@ def start_server(
     raise RuntimeError("the server did not start")
 
 
+def cpu_quota(pid: int, share: float) -> Path:
+    """Limit process ``pid`` (all its threads) to ``share`` of one CPU with a Linux cgroup's CPU
+    bandwidth control (cgroup v1 ``cpu.cfs_quota_us``, or v2 ``cpu.max``; needs root), in
+    periods of 10 ms so that the limit is smooth. Returns the cgroup, for :func:`drop_group`.
+
+    What it is for: a two-server run on a 2-core machine, where the load generator needs a
+    core of its own, gives each server a fixed part of the other core, the same part as the
+    one-server run it is compared with (``--server-cpu-quota``)."""
+    period = 10_000
+    quota = max(1_000, int(share * period))
+    v1 = Path("/sys/fs/cgroup/cpu")
+    if (v1 / "cpu.cfs_quota_us").exists():
+        group = v1 / f"sabacc-load-{pid}"
+        group.mkdir(exist_ok=True)
+        (group / "cpu.cfs_period_us").write_text(str(period))
+        (group / "cpu.cfs_quota_us").write_text(str(quota))
+    else:
+        root = Path("/sys/fs/cgroup")
+        if "cpu" not in (root / "cgroup.controllers").read_text().split():
+            raise RuntimeError("--server-cpu-quota needs the cgroup CPU controller")
+        (root / "cgroup.subtree_control").write_text("+cpu")
+        group = root / f"sabacc-load-{pid}"
+        group.mkdir(exist_ok=True)
+        (group / "cpu.max").write_text(f"{quota} {period}")
+    (group / "cgroup.procs").write_text(str(pid))
+    return group
+
+
+def drop_group(group: Path) -> None:
+    """Remove a cgroup of :func:`cpu_quota` once its process has ended."""
+    for _ in range(50):
+        try:
+            group.rmdir()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def empty_postgres(url: str) -> None:
     from sqlalchemy import create_engine, text
 
@@ -329,7 +371,9 @@ def empty_postgres(url: str) -> None:
     engine.dispose()
 
 
-def start_nginx(ports: list[int], port: int, root: Path) -> subprocess.Popen[bytes]:
+def start_nginx(
+    ports: list[int], port: int, root: Path, prefix: list[str] | None = None
+) -> subprocess.Popen[bytes]:
     """nginx with deploy/nginx.conf, routing to the servers on ``ports``."""
     import re
     import shutil
@@ -348,8 +392,8 @@ def start_nginx(ports: list[int], port: int, root: Path) -> subprocess.Popen[byt
     conf = f"pid {root}/nginx.pid;\nerror_log {root}/error.log warn;\n{conf}"
     (root / "nginx.conf").write_text(conf)
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
-    proc = subprocess.Popen([binary, "-p", str(root), "-c", str(root / "nginx.conf"),
-                             "-g", "daemon off;"])  # fmt: skip
+    cmd = [*(prefix or []), binary, "-p", str(root), "-c", str(root / "nginx.conf")]
+    proc = subprocess.Popen([*cmd, "-g", "daemon off;"])
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -627,6 +671,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--profile-native", action="store_true", help="--profile with C frames")
     ap.add_argument("--server-nice", type=int, default=0, help="nice value of the server(s)")
     ap.add_argument(
+        "--server-cpu-quota",
+        type=float,
+        help="limit each server process to this share of one CPU (Linux cgroups, root), "
+        "e.g. 0.3: two servers on one core each get a part of their own",
+    )
+    ap.add_argument("--proxy-cpus", help="taskset CPU list for nginx, e.g. 0")
+    ap.add_argument(
         "--autogroup-nice",
         type=int,
         help="Linux: this session's autogroup nice value during the run (see below)",
@@ -717,12 +768,17 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, An
                 )
                 others.append(srv)
             port = free_port()
-            proc = start_nginx(ports, port, Path(tmp.name))
+            proxy_prefix = ["taskset", "-c", args.proxy_cpus] if args.proxy_cpus else []
+            proc = start_nginx(ports, port, Path(tmp.name), proxy_prefix)
         else:
             port = free_port()
             proc = start_server(db, port, args.src, serve_args, prefix, trace)
         base = f"http://127.0.0.1:{port}"
+    groups: list[Path] = []
     try:
+        if args.server_cpu_quota:
+            servers = others or ([proc] if proc is not None else [])
+            groups = [cpu_quota(p.pid, args.server_cpu_quota) for p in servers]
         if others:
             pids, proxy_pid = [o.pid for o in others], (proc.pid if proc is not None else None)
         else:
@@ -735,6 +791,8 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, An
         report["server_cpus"] = args.server_cpus
         report["client_cpus"] = args.client_cpus
         report["server_nice"] = args.server_nice
+        report["server_cpu_quota"] = args.server_cpu_quota
+        report["proxy_cpus"] = args.proxy_cpus
         report["autogroup_nice"] = args.autogroup_nice
         report["plain_client"] = args.plain_client
         report["src"] = args.src or "this tree"
@@ -743,6 +801,8 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, An
         for child in [*others, *([proc] if proc is not None else [])]:
             child.terminate()
             child.wait(20)
+        for group in groups:
+            drop_group(group)
         if trace is not None and not others and Path(trace).exists():
             report["server_trace"] = json.loads(Path(trace).read_text())
         if tmp is not None:
