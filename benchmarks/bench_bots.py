@@ -425,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         "--matrix-from",
         default="",
         help="a report (JSON) whose matrix pairings are reused where the same pairing would "
-        "be played again (same line-up, seed and hands)",
+        "be played again (same line-up, seed, game length and deals)",
     )
     parser.add_argument(
         "--ladder-from",

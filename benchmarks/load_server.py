@@ -776,13 +776,13 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, An
         base = f"http://127.0.0.1:{port}"
     groups: list[Path] = []
     try:
-        if args.server_cpu_quota:
-            servers = others or ([proc] if proc is not None else [])
-            groups = [cpu_quota(p.pid, args.server_cpu_quota) for p in servers]
         if others:
             pids, proxy_pid = [o.pid for o in others], (proc.pid if proc is not None else None)
         else:
             pids, proxy_pid = ([proc.pid] if proc is not None else []), None
+        if args.server_cpu_quota:
+            for pid in pids:  # appended one by one: a failure still removes those made
+                groups.append(cpu_quota(pid, args.server_cpu_quota))
         with asyncio.Runner(loop_factory=None if PLAIN else _fast_loop()) as runner:
             report = runner.run(run(args, base, pids, proxy_pid))
         report["db"] = "postgresql" if args.db else "sqlite"
