@@ -125,13 +125,16 @@ def run_matrix(
     game_hands: int = 1,
     search_hands: int | None = None,
     earlier: list[dict[str, Any]] | None = None,
+    pairing_hands: dict[str, int] | None = None,
 ) -> list[dict[str, Any]]:
     """The candidate against every opponent (or only ``opponents``, at only ``tables`` seat
     counts), heads-up and one against three. Played cheapest first, ``save(results so far)``
     after each pairing (a long run interrupted keeps what it measured); each pairing's seed
     depends only on its place in the table. A pairing in ``earlier`` (a report's matrix,
     ``--matrix-from``) with the same line-up, seed, game length and number of deals is taken
-    from it, not played again: the same deals and bot seeds give the same result."""
+    from it, not played again: the same deals and bot seeds give the same result.
+    ``pairing_hands`` (``--pairing-hands``) sets one pairing's hands, keyed ``OPPONENT@SEATS``
+    (``ismcts:32@4``): a pairing whose interval is wide gets a larger sample alone."""
     plan: list[tuple[float, int, int, str, int, str, int]] = []
     for players, table in ((2, "heads-up"), (4, "4 players")):
         if tables and players not in tables:
@@ -140,6 +143,7 @@ def run_matrix(
             if opponents and opponent not in opponents:
                 continue
             n = matrix_hands(opponent, players, hands, search_hands)
+            n = (pairing_hands or {}).get(f"{opponent}@{players}", n)
             cost = n * (players - 1) * _decision_cost(opponent)
             plan.append((cost, len(plan), players, table, i, opponent, n))
     done: dict[int, dict[str, Any]] = {}
@@ -185,10 +189,13 @@ def run_ladder(
     earlier: list[dict[str, Any]] | None = None,
     game_hands: int = 1,
     search_hands: int | None = None,
+    pairing_hands: dict[str, int] | None = None,
 ) -> list[dict[str, Any]]:
     """Each pair of adjacent difficulty levels, heads-up (the harder level first). A pairing
     the matrix (or an ``earlier`` ladder) already played heads-up is taken from it; searchers
-    get fewer hands (``search_hands`` for a step with a slow searcher, when given)."""
+    get fewer hands (``search_hands`` for a step with a slow searcher, when given).
+    ``pairing_hands`` keyed by the harder level's name sets that step's hands; such a step is
+    reused only from a run of the same deals."""
     from sabacc.services.bots.levels import LEVELS
 
     levels = list(LEVELS.values())
@@ -197,6 +204,12 @@ def run_ladder(
         if only and high.name not in only:
             continue
         lineup = (high.bot, low.bot)
+        searchers = sum(1 for b in lineup if b.startswith("ismcts"))
+        n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
+        if search_hands is not None and any(slow_search(b) for b in lineup):
+            n = search_hands
+        fixed = (pairing_hands or {}).get(high.name)
+        deals = SimSpec(variant, lineup, fixed or n, seed + 500 + i, game_hands=game_hands).deals
         done = [
             m
             for m in [*(matrix or []), *(earlier or [])]
@@ -204,14 +217,12 @@ def run_ladder(
             and m["players"] == 2
             and m.get("deal_score")
             and m.get("game_hands", 1) == game_hands
+            and (fixed is None or (m["deals"] == deals and m["seed"] == seed + 500 + i))
         ]
         if done:
             data = dict(done[0])
         else:
-            searchers = sum(1 for b in lineup if b.startswith("ismcts"))
-            n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
-            if search_hands is not None and any(slow_search(b) for b in lineup):
-                n = search_hands
+            n = fixed or n
             data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant, game_hands)
         data["match"] = f"{high.name} vs {low.name}"
         data["levels"] = [high.name, low.name]
@@ -428,6 +439,12 @@ def main(argv: list[str] | None = None) -> int:
         "be played again (same line-up, seed, game length and deals)",
     )
     parser.add_argument(
+        "--pairing-hands",
+        default="",
+        help="hands for single pairings, comma-separated KEY=N: OPPONENT@SEATS for a matrix "
+        "pairing (ismcts:32@4=20000), a level's name for its ladder step (hard=12000)",
+    )
+    parser.add_argument(
         "--ladder-from",
         default="",
         help="a report (JSON) whose ladder steps are reused instead of played again",
@@ -456,6 +473,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
+    pairing_hands: dict[str, int] = {}
+    for item in filter(None, (x.strip() for x in args.pairing_hands.split(","))):
+        key, sep, value = item.rpartition("=")
+        if not sep or not key or not value.isdigit():
+            parser.error(f"--pairing-hands: {item!r} is not KEY=N")
+        pairing_hands[key] = int(value)
     if args.quick:
         parts -= {"speedup", "timing"}
 
@@ -529,6 +552,7 @@ def main(argv: list[str] | None = None) -> int:
             json.loads(Path(args.matrix_from).read_text()).get("matrix", [])
             if args.matrix_from
             else None,
+            pairing_hands,
         )
     if "ladder" in parts:
         steps = {x.strip() for x in args.ladder_steps.split(",") if x.strip()} or None
@@ -547,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
             earlier,
             args.game_hands,
             args.search_hands,
+            pairing_hands,
         )
     if "matches" in parts:
         report["total_seconds"] = time.perf_counter() - started

@@ -1,11 +1,13 @@
 """The difficulty levels' published ratings, from the measured ladder.
 
-Reads the ladder of ``benchmarks/results/bench_bots.json`` (``python benchmarks/bench_bots.py
---parts ladder``: each pair of adjacent levels played heads-up on duplicate deals) and computes
-an Elo-scale rating per level: ``easy`` is fixed at 1000, and each harder level adds
-``400 * log10(s / (1 - s))``, where ``s`` is its share of duplicate deals finished ahead of the
-level below (a tie counts half). Prints the table for docs/bots.md and the README; ``--check``
-exits 1 if ``sabacc.services.bots.levels.LEVELS`` does not carry these numbers.
+Reads the ladder of ``benchmarks/results/bench_bots_expert.json`` (``python
+benchmarks/bench_bots.py --parts matrix,ladder --candidate wily --game-hands 10 ...``, its
+commands are in the report: each pair of adjacent levels played heads-up in 10-hand duplicate
+games) and computes an Elo-scale rating per level: ``easy`` is fixed at 1000, and each harder
+level adds ``400 * log10(s / (1 - s))``, where ``s`` is its share of duplicate games finished
+ahead of the level below (a tie counts half). Prints the table for docs/bots.md and the README
+(``scripts/bot_tables.py --write`` puts it there); ``--check`` exits 1 if
+``sabacc.services.bots.levels.LEVELS`` does not carry these numbers.
 
     PYTHONPATH=src python scripts/ratings.py            # the table
     PYTHONPATH=src python scripts/ratings.py --check    # do the published ratings match?
@@ -20,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "bench_bots.json"
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "bench_bots_expert.json"
 BASE = 1000
 
 
@@ -37,9 +39,11 @@ def ratings(ladder: list[dict[str, Any]], base: int = BASE) -> dict[str, int]:
 
 def table(ladder: list[dict[str, Any]]) -> str:
     rated = ratings(ladder)
+    # a duplicate "deal" of a multi-hand game is the whole game, dealt alike in every rotation
+    ahead = "games ahead" if ladder[0].get("game_hands", 1) > 1 else "deals ahead"
     lines = [
         "| level | bot | rating | against the level below: credits/hand (95% CI) | "
-        "deals ahead | hands |",
+        f"{ahead} | hands |",
         "|---|---|---:|---|---:|---:|",
     ]
     first = ladder[0]

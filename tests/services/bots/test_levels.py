@@ -92,7 +92,8 @@ def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
     assert spec is not None and spec.loader is not None
     ratings = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ratings)
-    report = json.loads((root / "benchmarks" / "results" / "bench_bots.json").read_text())
+    report = json.loads(ratings.RESULTS.read_text())
+    assert root / "benchmarks" / "results" / "bench_bots_expert.json" == ratings.RESULTS
     ladder = report["ladder"]
     assert [step["levels"] for step in ladder] == [
         [high, low] for low, high in zip(level_names(), level_names()[1:], strict=False)
@@ -104,3 +105,40 @@ def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
     measured = ratings.ratings(ladder)
     assert {name: level.rating for name, level in LEVELS.items()} == measured
     assert measured["easy"] == 1000
+
+
+def test_the_published_strength_tables_are_the_committed_benchmark() -> None:
+    """The README's and docs/bots.md's matrix and ladder tables are rendered from the
+    committed report (scripts/bot_tables.py): a figure there is a measured one."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("bot_tables", root / "scripts" / "bot_tables.py")
+    assert spec is not None and spec.loader is not None
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    report = json.loads(tables.RESULTS.read_text())
+    # the report is the expert's, at the game length players meet, at both table sizes
+    assert {m["lineup"][0] for m in report["matrix"]} == {LEVELS["expert"].bot}
+    assert {m["players"] for m in report["matrix"]} == {2, 4}
+    assert {m["game_hands"] for m in report["matrix"] + report["ladder"]} == {10}
+    opponents = {m["opponent"] for m in report["matrix"]}
+    assert {(o, n) for o in opponents for n in (2, 4)} == {
+        (m["opponent"], m["players"]) for m in report["matrix"]
+    }
+    assert {"sharp", "heuristic", "ismcts:32", "ismcts:800", "ref-rule"} <= opponents
+    # the README says the expert beats every one of them at both table sizes
+    assert [m["opponent"] for m in report["matrix"] if m["bots"][0]["ci95"][0] <= 0] == []
+    for path in tables.FILES:
+        text = path.read_text()
+        assert tables.render(text, report) == text, (
+            f"{path.name}: run scripts/bot_tables.py --write"
+        )
+        assert tables.matrix_table(report) in text
+        assert tables.ladder_table(report) in text
+    # docs/community.md's bots' fixed ratings are the levels' published ones
+    community = tables.COMMUNITY.read_text()
+    assert tables.render(community, report) == community
+    assert f"| `expert` (`{LEVELS['expert'].bot}`) | {LEVELS['expert'].rating} |" in community

@@ -7,7 +7,7 @@ wherever it accepts a bot name, so ``sabacc play --bots hard`` and a web table's
 share one mapping:
 
 ========  ==============  ======================================================================
-level     bot             what it means (rating: 1000, 1080, 1144, 1179)
+level     bot             what it means (rating: 1000, 1160, 1191, 1231)
 ========  ==============  ======================================================================
 easy      ``heuristic``   plays its own hand and the pot odds, no search; decides at once
 normal    ``ismcts:32``   searches 32 imagined deals per decision (beats ``heuristic``)
@@ -18,10 +18,11 @@ expert    ``wily``        exact odds, value bets, and a model of each opponent's
 ========  ==============  ======================================================================
 
 Each level's ``rating`` is an Elo-scale number computed by ``scripts/ratings.py`` from the
-measured heads-up results of adjacent levels (``benchmarks/results/bench_bots.json``, the
-ladder): ``easy`` is fixed at 1000 and each step adds ``400 log10(s / (1 - s))``, ``s`` being the
-harder level's share of duplicate deals finished ahead. A test checks that the numbers here are
-the ones the script computes from the committed results.
+measured heads-up results of adjacent levels in 10-hand duplicate games
+(``benchmarks/results/bench_bots_expert.json``, the ladder): ``easy`` is fixed at 1000 and
+each step adds ``400 log10(s / (1 - s))``, ``s`` being the harder level's share of duplicate
+games finished ahead. A test checks that the numbers here are the ones the script computes
+from the committed results.
 
 A variant whose search is slower maps a level to a smaller budget through its bot model
 (:attr:`sabacc.engine.bots.BotModel.level_bots`): pass its :class:`VariantInfo` to
@@ -70,7 +71,7 @@ LEVELS: dict[str, Level] = {
                 "en": "searches 32 imagined deals per decision",
                 "ja": "1手ごとに32通りの配り方を想定して探索する",
             },
-            rating=1080,
+            rating=1160,
         ),
         Level(
             "hard",
@@ -79,7 +80,7 @@ LEVELS: dict[str, Level] = {
                 "en": "searches 800 imagined deals per decision (about 0.1 s each)",
                 "ja": "1手ごとに800通りの配り方を想定して探索する（1手約0.1秒）",
             },
-            rating=1144,
+            rating=1191,
         ),
         Level(
             "expert",
@@ -89,7 +90,7 @@ LEVELS: dict[str, Level] = {
                 "and sizes",
                 "ja": "正確な確率、バリューベットとブラフ、相手ごとの賭け方と賭け額のモデルで打つ",
             },
-            rating=1179,
+            rating=1231,
         ),
     )
 }
