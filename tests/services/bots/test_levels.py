@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from sabacc.core.errors import OptionError
@@ -80,20 +85,24 @@ def test_the_bot_api_refuses_a_finished_game_and_another_seats_turn() -> None:
         make_bot("sharp", 1).act(game.observation(0), [])
 
 
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _script(name: str) -> Any:
+    """A script of ``scripts/`` loaded as a module (they are not part of the package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
     """scripts/ratings.py computes each level's rating from the committed benchmark; the
     numbers in LEVELS (shown in docs and the README) must be those."""
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[3]
-    spec = importlib.util.spec_from_file_location("ratings", root / "scripts" / "ratings.py")
-    assert spec is not None and spec.loader is not None
-    ratings = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ratings)
+    ratings = _script("ratings")
     report = json.loads(ratings.RESULTS.read_text())
-    assert root / "benchmarks" / "results" / "bench_bots_expert.json" == ratings.RESULTS
+    assert ROOT / "benchmarks" / "results" / "bench_bots_expert.json" == ratings.RESULTS
     ladder = report["ladder"]
     assert [step["levels"] for step in ladder] == [
         [high, low] for low, high in zip(level_names(), level_names()[1:], strict=False)
@@ -110,15 +119,7 @@ def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
 def test_the_published_strength_tables_are_the_committed_benchmark() -> None:
     """The README's and docs/bots.md's matrix and ladder tables are rendered from the
     committed report (scripts/bot_tables.py): a figure there is a measured one."""
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[3]
-    spec = importlib.util.spec_from_file_location("bot_tables", root / "scripts" / "bot_tables.py")
-    assert spec is not None and spec.loader is not None
-    tables = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tables)
+    tables = _script("bot_tables")
     report = json.loads(tables.RESULTS.read_text())
     # the report is the expert's, at the game length players meet, at both table sizes
     assert {m["lineup"][0] for m in report["matrix"]} == {LEVELS["expert"].bot}
