@@ -171,6 +171,48 @@ def test_actions_on_screen_and_nothing_covers_pots_or_cards(
         ctx.close()
 
 
+def test_a_phone_seat_keeps_a_round_pot_and_tokens_on_one_line(
+    browser: Browser, srv: ServerProcess
+) -> None:
+    """A Kessel seat's facts ("pot 0 · tok 3") took two lines in the 57 px beside a phone
+    seat's avatar, so the top seat's box grew into the felt's centre and, with a tall docked
+    bar (some shift tokens' buttons), covered its title (1 run in 8 of the layout test). On a
+    phone the facts now take the box's whole width: two facts are one line, never a fact
+    split, and the box is no taller than its name, tags and that line."""
+    created = srv.create(
+        variant="kessel", seats=["human"] + ["bot:easy"] * 3, player_name="Leia", turn_timer=0
+    )
+    ctx = browser.new_context(**SIZES["phone"])
+    page = _open_seated(ctx, srv, created)
+    try:
+        page.wait_for_selector("#actions button:not([disabled])", timeout=15_000)
+        page.wait_for_function(SETTLED, timeout=10_000)
+        seats = page.evaluate(
+            """() => [...document.querySelectorAll('.felt .seat:not(.me)')].map((s) => {
+                const facts = s.querySelector('.seat-facts');
+                const line = parseFloat(getComputedStyle(facts).lineHeight);
+                const spans = [...facts.querySelectorAll('span')];
+                return {
+                    text: facts.textContent,
+                    facts: spans.length,
+                    lines: Math.round(facts.getBoundingClientRect().height / line),
+                    split: spans.filter((f) => f.getClientRects().length > 1).length,
+                    box: s.querySelector('.seat-box').getBoundingClientRect().height,
+                    bare: s.querySelector('.seat-name').getBoundingClientRect().height
+                        + s.querySelector('.seat-tags').getBoundingClientRect().height,
+                };
+            })"""
+        )
+        assert len(seats) == 3, seats
+        for seat in seats:
+            assert seat["split"] == 0, seat
+            if seat["facts"] <= 2:
+                assert seat["lines"] == 1, seat
+            assert seat["box"] <= seat["bare"] + 12 * seat["lines"] + 14, seat
+    finally:
+        ctx.close()
+
+
 def test_a_numbered_move_is_said_in_its_variants_words(
     browser: Browser, srv: ServerProcess
 ) -> None:
