@@ -204,12 +204,15 @@ def run_ladder(
         if only and high.name not in only:
             continue
         lineup = (high.bot, low.bot)
+        step_seed = seed + 500 + i
         searchers = sum(1 for b in lineup if b.startswith("ismcts"))
         n = hands // (1 if searchers == 0 else 2 if searchers == 1 else 8)
         if search_hands is not None and any(slow_search(b) for b in lineup):
             n = search_hands
-        fixed = (pairing_hands or {}).get(high.name)
-        deals = SimSpec(variant, lineup, fixed or n, seed + 500 + i, game_hands=game_hands).deals
+        fixed = high.name in (pairing_hands or {})
+        if fixed:
+            n = (pairing_hands or {})[high.name]
+        deals = SimSpec(variant, lineup, n, step_seed, game_hands=game_hands).deals
         done = [
             m
             for m in [*(matrix or []), *(earlier or [])]
@@ -217,13 +220,12 @@ def run_ladder(
             and m["players"] == 2
             and m.get("deal_score")
             and m.get("game_hands", 1) == game_hands
-            and (fixed is None or (m["deals"] == deals and m["seed"] == seed + 500 + i))
+            and (not fixed or (m["deals"] == deals and m["seed"] == step_seed))
         ]
         if done:
             data = dict(done[0])
         else:
-            n = fixed or n
-            data = run_match("heads-up", lineup, n, seed + 500 + i, workers, variant, game_hands)
+            data = run_match("heads-up", lineup, n, step_seed, workers, variant, game_hands)
         data["match"] = f"{high.name} vs {low.name}"
         data["levels"] = [high.name, low.name]
         out.append(data)

@@ -29,14 +29,20 @@ RESULTS = ROOT / "benchmarks" / "results" / "bench_bots_expert.json"
 FILES = (ROOT / "README.md", ROOT / "docs" / "bots.md")
 #: docs/community.md shows the bots' fixed ratings on the players' scale (its own markers).
 COMMUNITY = ROOT / "docs" / "community.md"
+#: The marked tables each file carries.
+MARKERS = {**{path: ("matrix", "ladder") for path in FILES}, COMMUNITY: ("ratings",)}
 
 
-def _ratings_module() -> Any:
+def _load_ratings() -> Any:
+    """scripts/ratings.py (the ladder's table and ratings), which is not part of the package."""
     spec = importlib.util.spec_from_file_location("ratings", ROOT / "scripts" / "ratings.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+RATINGS = _load_ratings()
 
 
 def _ms(d: dict[str, float]) -> str:
@@ -60,9 +66,9 @@ def matrix_table(report: dict[str, Any]) -> str:
     matrix = report["matrix"]
     cand = matrix[0]["lineup"][0]
     levels = _level_names()
-    ahead = "games ahead" if matrix[0].get("game_hands", 1) > 1 else "deals ahead"
     lines = [
-        f"| table | `{cand}` against | hands | credits per hand (95% CI) | {ahead} | "
+        f"| table | `{cand}` against | hands | credits per hand (95% CI) | "
+        f"{RATINGS.ahead_label(matrix)} | "
         f"`{cand}` ms median / p95 | opponent ms median / p95 |",
         "|---|---|---:|---|---:|---|---|",
     ]
@@ -81,7 +87,7 @@ def matrix_table(report: dict[str, Any]) -> str:
 
 def ladder_table(report: dict[str, Any]) -> str:
     """The levels, each against the one below heads-up, with the published ratings."""
-    return str(_ratings_module().table(report["ladder"]))
+    return str(RATINGS.table(report["ladder"]))
 
 
 def community_table() -> str:
@@ -105,12 +111,21 @@ def _replace(text: str, name: str, table: str) -> str:
     return pattern.sub(lambda _: f"{start}\n{table}\n{end}", text)
 
 
-def render(text: str, report: dict[str, Any]) -> str:
-    """``text`` with its marked tables replaced by the report's."""
-    for name, table in (("matrix", matrix_table(report)), ("ladder", ladder_table(report))):
-        text = _replace(text, name, table)
-    if "<!-- ratings:start -->" in text:
-        text = _replace(text, "ratings", community_table())
+def tables(report: dict[str, Any]) -> dict[str, str]:
+    """Every marked table, by its marker's name."""
+    return {
+        "matrix": matrix_table(report),
+        "ladder": ladder_table(report),
+        "ratings": community_table(),
+    }
+
+
+def render(text: str, report: dict[str, Any], rendered: dict[str, str] | None = None) -> str:
+    """``text`` with each of its marked tables replaced by the report's (``rendered``: the
+    report's :func:`tables`, when already made)."""
+    for name, table in (rendered or tables(report)).items():
+        if f"<!-- {name}:start -->" in text:
+            text = _replace(text, name, table)
     return text
 
 
@@ -126,10 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         print(matrix_table(report), ladder_table(report), sep="\n\n")
         return 0
     stale = []
-    for path in (*FILES, COMMUNITY):
+    rendered = tables(report)
+    for path, markers in MARKERS.items():
         text = path.read_text()
-        new = render(text, report)
-        markers = ("ratings",) if path == COMMUNITY else ("matrix", "ladder")
+        new = render(text, report, rendered)
         if any(f"<!-- {m}:start -->" not in text for m in markers):
             stale.append(f"{path.relative_to(ROOT)} (no markers)")
         elif new != text:

@@ -37,13 +37,17 @@ def ratings(ladder: list[dict[str, Any]], base: int = BASE) -> dict[str, int]:
     return {name: round(r) for name, r in out.items()}
 
 
+def ahead_label(runs: list[dict[str, Any]]) -> str:
+    """The column name of a report's share ahead: a duplicate "deal" of a multi-hand game is
+    the whole game, dealt alike in every rotation."""
+    return "games ahead" if runs[0].get("game_hands", 1) > 1 else "deals ahead"
+
+
 def table(ladder: list[dict[str, Any]]) -> str:
     rated = ratings(ladder)
-    # a duplicate "deal" of a multi-hand game is the whole game, dealt alike in every rotation
-    ahead = "games ahead" if ladder[0].get("game_hands", 1) > 1 else "deals ahead"
     lines = [
         "| level | bot | rating | against the level below: credits/hand (95% CI) | "
-        f"{ahead} | hands |",
+        f"{ahead_label(ladder)} | hands |",
         "|---|---|---:|---|---:|---:|",
     ]
     first = ladder[0]
