@@ -24,7 +24,10 @@ TOKEN_HELP: dict[str, str] = {
     "markdown": "a Sylop is worth 0 this round (two Sylops stay Pure Sabacc)",
     "cook_the_books": "Sabacc pairs rank in reverse this round (6/6 best; Pure stays best)",
     "prime_sabacc": "roll two dice, choose one: a pair of that value ranks just below Pure",
-    "immunity": "other players' tokens do not affect you this round",
+    "immunity": (
+        "other players' tokens aimed at you or your chips do not affect you this round "
+        "(ranking tokens still apply to every hand)"
+    ),
     "exhaustion": "a chosen player discards their hand and draws a new Sand and Blood card",
     "direct_transaction": "swap hands with a chosen player",
     "embargo": "the next player must stand on their next turn",
