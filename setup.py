@@ -34,7 +34,7 @@ def notice(reason: str) -> None:
 
 def extensions() -> list[Any]:
     # Every compiled core is a ``_<name>_core.pyx`` found by name, so a variant adds its core
-    # without touching this file; they share the RNG in ``sabacc/variants/_mt.pxd``.
+    # without touching this file; they share the RNG in ``sabacc/variants/_kernel/_mt.pxd``.
     sources = sorted(glob("src/sabacc/**/_*_core.pyx", recursive=True))
     if not sources:
         return []

@@ -27,7 +27,7 @@ from typing import Any
 
 import sabacc
 from sabacc.variants import compiled
-from sabacc.variants.spike_hands import (
+from sabacc.variants.spike_family.hands import (
     SPIKE_PAD,
     evaluate_spike,
     evaluate_spike_batch,

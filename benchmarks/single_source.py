@@ -41,8 +41,8 @@ MODULES: tuple[str, ...] = (
     "sabacc/engine/betting.py",
     "sabacc/engine/chance.py",
     "sabacc/engine/game.py",
-    "sabacc/variants/classic.py",
-    "sabacc/variants/surabat_cycle.py",
+    "sabacc/variants/classic/rules.py",
+    "sabacc/variants/surabat_cycle/rules.py",
 )
 
 PLAY = r"""

@@ -113,7 +113,9 @@ def test_the_sdist_can_build_the_extension_and_holds_no_generated_code(dist: Pat
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
     assert any(n.endswith("_spike_core.pyx") for n in names)
     assert any(n.endswith("_spike_core.pyi") for n in names)
-    assert any(n.endswith("variants/_core_protocol.pxi") for n in names), "the cores' include"
+    assert any(n.endswith("variants/_kernel/_core_protocol.pxi") for n in names), (
+        "the cores' include"
+    )
     assert {"LICENSE", "CHANGELOG.md", "README.md", "setup.py", "pyproject.toml"} <= set(names)
     assert any(n.endswith("/py.typed") for n in names)
     assert any("/web/" in n for n in names)
@@ -127,7 +129,9 @@ def test_the_wheel_from_the_sdist_installs_and_plays(dist: Path, tmp_path: Path)
         metadata = whl.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert not [n for n in names if n.endswith((".c", ".pyx", ".pxi"))], "C or .pyx shipped"
     assert any(n.endswith("_spike_core.pyi") for n in names)
-    assert any(n.endswith("variants/_core_protocol.pyi") for n in names), "the cores' stub base"
+    assert any(n.endswith("variants/_kernel/_core_protocol.pyi") for n in names), (
+        "the cores' stub base"
+    )
     assert any(n.endswith("/py.typed") for n in names)
     assert any("/web/" in n and n.endswith(".js") for n in names), "the web client is missing"
     assert any(n.endswith("store/migrations/env.py") for n in names), "no migration env"

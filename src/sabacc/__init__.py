@@ -39,7 +39,7 @@ from sabacc.engine.observation import SCHEMA_VERSION as OBSERVATION_SCHEMA_VERSI
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.variant import VariantInfo
-from sabacc.variants.spike_snapshot import SpikeSnapshot
+from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 
 __version__ = "0.1.0"
 

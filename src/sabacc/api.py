@@ -16,8 +16,8 @@ from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
 
 if TYPE_CHECKING:
     from sabacc.engine.protocol import GameProtocol
-    from sabacc.variants._kessel_core import KesselCore
-    from sabacc.variants._spike_core import CoruscantCore, SpikeCore, SurabatCore
+    from sabacc.variants.kessel._kessel_core import KesselCore
+    from sabacc.variants.spike_family._spike_core import CoruscantCore, SpikeCore, SurabatCore
 
     def _both_engines_implement_the_protocol(
         game: Game, core: SpikeCore, surabat: SurabatCore, coruscant: CoruscantCore
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         """Never called: mypy checks that the compiled Kessel core is a :class:`GameProtocol`."""
         return core
 
-    from sabacc.variants._classic_core import ClassicCore
+    from sabacc.variants.classic._classic_core import ClassicCore
 
     def _classic_core_implements_the_protocol(core: ClassicCore) -> GameProtocol:
         """Never called: mypy checks here that the classic core implements the protocol."""

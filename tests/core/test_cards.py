@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import sabacc
 from sabacc.core.cards import signed
-from sabacc.variants.classic import CLASSIC_DECK
-from sabacc.variants.corellian_spike import SPIKE_DECK
+from sabacc.variants.classic.rules import CLASSIC_DECK
+from sabacc.variants.corellian_spike.rules import SPIKE_DECK
 
 
 class TestSpikeDeck:

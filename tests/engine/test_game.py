@@ -16,7 +16,7 @@ import pytest
 import sabacc
 from sabacc.core import events as ev
 from sabacc.engine.game import Game
-from sabacc.variants.corellian_spike import SpikeGame, SpikeOptions
+from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeOptions
 from tests.support import (
     arrange,
     check_cards,

@@ -87,7 +87,7 @@ def test_the_last_hand_settles_instead_of_carrying(variant: str) -> None:
 def test_kessel_losers_pots_penalties_and_eliminations_are_spelled_out() -> None:
     """No betting pots: each best hand takes its own pot back (explained against the best
     loser), each loser's pot and penalty is a line, and a player left with no chips is out."""
-    from sabacc.variants.kessel_actions import ChipsLost
+    from sabacc.variants.kessel.actions import ChipsLost
 
     game = _play("kessel", 3, "last_standing")
     events = game.events_for(0)

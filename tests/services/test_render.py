@@ -426,7 +426,7 @@ def test_the_losing_caller_pays_with_a_line_in_the_web_messages() -> None:
 
 
 def test_a_kessel_token_is_said_once_by_its_token_line() -> None:
-    from sabacc.variants.kessel_actions import TokenPlayed
+    from sabacc.variants.kessel.actions import TokenPlayed
 
     acted = ev.Acted(1, "token immunity", "token immunity")
     lines = render_log([acted, TokenPlayed(1, "immunity", None)], NAMES, variant="kessel")

@@ -26,7 +26,7 @@ def stub_members(stub: str, name: str) -> set[str]:
     ``CoreMembers`` of the stub-only ``_core_protocol.pyi`` (the members every core includes
     from ``_core_protocol.pxi``)."""
     classes: dict[str, ast.ClassDef] = {}
-    for file in (stub, "_core_protocol.pyi"):
+    for file in (stub, "_kernel/_core_protocol.pyi"):
         tree = ast.parse((VARIANTS / file).read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, ast.ClassDef):

@@ -196,7 +196,7 @@ def test_a_bool_option_refuses_other_values() -> None:
 def test_card_art_and_compiled_core_are_declared(variant: str) -> None:
     info = lookup(variant)
     assert info.card_art, "a variant ships its card art"
-    art = (Path(sabacc.variants.__file__).parent / "art" / info.card_art).read_text("utf-8")
+    art = (Path(sabacc.variants.__file__).parent / info.card_art).read_text("utf-8")
     for export in ("cardHTML", "displayCode", "formatTotal"):  # what cards.js calls
         assert f"export function {export}(" in art
     if info.compiled is not None:

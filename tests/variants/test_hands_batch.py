@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sabacc.variants.spike_hands import (
+from sabacc.variants.spike_family.hands import (
     SPIKE_PAD,
     evaluate_spike,
     evaluate_spike_batch,

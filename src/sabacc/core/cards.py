@@ -3,7 +3,7 @@
 A deck is an immutable tuple of :class:`Card` objects with unique ``id`` values (0..n-1), so
 identical-looking cards stay distinct and card conservation can be checked. Cards are shared,
 never copied: the engine moves references around. The decks themselves are variant knowledge:
-each variant module builds its own (``sabacc.variants.corellian_spike.SPIKE_DECK``...).
+each variant module builds its own (``sabacc.variants.corellian_spike.rules.SPIKE_DECK``...).
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ decides from.
 
 The decision rules (pot odds, when to call, rollouts) are generic and live in
 :mod:`sabacc.services.bots.policy`; the hand values they weigh are variant knowledge, so each
-variant module subclasses :class:`BotModel` (``sabacc.variants.spike_bot``,
-``sabacc.variants.classic_bot``) and declares it in its :class:`~sabacc.engine.variant.VariantInfo`.
+variant module subclasses :class:`BotModel` (``sabacc.variants.spike_family.bot``,
+``sabacc.variants.classic.bot``) and declares it in its :class:`~sabacc.engine.variant.VariantInfo`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 :class:`GameProtocol` is what bots, simulations, odds, RL and the apps may use of a game,
 whichever engine runs it: the reference :class:`~sabacc.engine.game.Game` (every variant) or
-the compiled Corellian Spike core (:class:`sabacc.variants._spike_core.SpikeCore`). mypy checks
+the compiled Corellian Spike core
+(:class:`sabacc.variants.spike_family._spike_core.SpikeCore`). mypy checks
 that both implement it (``tests/engine/test_protocol.py`` assigns each to it), so code typed
 against the protocol runs on either engine without ``isinstance`` branches or ``Any``.
 

@@ -300,7 +300,8 @@ class VariantInfo:
     #: table, encoder)`` with the RL action table and observation encoder it must reproduce;
     #: it raises ImportError when it is not built.
     vector: Callable[[], Callable[..., Any]] | None = field(default=None, repr=False)
-    #: The web client's card-art ES module (a file in ``sabacc/variants/art/``).
+    #: The web client's card-art ES module: its path under ``sabacc/variants/`` (the variant's
+    #: package, or its family's: ``"kessel/art.js"``), served as ``/art/<variant>.js``.
     card_art: str = ""
     #: The variant's player-facing vocabulary (labels, phases, hand names, glossary), EN and JA.
     text: VariantText = field(default_factory=VariantText, repr=False)

@@ -1,18 +1,19 @@
 """Compiled engines (Corellian Spike's, Surabat Cycle's and Coruscant Shift's in
-:mod:`sabacc.variants._spike_core`, classic sabacc's :mod:`sabacc.variants._classic_core`,
-Kessel Sabacc's :mod:`sabacc.variants._kessel_core`): is
+:mod:`sabacc.variants.spike_family._spike_core`, classic sabacc's
+:mod:`sabacc.variants.classic._classic_core`,
+Kessel Sabacc's :mod:`sabacc.variants.kessel._kessel_core`): is
 one built, and make games. A variant declares its
 compiled core in ``VariantInfo.compiled``.
 
 The compiled core plays the same rules as the reference engine (the pure-Python
-:class:`~sabacc.variants.corellian_spike.SpikeGame`) for every Spike option, draws from a
+:class:`~sabacc.variants.corellian_spike.rules.SpikeGame`) for every Spike option, draws from a
 bit-exact copy of its seeded RNG, and so reaches the same states for the same seed and actions
 (tests play both in lockstep). It is for throughput: simulations, search, RL. It has the same
 protocol (``legal_actions``, ``apply``, ``observation``, ``hand_results``, ``history``,
 ``clone``, ``determinize``...) but no per-event log (``apply`` returns ``None``);
 ``sabacc.replay(game.history())`` rebuilds the events on the reference engine when wanted.
 Both engines implement :class:`~sabacc.engine.protocol.GameProtocol` and exchange state through
-the public :class:`~sabacc.variants.spike_snapshot.SpikeSnapshot` (``snapshot()`` /
+the public :class:`~sabacc.variants.spike_family.snapshot.SpikeSnapshot` (``snapshot()`` /
 ``from_snapshot()``; docs/engines.md).
 
 It is a C extension built by Cython when sabacc is installed; without a C compiler sabacc still

@@ -23,7 +23,7 @@ from sabacc.apps.rl import TableCore
 from sabacc.core.errors import OptionError
 from sabacc.engine.game import Game
 from sabacc.variants.compiled import resolve_engine
-from sabacc.variants.corellian_spike import SpikeGame
+from sabacc.variants.corellian_spike.rules import SpikeGame
 from tests.apps.rl.conftest import needs_compiled
 from tests.support import variant_without_core
 

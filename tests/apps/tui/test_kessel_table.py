@@ -79,7 +79,7 @@ async def test_the_kessel_table_fits_without_clipping(size: tuple[int, int]) -> 
         back = "╭─────╮" if size == (80, 24) else "╭───────╮"  # 9×7 cards at 120×40
         assert text.count(back) >= 2  # the two draw piles' backs (the rest are faces)
         assert "Shift tokens [t]" in text
-        from sabacc.variants.kessel_text import TOKEN_NAMES
+        from sabacc.variants.kessel.text import TOKEN_NAMES
 
         for token in obs["my_tokens"]:
             assert TOKEN_NAMES["en"][token] in text, token

@@ -20,7 +20,9 @@ from sabacc.engine.game import Game
 from sabacc.services.bots import make_bot, sampler_for
 from tests.support import spike_state as state
 
-core = pytest.importorskip("sabacc.variants._spike_core", reason="the compiled core is not built")
+core = pytest.importorskip(
+    "sabacc.variants.spike_family._spike_core", reason="the compiled core is not built"
+)
 
 
 def positions(games: int, every: float = 0.3) -> list[Game]:
@@ -103,7 +105,7 @@ def test_default_sampler_uses_the_compiled_core_where_there_is_one() -> None:
     seat = kessel.current_player
     assert seat is not None
     assert not isinstance(sampler_for(kessel, seat)(random.Random(0)), Game)  # its own worlds
-    kessel_core = pytest.importorskip("sabacc.variants._kessel_core")
+    kessel_core = pytest.importorskip("sabacc.variants.kessel._kessel_core")
     world = sampler_for(kessel, seat, engine="compiled")(random.Random(0))
     assert type(world) is kessel_core.KesselCore
     with pytest.raises(OptionError, match="engine='warp'"):

@@ -16,7 +16,8 @@ in one call, without the GIL and without Python per game::
 
 Each game is exactly the scalar engine's for its seed: game ``b`` of ``reset(seeds)`` plays as
 ``SpikeCore(options, seed=seeds[b], players=num_players)`` (and the reference
-:class:`~sabacc.variants.corellian_spike.SpikeGame`) with the same actions, and its observation
+:class:`~sabacc.variants.corellian_spike.rules.SpikeGame`) with the same actions, and its
+observation
 vector and mask are those of the scalar environments (:class:`~sabacc.apps.rl.features.
 ObservationEncoder`, :class:`~sabacc.apps.rl.actions.ActionTable`; ``tests/apps/rl/
 test_vector.py`` plays them in lockstep).

@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -52,6 +52,7 @@ from sabacc.apps.server.protocol import (
     TokenBody,
 )
 from sabacc.apps.server.settings import Settings
+from sabacc.core.errors import UnknownVariantError
 from sabacc.engine.variant import VariantInfo
 from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
 from sabacc.services.house_rules import spec_json
@@ -64,8 +65,9 @@ from sabacc.variants.registry import lookup, variant_names
 log = logging.getLogger("sabacc.apps.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-#: The variants' card art (ES modules the client imports), served under /art/.
-ART_DIR = Path(__file__).resolve().parents[2] / "variants" / "art"
+#: The variants' packages: each declares its card art (an ES module the client imports) as a
+#: path under this folder, served as ``/art/<variant>.js``.
+VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 NO_CACHE = {"Cache-Control": "no-cache"}
 #: Seconds an odds hint may take before the request is refused (``odds_busy``).
 ODDS_BUDGET = 10.0
@@ -95,7 +97,7 @@ def variants_catalogue() -> dict[str, Any]:
                 # what each player starts with under the default options (the lobby's buy-in
                 # box shows it when the option's default is "none": 100 x ante, say)
                 "starting_stack": info.options_type().starting_stack,
-                "card_art": f"/art/{info.card_art}" if info.card_art else None,
+                "card_art": f"/art/{info.name}.js" if info.card_art else None,
                 "rules": info.rules_text,
                 **localized(info),
                 "options": [
@@ -291,7 +293,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes(settings, community, mgr))
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
-    app.mount("/art", StaticFiles(directory=ART_DIR), name="art")
+
+    @app.get("/art/{variant}.js", include_in_schema=False)
+    def card_art(variant: str) -> FileResponse:
+        """A variant's card-art module, from the file its record declares."""
+        try:
+            info = lookup(variant)
+        except UnknownVariantError:
+            raise HTTPException(status_code=404, detail=f"unknown variant {variant!r}") from None
+        if not info.card_art or info.name != variant:
+            raise HTTPException(status_code=404, detail=f"no card art for {variant!r}")
+        return FileResponse(VARIANTS_DIR / info.card_art, media_type="text/javascript")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

@@ -1,5 +1,5 @@
 // Cards, dice and card backs. Each variant ships its own card art as an ES module (its
-// `card_art` in /api/variants, served from sabacc/variants/art/): loadArt imports it, and
+// `card_art` in /api/variants, served as /art/<variant>.js from the file the variant declares): loadArt imports it, and
 // cardHTML / displayCode / formatTotal draw a card or a total with the art of a deck style.
 
 export const SYLOP =

@@ -1,0 +1,9 @@
+"""Corellian Spike: everything the variant is, in one package (importing it registers the variant).
+
+``rules`` holds the game (the reference engine), its options and its record; the other modules
+are its parts (text in English and Japanese).
+"""
+
+from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeOptions, evaluate
+
+__all__ = ["SpikeGame", "SpikeOptions", "evaluate"]
