@@ -1,4 +1,5 @@
-"""The heuristic bot's knowledge of the Spike family (Corellian Spike, Surabat Cycle).
+"""The heuristic bot's knowledge of the Spike family (Corellian Spike's; Surabat Cycle's and
+Coruscant Shift's build on it in their packages).
 
 Hand quality ``q`` estimates the chance that a final hand beats one opponent at the showdown
 (calibrated on heuristic self-play, see docs/bots.md). Card actions are scored by the expected
@@ -239,12 +240,3 @@ class SpikeBot(BotModel):
             return (game.info.name, key, game.round, rounds, opponents)
         discard_top, sun, moon_top = self._public(game, seat)
         return (game.info.name, key, game.phase, discard_top, sun, moon_top, game.legal().fixed)
-
-
-class SurabatBot(SpikeBot):
-    """Surabat Cycle: the Sun cards, and the Moon top where this seat put it there."""
-
-    def _public(self, game: Any, seat: int) -> tuple[int | None, tuple[int, ...], int | None]:
-        moon = game.moon
-        moon_top = moon[-1].value if moon and game.moon_owner[-1] == seat else None
-        return None, tuple(c.value for c in game.sun), moon_top

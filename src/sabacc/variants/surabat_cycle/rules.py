@@ -46,9 +46,9 @@ from sabacc.variants.corellian_spike.rules import (
     swap_action,
 )
 from sabacc.variants.registry import register
-from sabacc.variants.spike_family.bot import SurabatBot
 from sabacc.variants.spike_family.hands import SPIKE_TIEBREAKS
-from sabacc.variants.spike_family.odds import SurabatOdds
+from sabacc.variants.surabat_cycle.bot import SurabatBot
+from sabacc.variants.surabat_cycle.odds import SurabatOdds
 from sabacc.variants.surabat_cycle.text import SURABAT_TEXT
 
 #: Cards put face up on an empty Sun pile (at the start of a hand and on every restock).
