@@ -21,6 +21,7 @@ Text forms (case-insensitive when parsed):
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass
 from typing import ClassVar
@@ -198,9 +199,9 @@ def _value(word: str, text: str) -> int:
         raise IllegalActionError(f"{text!r}: {word!r} is not a card value like +4 or -3") from None
 
 
-def _whole(value: object) -> int | None:
+def whole_number(value: object) -> int | None:
     """``value`` as a plain ``int`` if it is a whole number (an ``int`` or a NumPy integer, not a
-    ``bool``), else None."""
+    ``bool``), else None. Variants check their own actions' number fields with it."""
     if type(value) is int:
         return value
     if isinstance(value, bool | float | str) or not hasattr(value, "__index__"):
@@ -211,6 +212,18 @@ def _whole(value: object) -> int | None:
         return None
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_card_code(card: str) -> bool:
+    """Whether ``card`` reads as a card code: a whole number with any letters after it (the
+    form the text parser takes: ``+5c``, ``-3``, ``0``). Cached: a game's keeps name the same
+    few codes over and over."""
+    try:
+        int(card.rstrip("abcdefghijklmnopqrstuvwxyz"))
+    except ValueError:
+        return False
+    return True
+
+
 def checked_action(action: Action) -> Action:
     """``action`` if its fields are well formed, raising :class:`IllegalActionError` if not.
 
@@ -219,13 +232,13 @@ def checked_action(action: Action) -> Action:
     that stacks stay integers, histories replay and observations stay JSON. ``Bet(2.5)``,
     ``Bet(True)``, ``Bet("5")``, ``Bet(None)``, ``Swap("draw", 6.0)`` are refused; a NumPy
     integer is taken, converted to ``int`` (a new action; well-formed actions are returned as
-    they are).
+    they are). A :class:`Keep` names its cards as the text parser reads them (``+5c``, ``-3``).
     """
     if isinstance(action, Bet | Raise):
         amount: object = action.amount
         if type(amount) is int:
             return action
-        whole = _whole(amount)
+        whole = whole_number(amount)
         if whole is None:
             raise IllegalActionError(
                 f"{action.kind} {amount!r}: the amount must be a whole number of credits"
@@ -235,12 +248,17 @@ def checked_action(action: Action) -> Action:
         cards: object = action.cards
         if not isinstance(cards, tuple) or not cards or not all(isinstance(c, str) for c in cards):
             raise IllegalActionError(f"keep {cards!r}: name at least one card, like 'keep +5c 0'")
+        for card in cards:
+            if not _is_card_code(card):
+                raise IllegalActionError(
+                    f"keep {cards!r}: {card!r} is not a card like +5c, -3 or 0"
+                )
         return action
     if isinstance(action, Swap | Discard | Gain):
         value: object = action.value
         if type(value) is int or (value is None and isinstance(action, Gain)):
             return action
-        whole = _whole(value)
+        whole = whole_number(value)
         if whole is None:
             where = f"{action.source} " if isinstance(action, Swap) else ""
             raise IllegalActionError(

@@ -29,7 +29,7 @@ from collections.abc import Mapping as _Mapping
 import operator as _operator
 import random as _random
 
-from sabacc.core.actions import STAND, Action
+from sabacc.core.actions import STAND
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot, split_amount
 from sabacc.engine.game import (
@@ -954,9 +954,8 @@ cdef class KesselCore(_CoreBase):
         cdef object c = _CODE_BY_ID.get(id(action))
         if c is not None and _ACTS[<int>c] is action:  # one of the cached action objects
             code = <int>c
-        else:
-            if not isinstance(action, Action):
-                action = parse_kessel_action(action)
+        else:  # text, or an action object to check (parse_kessel_action: both engines alike)
+            action = parse_kessel_action(action)
             code = _code_of(action)
         if self.st.over:
             raise IllegalActionError("the game is over: no more actions")

@@ -13,7 +13,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sabacc.core.actions import Action, parse_action
+from sabacc.core.actions import (
+    Action,
+    Call,
+    CallHand,
+    Check,
+    Junk,
+    Stand,
+    checked_action,
+    parse_action,
+    whole_number,
+)
 from sabacc.core.errors import IllegalActionError
 from sabacc.core.events import Event
 from sabacc.variants.kessel.tokens import TARGETED, TOKEN_HELP, TOKENS
@@ -88,9 +98,10 @@ IMPOSTOR_CHOICES: dict[int, ChooseImpostor] = {v: ChooseImpostor(v) for v in ran
 PRIME_CHOICES: dict[int, ChoosePrime] = {v: ChoosePrime(v) for v in range(1, 7)}
 
 
-@functools.cache
+@functools.lru_cache(maxsize=None, typed=True)
 def token_action(token: str, target: int | None = None) -> PlayToken:
-    """The interned ``token <name> [seat]`` action."""
+    """The interned ``token <name> [seat]`` action (``typed``: a ``True`` or ``1.0`` target is
+    never handed out as the seat-1 action, nor the other way round)."""
     return PlayToken(token, target)
 
 
@@ -116,10 +127,72 @@ def token_actions(
             yield token_action(token, other)
 
 
+def _die_choice(action: ChooseImpostor | ChoosePrime) -> Action:
+    """``action`` if its die value is an ``int``; a NumPy integer is converted."""
+    value: object = action.value
+    if type(value) is int:
+        return action
+    whole = whole_number(value)
+    if whole is None:
+        raise IllegalActionError(
+            f"{action.kind}: the value must be a die value 1-6 (int), got {value!r}"
+        )
+    return type(action)(whole)
+
+
+def _token_play(action: PlayToken) -> PlayToken:
+    """``action`` if its token is a name (``str``) and its target a seat number (``int``) or
+    None; a NumPy integer target is converted. A ``bool`` is not a seat number."""
+    token: object = action.token
+    target: object = action.target
+    if type(token) is not str:
+        raise IllegalActionError(f"token: the token must be a token name (str), got {token!r}")
+    if target is None or type(target) is int:
+        return action
+    whole = whole_number(target)
+    if whole is None:
+        raise IllegalActionError(
+            f"token {token}: the target must be a seat number (int), got {target!r}"
+        )
+    return PlayToken(token, whole)
+
+
+#: The action kinds without fields: nothing to check (the first test: the most common plays).
+_FIELDLESS: frozenset[type[Action]] = frozenset(
+    {Stand, Keep, DiscardDrawn, Check, Call, Junk, CallHand}
+)
+
+
+def checked_kessel_action(action: Action) -> Action:
+    """``action`` if its fields are well formed, raising :class:`IllegalActionError` if not
+    (both engines' boundary, before any change): a token's target is a seat number, a die
+    choice a whole number, a draw's source one of :data:`DRAW_SOURCES`; the core's actions go
+    through :func:`~sabacc.core.actions.checked_action`. ``1.0`` and ``True`` equal ``1`` (and
+    hash alike), so without this they would pass as the legal seat-1 action and the history
+    would record ``token target_tariff 1.0``, which does not replay."""
+    kind = type(action)
+    if kind in _FIELDLESS:
+        return action
+    if kind is Draw:
+        source: object = action.source  # type: ignore[attr-defined]
+        if type(source) is str and source in DRAWS:
+            return action
+        raise IllegalActionError(
+            f"draw {source!r}: draw from where? say 'draw sand', 'draw blood', "
+            "'draw sand discard' or 'draw blood discard'"
+        )
+    if kind is PlayToken:
+        return _token_play(action)  # type: ignore[arg-type]
+    if kind is ChooseImpostor or kind is ChoosePrime:
+        return _die_choice(action)  # type: ignore[arg-type]
+    return checked_action(action)
+
+
 def parse_kessel_action(text: str | Action) -> Action:
-    """Parse a Kessel action (see the module docstring); other text goes to the core parser."""
+    """Parse a Kessel action (see the module docstring); other text goes to the core parser.
+    An :class:`Action` is checked by :func:`checked_kessel_action`."""
     if isinstance(text, Action):
-        return text
+        return checked_kessel_action(text)
     if not isinstance(text, str):
         raise IllegalActionError(f"an action must be text or an Action, not {type(text).__name__}")
     norm = " ".join(text.strip().lower().split())
