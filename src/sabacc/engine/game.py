@@ -952,7 +952,6 @@ class Game(ABC):
                 self._pending.append(Revealed(s, codes, v.name, v.total, v.rank))
         hand_rule, *other_rules = info.pots
         contends = hand_rule.takes
-        tie = info.true_tie(self.options)
         decided: dict[frozenset[int], tuple[list[int], str | None]] = {}
         tie_cards: dict[int, Card] = {}
 
@@ -967,6 +966,7 @@ class Game(ABC):
                 return tied, f"best hand: {best.name}"
             key = frozenset(tied)
             if key not in decided:
+                tie = info.true_tie(self.options)
                 decided[key] = self._break_true_tie(tie, tied, values, contends, tie_cards)
             ws, why = decided[key]
             return ws, why or f"best hand: {values[ws[0]].name}"
