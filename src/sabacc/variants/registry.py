@@ -104,6 +104,8 @@ def check_record(info: VariantInfo) -> list[str]:
     """
     faults: list[str] = []
     others = [o for o in _REGISTRY.values() if o.name != info.name]
+    if _REGISTRY.get(info.name, info) is not info:
+        faults.append(f"the name {info.name!r} is already registered (unregister it first)")
     for alias in (info.name, *info.aliases):
         owner = _ALIASES.get(_norm(alias))
         if owner is not None and owner != info.name:
