@@ -950,7 +950,7 @@ class Game(ABC):
             shown[s] = (codes, v)
             if self.log:
                 self._pending.append(Revealed(s, codes, v.name, v.total, v.rank))
-        hand_rule, *other_rules = info.pots
+        hand_rule = info.pots[0]
         contends = hand_rule.takes
         decided: dict[frozenset[int], tuple[list[int], str | None]] = {}
         tie_cards: dict[int, Card] = {}
@@ -958,7 +958,7 @@ class Game(ABC):
         def winners(among: Sequence[int]) -> tuple[list[int], str]:
             if not among:
                 return [], "no valid hand"
-            best = max(values[s] for s in among)
+            best = max([values[s] for s in among])
             if not contends(best):
                 return [], "no valid hand"
             tied = [s for s in among if values[s] == best]
@@ -995,7 +995,7 @@ class Game(ABC):
             self._showdown_penalties(seats, values, pot_winners)
             for item in pending:
                 results.extend(self._settle_pot(*item))
-        for rule in other_rules:
+        for rule in info.pots[1:]:
             if overall and rule.takes(values[overall[0]]) and self.sabacc_pot:
                 amount, self.sabacc_pot = self.sabacc_pot, 0
                 reason_ = self._sabacc_pot_reason(values[overall[0]], why)

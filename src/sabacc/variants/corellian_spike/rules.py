@@ -118,6 +118,9 @@ class SpikeGame(Game):
     piles: ClassVar[tuple[str, ...]] = ("draw", "discard", "muck")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "muck")
     observation_type: ClassVar[type] = SpikeObservation
+    #: This hand's rounds once asked (0: not yet; a class default for games rebuilt without
+    #: ``__init__``, as from a snapshot).
+    _hand_rounds: int = 0
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -128,11 +131,16 @@ class SpikeGame(Game):
         self.round = 0
         self.card_queue: list[int] = []
         self.last_dice: tuple[int, int] | None = None
+        self._hand_rounds = 0
 
     def _rounds(self) -> int:
-        """The declared rounds (:attr:`VariantInfo.rounds`): the Spike family always has a count."""
-        rounds = super()._rounds()
-        assert rounds is not None, "the Spike family declares a number of rounds"
+        """The declared rounds (:attr:`VariantInfo.rounds`; the Spike family always has a
+        count), asked once a hand (observations read it)."""
+        rounds = self._hand_rounds
+        if not rounds:
+            declared = super()._rounds()
+            assert declared is not None, "the Spike family declares a number of rounds"
+            rounds = self._hand_rounds = declared
         return rounds
 
     def _start_hand_variant(self) -> None:
@@ -432,6 +440,7 @@ class SpikeGame(Game):
         game.round = snapshot.round
         game.card_queue = list(snapshot.card_queue)
         game.last_dice = snapshot.last_dice
+        game._hand_rounds = 0  # asked again of the record
         return game
 
     # ------------------------------------------------------------------ observation
