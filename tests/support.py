@@ -8,10 +8,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import sabacc
 from sabacc.engine.game import Game
+from sabacc.variants.kessel.rules import KesselGame, KesselObservation
 from sabacc.variants.registry import lookup, register, unregister
 
 
@@ -362,14 +363,32 @@ def spike_state(g: Any) -> dict[str, Any]:
     }
 
 
+class CorelessObservation(KesselObservation):
+    """The stand-in variant's own observation type (Kessel's: a record's type is its own)."""
+
+
+class CorelessGame(KesselGame):
+    """The stand-in variant's game: Kessel's, with its own record and observation type."""
+
+    observation_type: ClassVar[type] = CorelessObservation
+
+
 @contextmanager
 def variant_without_core() -> Iterator[str]:
     """A registered stand-in variant with no compiled core (Kessel's rules under another name
     and title, ``compiled=None``), for the refusals of ``engine="compiled"``: every built-in
     variant has a core. Unregistered on exit."""
+    kessel = lookup("kessel")
     info = replace(
-        lookup("kessel"), name="coreless_test", aliases=(), title="Coreless Test", compiled=None
+        kessel,
+        name="coreless_test",
+        aliases=(),
+        title="Coreless Test",
+        game_type=CorelessGame,
+        compiled=None,
+        rl_spec=replace(kessel.rl_spec, env_name="coreless") if kessel.rl_spec else None,
     )
+    CorelessGame.info = info
     register(info)
     try:
         yield info.name

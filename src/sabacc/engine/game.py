@@ -25,7 +25,7 @@ import operator
 import random
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -47,6 +47,8 @@ from sabacc.core.events import (
     Acted,
     Anted,
     BetReturned,
+    BlindDraw,
+    Dealt,
     Eliminated,
     Event,
     GameEnded,
@@ -55,6 +57,7 @@ from sabacc.core.events import (
     Paid,
     PotAwarded,
     PotCarried,
+    Revealed,
 )
 from sabacc.core.options import Options
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
@@ -72,7 +75,7 @@ from sabacc.engine.observation import (
 
 if TYPE_CHECKING:
     from sabacc.core.hands import HandValue
-    from sabacc.engine.variant import VariantInfo
+    from sabacc.engine.variant import TrueTie, VariantInfo
 
 HISTORY_FORMAT = "sabacc-history"
 HISTORY_VERSION = 1
@@ -715,8 +718,9 @@ class Game(ABC):
         return options_bet_unit(self.options)
 
     def _rounds(self) -> int | None:
-        """Rounds per hand (variants with a fixed count override it): :attr:`rounds`."""
-        return None
+        """Rounds per hand, as the variant's record declares them for these options and the
+        players dealt in (:attr:`VariantInfo.rounds`): :attr:`rounds`."""
+        return type(self).info.rounds(self.options, sum(self.in_hand) or self.n)
 
     def _max_raises(self) -> int | None:
         value = getattr(self.options, "max_raises", None)
@@ -917,6 +921,193 @@ class Game(ABC):
         self._finish_hand("all_junked", [result], {})
         return True
 
+    # ------------------------------------------------------------------ showdown
+    #: Decide every pot before paying any, with :meth:`_showdown_penalties` paid in between
+    #: (classic: bomb-outs and a losing caller pay into the sabacc pot the winner then takes);
+    #: otherwise each pot is paid as soon as it is decided.
+    decide_all_first: ClassVar[bool] = False
+
+    def _showdown(self, reason: str = "showdown") -> None:
+        """Reveal the hands and settle every pot of the variant's record (:attr:`VariantInfo.pots`),
+        true ties broken by its declared :class:`~sabacc.engine.variant.TrueTie`, then finish the
+        hand with ``reason``.
+
+        The first pot rule is the hand pot: the main pot and side pots (each to the best hand
+        eligible for it, if that hand ``takes`` it, else carried to the next hand), or one pot
+        per seat (each seat holding a best hand takes its own back; the others' are lost:
+        :meth:`_lose_own_pot`). Each other rule (the sabacc pot) goes to the hand's overall
+        winners if their hand ``takes`` it, else carries over.
+        """
+        self.phase = "showdown"
+        self.to_act = None
+        info = type(self).info
+        seats = self._showdown_seats()
+        values: dict[int, HandValue] = {s: self.evaluate(self.hands[s]) for s in seats}
+        shown: dict[int, tuple[tuple[str, ...], HandValue | None]] = {}
+        for s in seats:
+            v = values[s]
+            codes = tuple(c.code for c in self.hands[s])
+            shown[s] = (codes, v)
+            if self.log:
+                self._pending.append(Revealed(s, codes, v.name, v.total, v.rank))
+        hand_rule = info.pots[0]
+        contends = hand_rule.takes
+        decided: dict[frozenset[int], tuple[list[int], str | None]] = {}
+        tie_cards: dict[int, Card] = {}
+
+        def winners(among: Sequence[int]) -> tuple[list[int], str]:
+            if not among:
+                return [], "no valid hand"
+            best = max([values[s] for s in among])
+            if not contends(best):
+                return [], "no valid hand"
+            tied = [s for s in among if values[s] == best]
+            if len(tied) == 1:
+                return tied, f"best hand: {best.name}"
+            key = frozenset(tied)
+            if key not in decided:
+                tie = info.true_tie(self.options)
+                decided[key] = self._break_true_tie(tie, tied, values, contends, tie_cards)
+            ws, why = decided[key]
+            return ws, why or f"best hand: {values[ws[0]].name}"
+
+        results: list[PotResult] = []
+        if hand_rule.per_seat:
+            overall, why = winners(seats)
+            for s in seats:
+                name, amount = f"{hand_rule.pot} {s}", self.committed[s]
+                if s in overall:
+                    results.append(self._award(name, amount, [s], "own pot back"))
+                else:
+                    results.append(self._lose_own_pot(s, name, amount, values[s]))
+        else:
+            pending: list[tuple[str, int, list[int], str]] = []
+            pot_winners: set[int] = set()
+            for i, pot in enumerate(self.pots()):
+                ws, why = winners(pot.eligible)
+                pot_winners.update(ws)
+                item = (hand_rule.pot if i == 0 else f"side {i}", pot.amount, ws, why)
+                if self.decide_all_first:
+                    pending.append(item)
+                else:
+                    results.extend(self._settle_pot(*item))
+            overall, why = winners(seats)
+            self._showdown_penalties(seats, values, pot_winners)
+            for item in pending:
+                results.extend(self._settle_pot(*item))
+        for rule in info.pots[1:]:
+            if overall and rule.takes(values[overall[0]]) and self.sabacc_pot:
+                amount, self.sabacc_pot = self.sabacc_pot, 0
+                reason_ = self._sabacc_pot_reason(values[overall[0]], why)
+                results.append(self._award(rule.pot, amount, overall, reason_))
+            elif self.sabacc_pot:
+                self._emit(PotCarried(rule.pot, self.sabacc_pot))
+        self._finish_hand(reason, results, shown)
+
+    def _showdown_seats(self) -> list[int]:
+        """The seats showing their hands, in the order they are revealed (from the dealer's
+        left)."""
+        return self._order_from(self._left_of(self.dealer))
+
+    def _settle_pot(self, pot: str, amount: int, winners: list[int], why: str) -> list[PotResult]:
+        """Pay a decided shared pot to its winners, or carry it to the next hand if none."""
+        if winners:
+            return [self._award(pot, amount, winners, why)]
+        if amount:
+            self.carry += amount
+            self._emit(PotCarried(pot, amount))
+        return []
+
+    def _showdown_penalties(
+        self, seats: Sequence[int], values: Mapping[int, HandValue], winners: set[int]
+    ) -> None:
+        """What players pay at the showdown besides their bets, once every pot is decided
+        (``winners``: who won one). None by default."""
+        return
+
+    def _sabacc_pot_reason(self, best: HandValue, why: str) -> str:
+        """The reason given for the sabacc pot's award (``why``: the hand pot's)."""
+        return f"won with {best.name}"
+
+    def _lose_own_pot(self, seat: int, pot: str, amount: int, value: HandValue) -> PotResult:
+        """A per-seat pot its seat did not win: it leaves the game (to the house)."""
+        self.house += amount
+        return PotResult(pot, amount, (), (), "lost")
+
+    def _break_true_tie(
+        self,
+        tie: TrueTie,
+        tied: list[int],
+        values: Mapping[int, HandValue],
+        contends: Callable[[HandValue], bool],
+        cards: dict[int, Card],
+    ) -> tuple[list[int], str | None]:
+        """The winners of a true tie by ``tie``, and the reason when it has its own (``cards``:
+        the cards a sudden demise gave this showdown, one per seat at most)."""
+        order = self._odd_credit_order(tied)
+        if tie.name == "blind_draw":
+            return self._blind_draw(order), None
+        if tie.name == "sudden_demise":
+            return self._sudden_demise(order, values, contends, cards)
+        return order, None
+
+    def _blind_draw(self, contenders: list[int]) -> list[int]:
+        """Each contender draws a card blind (:meth:`_tie_card`): the card closest to 0 wins,
+        positive over negative; again while tied; the rest split when the cards run out."""
+        while len(contenders) > 1:
+            drawn: dict[int, Card] = {}
+            for s in contenders:
+                card = self._tie_card()
+                if card is None:
+                    return contenders
+                drawn[s] = card
+                self._emit(BlindDraw(s, card.code))
+            best = max(_closeness(c) for c in drawn.values())
+            contenders = [s for s in contenders if _closeness(drawn[s]) == best]
+        return contenders
+
+    def _sudden_demise(
+        self,
+        order: list[int],
+        values: Mapping[int, HandValue],
+        contends: Callable[[HandValue], bool],
+        cards: dict[int, Card],
+    ) -> tuple[list[int], str]:
+        """Each tied seat is dealt one more card (at most one per hand, reused for every pot it
+        ties for); the best resulting hand that can still win takes it. If the cards cannot
+        give every tied seat one, or the tie stands, or no hand can win, the tied seats split."""
+        tied_name = values[order[0]].name
+        need = [s for s in order if s not in cards]
+        if len(need) > self._tie_cards_left():
+            return order, f"tie on {tied_name}, split (no cards left for sudden demise)"
+        for s in need:
+            card = self._tie_card()
+            assert card is not None  # counted above
+            cards[s] = card
+            self.hands[s].append(card)
+            if self.log:
+                self._emit(Dealt(s, 1, (card.code,), "sudden_demise"))
+                v = self.evaluate(self.hands[s])
+                codes = tuple(c.code for c in self.hands[s])
+                self._emit(Revealed(s, codes, v.name, v.total, v.rank))
+        after = {s: self.evaluate(self.hands[s]) for s in order}
+        valid = [s for s in order if contends(after[s])]
+        if not valid:
+            return order, f"tie on {tied_name}, all bombed out in sudden demise: split"
+        best = max(after[s] for s in valid)
+        ws = [s for s in valid if after[s] == best]
+        verdict = "won" if len(ws) == 1 else "still tied: split"
+        return ws, f"tie on {tied_name}, sudden demise {verdict} with {best.name}"
+
+    def _tie_card(self) -> Card | None:
+        """The next card a true tie-break deals (blind draw, sudden demise), taken from the
+        variant's piles, or None when no card is left (variants with such a tie-break give it)."""
+        return None
+
+    def _tie_cards_left(self) -> int:
+        """How many cards :meth:`_tie_card` can still give."""
+        return 0
+
     # ------------------------------------------------------------------ betting round
     def _open_betting(self, first: int) -> bool:
         """Start a betting round with ``first`` to act. False if nobody can bet."""
@@ -1033,6 +1224,11 @@ class Game(ABC):
     def _illegal_message(self, action: Action, legal: Legal) -> str:
         name = self.names[self.to_act] if self.to_act is not None else "nobody"
         return illegal_message(action, legal, self.phase, name)
+
+
+def _closeness(card: Card) -> tuple[int, int]:
+    """Blind-draw order: closest to 0 wins, positive beats negative."""
+    return (-abs(card.value), 1 if card.value > 0 else 0)
 
 
 def options_bet_unit(options: Options) -> int:

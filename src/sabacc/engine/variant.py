@@ -145,6 +145,40 @@ def _always(hand: HandValue) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class TrueTie:
+    """How the showdown breaks a true tie (tied hands of equal value for a pot): one of the
+    engine's ways, :data:`TRUE_TIES`, which :meth:`sabacc.engine.game.Game._showdown` applies.
+
+    ``name`` is also the message key ``tiebreak.<name>`` players read; ``rule`` says it in one
+    line; ``cards``: the way deals cards (the game supplies them: ``Game._tie_card``).
+    """
+
+    name: str
+    rule: str
+    cards: bool = False
+
+
+#: The tied hands split the pot, odd credits from the dealer's left.
+SPLIT = TrueTie("split", "the tied hands split the pot (odd credits from the dealer's left)")
+#: Each tied player draws a card blind: closest to 0 wins, + beats -; again while tied; a split
+#: when the cards run out (Corellian Spike's official rule).
+BLIND_DRAW = TrueTie(
+    "blind_draw",
+    "each tied player draws a card blind: the closest to 0 wins, + beats -; again while tied",
+    cards=True,
+)
+#: Each tied player is dealt one more card (once per hand) and the best resulting hand that can
+#: still win takes the pot; a split if still tied, if all are out, or if the cards run out.
+SUDDEN_DEMISE = TrueTie(
+    "sudden_demise",
+    "each tied player gets one more card; the best resulting hand wins, else a split",
+    cards=True,
+)
+#: Every way the engine breaks a true tie, by name.
+TRUE_TIES: Mapping[str, TrueTie] = {t.name: t for t in (SPLIT, BLIND_DRAW, SUDDEN_DEMISE)}
+
+
 def _no_rounds(options: Options, players: int) -> int | None:
     return None
 
@@ -280,11 +314,16 @@ class VariantInfo:
     # ---- structural facts for apps (bots, odds, CLI, TUI, web) -------------------------------
     #: The piles on the table besides the hands, as the observation shows them.
     piles: tuple[Pile, ...] = ()
-    #: Who takes each pot at the showdown (the main pot first, or the per-seat pot where there
-    #: is no shared one).
+    #: Who takes each pot at the showdown, which settles them as declared
+    #: (:meth:`sabacc.engine.game.Game._showdown`). The first is the hand pot: ``"main"`` (the
+    #: main pot and the side pots, each to the best eligible hand if that hand ``takes`` it,
+    #: else carried to the next hand) or a per-seat pot (``per_seat``: each best hand takes its
+    #: own back, the others' leave the game). The others go to the hand's overall winners if
+    #: their hand ``takes`` it, else carry over; ``"sabacc"``, the game's sabacc pot, is the only
+    #: other pot a game keeps.
     pots: tuple[PotRule, ...] = (PotRule("main", "the best hand", _always),)
     #: Rounds of a hand for these options and this many players dealt in (None: the hand is
-    #: not played in a fixed number of rounds).
+    #: not played in a fixed number of rounds); the game reads it (:attr:`Game.rounds`).
     rounds: Callable[[Options, int], int | None] = field(default=_no_rounds, repr=False)
     #: The minimum bet and raise increment for these options.
     bet_unit: Callable[[Options], int] = field(default=_unit_from_options, repr=False)
@@ -310,6 +349,12 @@ class VariantInfo:
     #: message key ``tiebreak.<name>`` the showdown explanation (:mod:`sabacc.services.explain`)
     #: says when that position decided.
     tiebreaks: tuple[str, ...] = ("rank",)
+    #: How the showdown breaks a true tie (:class:`TrueTie`, one of :data:`TRUE_TIES`): the
+    #: first, unless the option named :attr:`true_tie_option` chooses another by its name.
+    true_ties: tuple[TrueTie, ...] = (SPLIT,)
+    #: The option choosing among :attr:`true_ties` by name (Corellian Spike's ``true_tie``), or
+    #: ``""``: the first always.
+    true_tie_option: str = ""
     #: The variant's own event classes that are penalties, which a hand's explanation lists
     #: besides penalty payments (Kessel's ``ChipsLost``: a loser's pot and penalty).
     penalty_events: tuple[type[Event], ...] = ()
@@ -320,6 +365,15 @@ class VariantInfo:
     #: The variant's random events (chance mode, :mod:`sabacc.engine.chance`): every chance
     #: node of its games is one of them.
     chance: tuple[ChanceEvent, ...] = ()
+
+    def true_tie(self, options: Options) -> TrueTie:
+        """The true tie-break these options play."""
+        if self.true_tie_option:
+            chosen = getattr(options, self.true_tie_option)
+            for tie in self.true_ties:
+                if tie.name == chosen:
+                    return tie
+        return self.true_ties[0]
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""

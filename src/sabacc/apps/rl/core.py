@@ -45,7 +45,7 @@ from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import NO_ACTIONS, Legal
 from sabacc.engine.protocol import GameProtocol
 from sabacc.variants.compiled import new_compiled_game, resolve_engine
-from sabacc.variants.registry import DEFAULT_VARIANT, lookup
+from sabacc.variants.registry import DEFAULT_VARIANT, lookup, rl_env_name
 
 EPISODES = ("hand", "game")
 #: What an illegal action index does (``illegal_action=``): see :meth:`TableCore.to_action`.
@@ -97,7 +97,7 @@ class TableCore:
         self.info = info
         self.variant = info.name
         #: The short name of the environments (from the variant's RL feature spec).
-        self.env_name = (info.rl_spec.env_name if info.rl_spec else "") or info.name
+        self.env_name = rl_env_name(info)
         self.engine = resolve_engine(engine, info.name)
         self.compiled = self.engine == "compiled"
         self.options = info.options_type.from_mapping(opts)

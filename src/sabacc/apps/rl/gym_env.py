@@ -48,7 +48,7 @@ from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
 from sabacc.apps.rl.pz import RENDER_MODES, _spaces, render
 from sabacc.core.errors import OptionError
 from sabacc.services.bots import Bot, decide, make_bot
-from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
+from sabacc.variants.registry import DEFAULT_VARIANT, lookup, rl_env_name, variant_names
 
 
 class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -169,9 +169,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
 
 def _env_id(variant: str) -> str:
-    spec = lookup(variant).rl_spec
-    short = spec.env_name if spec and spec.env_name else variant
-    return f"sabacc/{short.capitalize()}-v{ENV_VERSION}"
+    return f"sabacc/{rl_env_name(lookup(variant)).capitalize()}-v{ENV_VERSION}"
 
 
 #: Gymnasium ids registered by :func:`register_envs`, by variant (every variant with an RL

@@ -43,7 +43,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without open_spi
         "the OpenSpiel adapter needs open_spiel: pip install 'sabacc[research]'"
     ) from exc
 
-from sabacc.variants.registry import lookup, variant_names
+from sabacc.variants.registry import lookup, rl_env_name, variant_names
 
 from .research import ResearchGame, ResearchState
 
@@ -262,5 +262,5 @@ for _name in variant_names():
     _info = lookup(_name)
     if _info.rl_spec is None:
         continue
-    _short = f"python_sabacc_{_info.rl_spec.env_name or _info.name}"
+    _short = f"python_sabacc_{rl_env_name(_info)}"
     GAMES[_short] = _game_class(_name, _short)

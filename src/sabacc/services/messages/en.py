@@ -192,6 +192,9 @@ MESSAGES: dict[str, str] = {
     "tiebreak.higher_positive_sum": "the higher sum of positive cards wins",
     "tiebreak.higher_positive_card": "the higher positive card wins",
     "tiebreak.higher_total": "the higher total wins",
+    "tiebreak.split": "a true tie: the tied hands split the pot",
+    "tiebreak.blind_draw": "a true tie: each tied player draws a card blind, closest to 0 wins",
+    "tiebreak.sudden_demise": "a true tie: each tied player gets one more card, the best hand wins",
     # the terminal table's hand summary and banners
     "ended.title": "Hand {hand} over",
     "ended.showdown": "showdown",

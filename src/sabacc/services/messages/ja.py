@@ -136,6 +136,9 @@ MESSAGES: dict[str, str] = {
     "tiebreak.higher_positive_sum": "プラスの札の合計が大きいほうが勝ち",
     "tiebreak.higher_positive_card": "最も大きいプラスの札が大きいほうが勝ち",
     "tiebreak.higher_total": "合計の大きいほうが勝ち",
+    "tiebreak.split": "完全な同点：同点の手でポットを分ける",
+    "tiebreak.blind_draw": "完全な同点：同点のプレイヤーが札を伏せて引き、0 に近いほうが勝ち",
+    "tiebreak.sudden_demise": "完全な同点：同点のプレイヤーに札を 1 枚ずつ配り、強い手が勝ち",
     # 端末テーブルのハンド結果とバナー
     "ended.title": "第 {hand} ハンド終了",
     "ended.showdown": "ショーダウン",

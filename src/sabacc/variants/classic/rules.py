@@ -42,15 +42,15 @@ from sabacc.core.actions import (
 )
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import OptionError
-from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, Revealed
+from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
-from sabacc.engine.game import Game, PotResult
+from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
-from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.engine.variant import SUDDEN_DEMISE, Pile, PotRule, VariantInfo
 from sabacc.variants.classic.bot import ClassicBot
 from sabacc.variants.classic.odds import ClassicOdds
 from sabacc.variants.classic.text import CLASSIC_TEXT
@@ -163,6 +163,11 @@ def is_special(value: HandValue) -> bool:
 
 def is_bomb_out(value: HandValue) -> bool:
     return value.rank == BOMB_OUT
+
+
+def is_valid(value: HandValue) -> bool:
+    """Not a bomb-out: a hand that can win a pot."""
+    return value.rank != BOMB_OUT
 
 
 def evaluate(options: Options, cards: list[Card]) -> HandValue:
@@ -441,7 +446,7 @@ class ClassicGame(Game):
         if (self.dealer - t) % self.n < (nxt - t) % self.n:
             self.orbit += 1  # the turn passed the dealer: an orbit is complete
         if self.orbit >= self.options.max_orbits:
-            self._showdown(None)
+            self._call_hand(None)
             return
         self.turn = nxt
         self._begin_turn()
@@ -545,7 +550,7 @@ class ClassicGame(Game):
         elif phase == "calling":
             self._acted(seat, action)
             if type(action) is CallHand:
-                self._showdown(seat)
+                self._call_hand(seat)
             else:
                 self._next_caller()
         else:
@@ -553,95 +558,35 @@ class ClassicGame(Game):
             self._end_turn()
 
     # ------------------------------------------------------------------ showdown
-    def _showdown(self, caller: int | None) -> None:
-        self.phase = "showdown"
-        self.to_act = None
+    #: Bomb-outs and a losing caller pay once every pot is decided, before any is paid out.
+    decide_all_first: ClassVar[bool] = True
+
+    def _call_hand(self, caller: int | None) -> None:
+        """The hand is called (by ``caller``; None: force-called): the showdown."""
         self.caller = caller
-        live = self._order_from(self._left_of(self.dealer))
+        self._showdown("called" if caller is not None else "forced_call")
+
+    def _showdown_penalties(
+        self, seats: Sequence[int], values: Mapping[int, HandValue], winners: set[int]
+    ) -> None:
+        """Each bomb-out, and a caller who won no pot, pays the hand pot to the sabacc pot."""
         hand_pot = self.pot_total()
-        values: dict[int, HandValue] = {s: self.evaluate(self.hands[s]) for s in live}
-        shown: dict[int, tuple[tuple[str, ...], HandValue | None]] = {}
-        for s in live:
-            v = values[s]
-            codes = tuple(c.code for c in self.hands[s])
-            shown[s] = (codes, v)
-            self._emit(Revealed(s, codes, v.name, v.total, v.rank))
-        bombed = [s for s in live if is_bomb_out(values[s])]
-        demise_cards: dict[int, Card] = {}
-        decided: dict[frozenset[int], tuple[list[int], str]] = {}
-
-        def winners(seats: Sequence[int]) -> tuple[list[int], str]:
-            valid = [s for s in seats if not is_bomb_out(values[s])]
-            if not valid:
-                return [], "no valid hand"
-            best = max(values[s] for s in valid)
-            tied = [s for s in valid if values[s] == best]
-            if len(tied) == 1:
-                return tied, f"best hand: {best.name}"
-            key = frozenset(tied)
-            if key not in decided:
-                decided[key] = self._sudden_demise(tied, values, demise_cards)
-            return decided[key]
-
-        # Decide every pot first (sudden demise deals cards), then pay penalties, then award.
-        plan: list[tuple[str, int, list[int], str]] = []
-        for i, pot in enumerate(self.pots()):
-            ws, why = winners(pot.eligible)
-            plan.append(("main" if i == 0 else f"side {i}", pot.amount, ws, why))
-        overall, overall_why = winners(live)
-        special = bool(overall) and is_special(values[overall[0]])
-        pot_winners = {s for _, _, ws, _ in plan for s in ws}
-
+        bombed = [s for s in seats if is_bomb_out(values[s])]
         for s in bombed:
             self._pay(s, hand_pot, "sabacc", "bomb out")
-        if caller is not None and caller not in bombed and caller not in pot_winners:
+        caller = self.caller
+        if caller is not None and caller not in bombed and caller not in winners:
             self._pay(caller, hand_pot, "sabacc", "caller did not win")
 
-        results: list[PotResult] = []
-        for name, amount, ws, why in plan:
-            if ws:
-                results.append(self._award(name, amount, ws, why))
-            elif amount:
-                self.carry += amount
-                self._emit(PotCarried(name, amount))
-        if special and self.sabacc_pot:
-            amount, self.sabacc_pot = self.sabacc_pot, 0
-            results.append(self._award("sabacc", amount, overall, overall_why))
-        elif self.sabacc_pot:
-            self._emit(PotCarried("sabacc", self.sabacc_pot))
-        self._finish_hand("called" if caller is not None else "forced_call", results, shown)
+    def _sabacc_pot_reason(self, best: HandValue, why: str) -> str:
+        return why
 
-    def _sudden_demise(
-        self, tied: list[int], values: dict[int, HandValue], cards: dict[int, Card]
-    ) -> tuple[list[int], str]:
-        """Each tied seat gets one more card; the best resulting valid hand wins.
+    def _tie_card(self) -> Card | None:
+        """A sudden-demise card: the deck's top (no reshuffle)."""
+        return self.draw.pop() if self.draw else None
 
-        A seat gets at most one sudden-demise card per hand, reused for every pot it ties for.
-        If the deck cannot give every tied seat a card, or the tie stands, or every tied seat
-        bombs out, the tied seats split.
-        """
-        order = self._odd_credit_order(tied)
-        tied_name = values[order[0]].name
-        need = [s for s in order if s not in cards]
-        if len(need) > len(self.draw):
-            return order, f"tie on {tied_name}, split (no cards left for sudden demise)"
-        for s in need:
-            card = self.draw.pop()
-            cards[s] = card
-            self.hands[s].append(card)
-            if self.log:
-                self._emit(Dealt(s, 1, (card.code,), "sudden_demise"))
-                v = self.evaluate(self.hands[s])
-                codes = tuple(c.code for c in self.hands[s])
-                self._emit(Revealed(s, codes, v.name, v.total, v.rank))
-        after = {s: self.evaluate(self.hands[s]) for s in order}
-        valid = [s for s in order if not is_bomb_out(after[s])]
-        if not valid:
-            return order, f"tie on {tied_name}, all bombed out in sudden demise: split"
-        best = max(after[s] for s in valid)
-        ws = [s for s in valid if after[s] == best]
-        verdict = "won" if len(ws) == 1 else "still tied: split"
-        return ws, f"tie on {tied_name}, sudden demise {verdict} with {best.name}"
+    def _tie_cards_left(self) -> int:
+        return len(self.draw)
 
     # ------------------------------------------------------------------ observation
     def _public_extra(self, seat: int | None) -> Mapping[str, object]:
@@ -795,7 +740,7 @@ ClassicGame.info = register(
         rules_text=CLASSIC_RULES,
         piles=(Pile("deck", False, "deck"), Pile("out", False, "out_of_play")),
         pots=(
-            PotRule("main", "the best hand", lambda hand: True),
+            PotRule("main", "the best hand that has not bombed out", is_valid),
             PotRule(
                 "sabacc",
                 "the best hand, if it is an Idiot's Array or a Pure Sabacc",
@@ -810,6 +755,7 @@ ClassicGame.info = register(
         card_art="classic/art.js",
         text=CLASSIC_TEXT,
         tiebreaks=CLASSIC_TIEBREAKS,
+        true_ties=(SUDDEN_DEMISE,),
         chance=(
             ChanceEvent("shuffle", "the deck before the deal; the lost cards of a shift"),
             ChanceEvent("roll", "the shift die after each betting turn", 6),

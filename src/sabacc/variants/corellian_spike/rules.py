@@ -24,24 +24,21 @@ from typing import Any, ClassVar, Literal, TypedDict
 from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
 from sabacc.core.cards import Card
 from sabacc.core.events import (
-    BlindDraw,
     CardDiscarded,
     CardTaken,
     Dealt,
     DiceRolled,
     Flipped,
-    PotCarried,
     Reshuffled,
-    Revealed,
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
-from sabacc.engine.game import Game, PotResult
+from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
-from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.text import SPIKE_TEXT
 from sabacc.variants.registry import register
 from sabacc.variants.spike_family.bot import SpikeBot
@@ -114,11 +111,6 @@ class SpikeOptions(Options):
     true_tie: Literal["blind_draw", "split"] = "blind_draw"
 
 
-def _closeness(card: Card) -> tuple[int, int]:
-    """Blind-draw order: closest to 0 wins, positive beats negative."""
-    return (-abs(card.value), 1 if card.value > 0 else 0)
-
-
 class SpikeGame(Game):
     """A game of Corellian Spike."""
 
@@ -126,6 +118,9 @@ class SpikeGame(Game):
     piles: ClassVar[tuple[str, ...]] = ("draw", "discard", "muck")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "muck")
     observation_type: ClassVar[type] = SpikeObservation
+    #: This hand's rounds once asked (0: not yet; a class default for games rebuilt without
+    #: ``__init__``, as from a snapshot).
+    _hand_rounds: int = 0
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -136,9 +131,17 @@ class SpikeGame(Game):
         self.round = 0
         self.card_queue: list[int] = []
         self.last_dice: tuple[int, int] | None = None
+        self._hand_rounds = 0
 
     def _rounds(self) -> int:
-        return self.options.rounds
+        """The declared rounds (:attr:`VariantInfo.rounds`; the Spike family always has a
+        count), asked once a hand (observations read it)."""
+        rounds = self._hand_rounds
+        if not rounds:
+            declared = super()._rounds()
+            assert declared is not None, "the Spike family declares a number of rounds"
+            rounds = self._hand_rounds = declared
+        return rounds
 
     def _start_hand_variant(self) -> None:
         self.draw = self._shuffled(self.deck.cards)
@@ -329,62 +332,14 @@ class SpikeGame(Game):
         self._next_card_turn()
 
     # ------------------------------------------------------------------ showdown
-    def _showdown(self) -> None:
-        self.phase = "showdown"
-        self.to_act = None
-        live = self._order_from(self._left_of(self.dealer))
-        values: dict[int, HandValue] = {s: self.evaluate(self.hands[s]) for s in live}
-        shown: dict[int, tuple[tuple[str, ...], HandValue | None]] = {}
-        for s in live:
-            v = values[s]
-            codes = tuple(c.code for c in self.hands[s])
-            shown[s] = (codes, v)
-            self._emit(Revealed(s, codes, v.name, v.total, v.rank))
-        decided: dict[frozenset[int], list[int]] = {}
-
-        def winners(seats: tuple[int, ...] | list[int]) -> list[int]:
-            best = max(values[s] for s in seats)
-            tied = [s for s in seats if values[s] == best]
-            if len(tied) == 1:
-                return tied
-            key = frozenset(tied)
-            if key not in decided:
-                decided[key] = self._break_true_tie(tied)
-            return decided[key]
-
-        results: list[PotResult] = []
-        for i, pot in enumerate(self.pots()):
-            name = "main" if i == 0 else f"side {i}"
-            ws = winners(pot.eligible)
-            results.append(self._award(name, pot.amount, ws, f"best hand: {values[ws[0]].name}"))
-        overall = winners(live)
-        best = values[overall[0]]
-        if best.total == 0 and self.sabacc_pot:
-            amount, self.sabacc_pot = self.sabacc_pot, 0
-            results.append(self._award("sabacc", amount, overall, f"won with {best.name}"))
-        elif self.sabacc_pot:
-            self._emit(PotCarried("sabacc", self.sabacc_pot))
-        self._finish_hand("showdown", results, shown)
-
-    def _break_true_tie(self, tied: list[int]) -> list[int]:
-        """Resolve a true tie: blind draw (default) or a split (all tied seats win)."""
-        if self.options.true_tie == "split":
-            return self._odd_credit_order(tied)
-        contenders = self._odd_credit_order(tied)
-        while len(contenders) > 1:
-            if not self._can_draw():
-                return contenders  # no card left to draw: split
-            drawn: dict[int, Card] = {}
-            for s in contenders:
-                if not self._can_draw():
-                    return contenders
-                card = self._draw()
-                drawn[s] = card
-                self.discard.append(card)
-                self._emit(BlindDraw(s, card.code))
-            best = max(_closeness(c) for c in drawn.values())
-            contenders = [s for s in contenders if _closeness(drawn[s]) == best]
-        return contenders
+    def _tie_card(self) -> Card | None:
+        """A blind-draw card: the draw top (reshuffling if needed), then face up on the discard
+        pile; None when no card can be drawn."""
+        if not self._can_draw():
+            return None
+        card = self._draw()
+        self.discard.append(card)
+        return card
 
     # ------------------------------------------------------------------ the engines' seam
     def snapshot(self) -> SpikeSnapshot:
@@ -485,6 +440,7 @@ class SpikeGame(Game):
         game.round = snapshot.round
         game.card_queue = list(snapshot.card_queue)
         game.last_dice = snapshot.last_dice
+        game._hand_rounds = 0  # asked again of the record
         return game
 
     # ------------------------------------------------------------------ observation
@@ -645,6 +601,8 @@ SpikeGame.info = register(
         card_art="spike_family/art.js",
         text=SPIKE_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,
+        true_ties=(BLIND_DRAW, SPLIT),
+        true_tie_option="true_tie",
         chance=(
             ChanceEvent("shuffle", "the deck before the deal; the discard and muck at a reshuffle"),
             ChanceEvent("roll", "the two spike dice after each betting phase", 6),

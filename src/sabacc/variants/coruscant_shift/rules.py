@@ -36,7 +36,7 @@ from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation
-from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.rules import SpikeGame
 from sabacc.variants.coruscant_shift.bot import CoruscantBot
 from sabacc.variants.coruscant_shift.odds import CoruscantOdds
@@ -212,9 +212,6 @@ class CoruscantGame(SpikeGame):
         self.target: int | None = None
         self.target_suit: str | None = None
         self.selection = 0  # 1, 2 during a selection phase
-
-    def _rounds(self) -> int:
-        return 2
 
     def _ante_due(self, seat: int) -> tuple[int, int]:
         return getattr(self, "hand_ante", self.options.ante), 0
@@ -600,6 +597,8 @@ CoruscantGame.info = register(
         card_art="spike_family/art.js",
         text=CORUSCANT_TEXT,
         tiebreaks=CORUSCANT_TIEBREAKS,
+        true_ties=(BLIND_DRAW, SPLIT),
+        true_tie_option="true_tie",
         chance=(
             ChanceEvent("shuffle", "the deck before the deal; the discards at a reshuffle"),
             ChanceEvent("roll", "the gold die (target number) and the silver die (suit)", 6),

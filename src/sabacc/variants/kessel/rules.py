@@ -41,7 +41,6 @@ from sabacc.core.events import (
     HandStarted,
     Paid,
     Reshuffled,
-    Revealed,
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
@@ -630,31 +629,22 @@ class KesselGame(Game):
         self._payout()
 
     def _payout(self) -> None:
-        values = {s: self.evaluate(self.hands[s]) for s in self.order}
-        best = max(values.values())
-        results: list[PotResult] = []
-        for s in self.order:
-            v = values[s]
-            if self.log:
-                codes = tuple(c.code for c in self.hands[s])
-                self._emit(Revealed(s, codes, v.name, v.total, v.rank))
-        for s in self.order:
-            pot = self.committed[s]
-            if values[s] == best:
-                results.append(self._award(f"round {s}", pot, [s], "own pot back"))
-                continue
-            pen = min(penalty(values[s]), self.stacks[s])
-            self.stacks[s] -= pen
-            self.house += pot + pen
-            if self.log:
-                self._emit(ChipsLost(s, pot, pen))
-            results.append(PotResult(f"round {s}", pot, (), (), f"lost; penalty {pen}"))
-        self.committed = [0] * self.n
-        hands: dict[int, tuple[tuple[str, ...], HandValue | None]] = {
-            s: (tuple(c.code for c in self.hands[s]), values[s]) for s in self.order
-        }
         self.dice = None
-        self._finish_hand(self.end_reason, results, hands)
+        self._showdown(self.end_reason)
+
+    def _showdown_seats(self) -> list[int]:
+        """This round's players, from the starting player."""
+        return list(self.order)
+
+    def _lose_own_pot(self, seat: int, pot: str, amount: int, value: HandValue) -> PotResult:
+        """A losing hand's round pot leaves the game, with the hand's penalty (capped at the
+        seat's chips)."""
+        pen = min(penalty(value), self.stacks[seat])
+        self.stacks[seat] -= pen
+        self.house += amount + pen
+        if self.log:
+            self._emit(ChipsLost(seat, amount, pen))
+        return PotResult(pot, amount, (), (), f"lost; penalty {pen}")
 
     # ------------------------------------------------------------------ messages
     def _illegal_message(self, action: Action, legal: Legal) -> str:

@@ -36,7 +36,7 @@ from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.observation import Observation
-from sabacc.engine.variant import Pile, VariantInfo
+from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, VariantInfo
 from sabacc.variants.corellian_spike.rules import (
     SPIKE_DECK,
     SPIKE_POTS,
@@ -130,7 +130,7 @@ class SurabatOptions(SpikeOptions):
     buy_in: int | None = 500
     ante: int = 5
     sabacc_ante: int = 5
-    # None (automatic) widens Spike's ``rounds: int``; SurabatGame._rounds resolves it.
+    # None (automatic) widens Spike's ``rounds: int``; the record's rounds resolve it.
     rounds: int | None = None  # type: ignore[assignment]
 
 
@@ -151,9 +151,6 @@ class SurabatGame(SpikeGame):
         self.seen: list[set[int]] = [set() for _ in range(self.n)]
         self.round_seats: list[int] = []  # seats dealt in, from the dealer's left
         self.starting_player: int | None = None
-
-    def _rounds(self) -> int:
-        return surabat_rounds(self.options, len(self.round_seats) or self.n)
 
     def _start_hand_variant(self) -> None:
         self.draw = self._shuffled(self.deck.cards)
@@ -584,6 +581,8 @@ SurabatGame.info = register(
         card_art="spike_family/art.js",
         text=SURABAT_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,
+        true_ties=(BLIND_DRAW, SPLIT),
+        true_tie_option="true_tie",
         chance=(
             ChanceEvent("shuffle", "the deck before the deal; the discard and muck at a reshuffle"),
             ChanceEvent("roll", "the two dice of each round (doubles: a Sabacc Shift)", 6),
