@@ -214,7 +214,10 @@ def play_game(
     n = spec.players
     lineup = spec.lineup(rotation)
     game = new_deal_game(spec, deal, rotation)
-    bots = [make_bot(lineup[s], derive_seed(spec.seed, "bot", deal, rotation, s)) for s in range(n)]
+    bots = [
+        make_bot(lineup[s], derive_seed(spec.seed, "bot", deal, rotation, s), game.info)
+        for s in range(n)
+    ]
     clock = time.perf_counter
     while not game.is_over:
         seat = game.current_player
