@@ -20,8 +20,8 @@ import sys
 from typing import Any
 
 from sabacc.core.errors import OptionError
+from sabacc.lab import Params, SharpBot
 from sabacc.services.bots.base import register_bot
-from sabacc.services.bots.expert import Params, SharpBot
 from sabacc.services.sim import SimSpec, ratio_ci, simulate
 
 

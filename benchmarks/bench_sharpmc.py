@@ -24,8 +24,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from sabacc.lab.sharpmc import SharpSearchBot, _sharpmc
 from sabacc.services.bots.base import register_bot
-from sabacc.services.bots.sharpmc import SharpSearchBot, _sharpmc
 from sabacc.services.sim import SimSpec, simulate
 
 

@@ -25,6 +25,7 @@ import sys
 from collections import Counter, defaultdict
 from typing import Any
 
+import sabacc.lab  # noqa: F401  (registers the lab's bots)
 from sabacc.core.actions import Bet, Call, Check, Junk, Raise
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.bots.policy import _model, view_from_observation

@@ -107,7 +107,7 @@ class BotModel:
 
     def target_total(self, observation: Mapping[str, Any]) -> int | None:
         """The total a hand aims at, for players who only count (the reference opponents of
-        :mod:`sabacc.services.bots.reference`): 0 in the Spike family; None where winning is
+        :mod:`sabacc.lab.reference`): 0 in the Spike family; None where winning is
         not "closest to a total" in that simple sense."""
         return None
 

@@ -11,12 +11,12 @@ import pytest
 
 import sabacc
 from sabacc.core.errors import OptionError
+from sabacc.lab import SharpBot
 from sabacc.services.bots import (
     DEFAULT_LEVEL,
     LEVELS,
     HeuristicBot,
     IsmctsBot,
-    SharpBot,
     bots_for,
     level_names,
     make_bot,

@@ -8,8 +8,8 @@ import pytest
 
 import sabacc
 from sabacc.engine.bots import View
-from sabacc.services.bots import SharpBot, make_bot
-from sabacc.services.bots.expert import SHREWD, WILY, Params
+from sabacc.lab import SHREWD, WILY, Params, SharpBot
+from sabacc.services.bots import make_bot
 from sabacc.services.bots.policy import _model, view_from_observation
 from tests.services.bots.games import decisions, long_game, moves_match, play_out
 

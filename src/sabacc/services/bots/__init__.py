@@ -8,6 +8,7 @@ Harnesses ask a bot for a move with :func:`decide`, which also gives search bots
 states consistent with the seat's information.
 """
 
+from sabacc.services.bots import _expert  # noqa: F401  (registers the expert level's bot)
 from sabacc.services.bots.base import (
     BOTS,
     Bot,
@@ -21,7 +22,6 @@ from sabacc.services.bots.base import (
     register_bot,
     sampler_for,
 )
-from sabacc.services.bots.expert import SharpBot
 from sabacc.services.bots.ismcts import IsmctsBot
 from sabacc.services.bots.levels import (
     DEFAULT_LEVEL,
@@ -35,26 +35,20 @@ from sabacc.services.bots.levels import (
     offered_bots,
     strengths,
 )
-from sabacc.services.bots.reference import REFERENCE, ReferenceBot
-from sabacc.services.bots.sharpmc import SharpSearchBot
 from sabacc.services.bots.simple import HeuristicBot, RandomBot
 
 __all__ = [
     "BOTS",
     "DEFAULT_LEVEL",
     "LEVELS",
-    "REFERENCE",
     "Bot",
     "HeuristicBot",
     "IsmctsBot",
     "Level",
     "LevelBot",
     "RandomBot",
-    "ReferenceBot",
     "Sampler",
     "SearchBot",
-    "SharpBot",
-    "SharpSearchBot",
     "alike_levels",
     "bot_names",
     "bots_for",
