@@ -1,4 +1,5 @@
-"""Heads-up runs of ``sharpmc`` and its variants (docs/bots.md, "sharpmc: what was measured").
+"""Heads-up runs of ``sharpmc`` and its variants (benchmarks/bots-lab.md, "sharpmc: what was
+measured").
 
 ``sharpmc`` takes keyword options the bot-name syntax cannot carry, so this script registers
 the variants measured under names of their own and plays one line-up on one worker, writing

@@ -1,4 +1,5 @@
-"""Where do the chips go? An instrumented duplicate-deal match (docs/bots.md, "Finding the leak").
+"""Where do the chips go? An instrumented duplicate-deal match (benchmarks/bots-lab.md,
+"Finding the leak").
 
 Plays the same deals as ``sabacc simulate`` (``sabacc.services.sim``: the same game and bot
 seeds, every rotation of the line-up) and records, per bot name:

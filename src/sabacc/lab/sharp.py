@@ -40,7 +40,7 @@ register_bot("sharp", _sharp)
 #: ``shark``'s constants: ``sharp``'s, with each credible bet or raise of this hand narrowing
 #: the opponent's range three times as much (``narrowing=3``), and the narrowing scaled by the
 #: fourth power of the opponent's credibility (a maniac's bets narrow almost nothing). Chosen by
-#: same-seeds duplicate A/B runs (docs/bots.md, "Finding the leak").
+#: same-seeds duplicate A/B runs (benchmarks/bots-lab.md, "Finding the leak").
 SHARK = Params(narrowing=3.0, cred_power=4.0)
 
 
@@ -55,7 +55,7 @@ register_constants("shrewd", SHREWD)
 #: hands facing a bet), while this bot's own opening bets into several opponents have taken the
 #: pot at once at least 15% of the time (counted across the game's hands from a prior of one in
 #: four, so three failures stop it against players who call). Chosen by same-deals A/B runs of
-#: 10-hand games (docs/bots.md, "Multi-way play"). A game that started with three or more
+#: 10-hand games (benchmarks/bots-lab.md, "Multi-way play"). A game that started with three or more
 #: players keeps ``sharp``'s model when eliminations leave two (measured: ``shrewd``'s profile
 #: model there lost to maniacs).
 CANNY = replace(SHREWD, **STEAL)

@@ -1,6 +1,6 @@
 """``canny``: ``shrewd`` heads-up, and at a multi-way table a small steal whenever nobody has bet,
 kept up only while its own opening bets into several opponents take the pot at once
-(docs/bots.md, "Multi-way play")."""
+(benchmarks/bots-lab.md, "Multi-way play")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``shark``: ``sharp`` with a stronger, credibility-weighted narrowing of an opponent's range
-by its bets (docs/bots.md, "Finding the leak")."""
+by its bets (benchmarks/bots-lab.md, "Finding the leak")."""
 
 from __future__ import annotations
 

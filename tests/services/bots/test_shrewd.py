@@ -1,5 +1,5 @@
 """``shrewd``: ``sharp`` with the profile model, each opponent's bets believed by the opening
-and raise rates counted across the hands of a game (docs/bots.md, "Multi-hand games")."""
+and raise rates counted across the hands of a game (benchmarks/bots-lab.md, "Multi-hand games")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``wily``: ``shrewd`` with bet sizes read. An opponent's large bets (at least 70% of the pot
 before them) and its small ones are counted apart across the hands of a game, each believed by
-its own rate (docs/bots.md, "Bet sizes read: `wily`")."""
+its own rate (benchmarks/bots-lab.md, "Bet sizes read: `wily`")."""
 
 from __future__ import annotations
 

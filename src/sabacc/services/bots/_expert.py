@@ -4,8 +4,8 @@ same code with the experiments' constants (``sharp``, ``shark``, ``shrewd``, ``c
 
 ``sharp``: exact hand odds, value betting, and a model of each opponent's betting.
 
-The strongest cheap player we measured (docs/bots.md, "The strongest bot"). It decides from its
-observation only:
+The strongest cheap player we measured (benchmarks/bots-lab.md, "The strongest bot"). It
+decides from its observation only:
 
 * **Cards.** The card action with the best expected hand quality, the expectation taken
   exactly over the values the seat has not seen (the variant's bot model, as the heuristic).
@@ -110,7 +110,7 @@ class Seen:
 
 @dataclass(frozen=True)
 class Params:
-    """The sharp bot's constants (measured, docs/bots.md)."""
+    """The sharp bot's constants (measured, benchmarks/bots-lab.md)."""
 
     #: How much an opponent's actions of this hand count towards its aggression (earlier hands
     #: count fully).
@@ -543,7 +543,7 @@ class SharpBot:
 #: or raise narrows twice as much as ``sharp``'s; calls priced as if the stacks go in only
 #: against a seat raising more than 40% of the bets it faces), heads-up only: at a table of
 #: three or more it plays ``sharp`` (measured: the profile model lost there). Chosen by
-#: same-seeds duplicate A/B runs of 10-hand games (docs/bots.md, "Multi-hand games").
+#: same-seeds duplicate A/B runs of 10-hand games (benchmarks/bots-lab.md, "Multi-hand games").
 SHREWD = Params(
     profile=2.0,
     profile_power=5.0,
@@ -587,11 +587,11 @@ def register_constants(name: str, constants: Params) -> None:
 #: small bets each get their own counted opening rate, and each is believed fully up to a rate
 #: of 25% (as the fifth power of the ratio above): ``sharp``'s value bets (70-100% of the pot)
 #: are rare and believed, its third-of-the-pot probes frequent and not. Chosen by same-seeds
-#: duplicate A/B runs of 10-hand games heads-up (docs/bots.md, "Bet sizes read: `wily`"). At a
-#: table of three or more it plays ``canny``'s multi-way steal (``STEAL``: ``sharp`` with the
-#: steal), measured stronger than ``sharp`` there; the steal needs two opponents in, and the
-#: bet sizes are read heads-up only, so ``wily`` is move for move the heads-up bot its proof
-#: played at two seats and ``canny`` at three or more (tested).
+#: duplicate A/B runs of 10-hand games heads-up (benchmarks/bots-lab.md, "Bet sizes read:
+#: `wily`"). At a table of three or more it plays ``canny``'s multi-way steal (``STEAL``:
+#: ``sharp`` with the steal), measured stronger than ``sharp`` there; the steal needs two
+#: opponents in, and the bet sizes are read heads-up only, so ``wily`` is move for move the
+#: heads-up bot its proof played at two seats and ``canny`` at three or more (tested).
 WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, **STEAL)
 
 
