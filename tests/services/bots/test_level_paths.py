@@ -1,7 +1,7 @@
 """A level means one bot on every path: the library, ``sabacc simulate``, ``sabacc play`` (and
-the TUI), web tables and quick match, and the RL environment all seat, for one level in one
-variant, the bot that variant's bot model maps the level to; and levels that would play the
-same bot are declared (and refused when not)."""
+the TUI), web tables and quick match (a table's stored bots), and the RL environment all seat,
+for one level in one variant, the bot that variant's bot model maps the level to; and levels
+that would play the same bot are declared (and refused when not)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def spec_of(bot: object) -> str | None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_path_seats_the_variants_bot_for_a_level(variant: str) -> None:
+    from sabacc.apps.rl.gym_env import SabaccGymEnv
     from sabacc.apps.server.table import make_bots
     from sabacc.apps.tui.config import TableConfig
     from sabacc.services.store.repository import GameRecord
@@ -78,6 +79,10 @@ def test_every_path_seats_the_variants_bot_for_a_level(variant: str) -> None:
             finished_at=None,
         )
         assert spec_of(make_bots(record)[1]) == want
+        # the RL environment's opponents
+        env = SabaccGymEnv(variant, opponents=(level,), num_players=players)
+        env.reset(seed=1)
+        assert {spec_of(bot) for bot in env.bots} == {want}
 
 
 def test_simulate_plays_the_level_as_the_variant_maps_it() -> None:
