@@ -4,7 +4,7 @@ Plays ``A`` and then ``B`` in the first seat of the same line-up (``A,opp,...`` 
 ``B,opp,...``) with the same master seed, so both meet the same shuffles from every seat and
 the opponents get the same bot seeds. Prints each one's credits per hand (95% CI over deals)
 and the **paired difference** B - A per hand: its interval is computed over the per-deal
-differences, so the luck of the cards, shared by both runs, cancels (docs/bots.md).
+differences, so the luck of the cards, shared by both runs, cancels (benchmarks/bots-lab.md).
 
 ``sharpx:KEY=VALUE/KEY=VALUE`` names ``sharp`` with other :class:`Params` (for trials), e.g.
 ``sharpx:probe=0.5/value=0.6``.
@@ -20,8 +20,8 @@ import sys
 from typing import Any
 
 from sabacc.core.errors import OptionError
+from sabacc.lab import Params, SharpBot
 from sabacc.services.bots.base import register_bot
-from sabacc.services.bots.expert import Params, SharpBot
 from sabacc.services.sim import SimSpec, ratio_ci, simulate
 
 

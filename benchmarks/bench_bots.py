@@ -29,10 +29,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import sabacc.lab
 from sabacc.services.bots import decide, make_bot
-from sabacc.services.sim import ProcessBackend, SimSpec, simulate, timing_summary
+from sabacc.services.sim import (
+    Backend,
+    ProcessBackend,
+    SerialBackend,
+    SimSpec,
+    simulate,
+    timing_summary,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def backend(workers: int) -> Backend:
+    """This process for one worker, else a pool whose workers register the lab's bots."""
+    return SerialBackend() if workers <= 1 else ProcessBackend(workers, setup=sabacc.lab.load)
 
 
 def log(message: str) -> None:
@@ -54,7 +67,7 @@ def run_match(
         f"({game_hands} a game) ..."
     )
     cpu0 = os.times()
-    result = simulate(spec, workers)
+    result = simulate(spec, workers, backend=backend(workers))
     cpu1 = os.times()
     data = result.to_dict()
     data["match"] = name
@@ -82,7 +95,7 @@ def deal_score(result: Any) -> float:
 
 
 #: The opponents of the matrix: every bot we had before the candidate, then the reference
-#: opponents written from public strategy descriptions (sabacc.services.bots.reference).
+#: opponents written from public strategy descriptions (sabacc.lab.reference).
 EXISTING = ("random", "heuristic", "sharp", "ismcts:32", "ismcts:800")
 REFERENCE_OPPONENTS = (
     "ref-zero",
@@ -250,7 +263,7 @@ def speedup(
         for w in (1, workers):
             # Both worker counts run in a fresh process pool started the same way (cold caches
             # alike), so the 1-worker run is not favoured by running in this process.
-            result = simulate(spec, w, backend=ProcessBackend(w))
+            result = simulate(spec, w, backend=ProcessBackend(w, setup=sabacc.lab.load))
             totals.add(result.totals())
             rates[w].append(result.hands / result.seconds)
             log(f"  {w} worker(s): {rates[w][-1]:.2f} hands/s")

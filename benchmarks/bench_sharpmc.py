@@ -1,4 +1,5 @@
-"""Heads-up runs of ``sharpmc`` and its variants (docs/bots.md, "sharpmc: what was measured").
+"""Heads-up runs of ``sharpmc`` and its variants (benchmarks/bots-lab.md, "sharpmc: what was
+measured").
 
 ``sharpmc`` takes keyword options the bot-name syntax cannot carry, so this script registers
 the variants measured under names of their own and plays one line-up on one worker, writing
@@ -24,8 +25,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from sabacc.lab.sharpmc import SharpSearchBot, _sharpmc
 from sabacc.services.bots.base import register_bot
-from sabacc.services.bots.sharpmc import SharpSearchBot, _sharpmc
 from sabacc.services.sim import SimSpec, simulate
 
 

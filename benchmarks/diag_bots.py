@@ -1,4 +1,5 @@
-"""Where do the chips go? An instrumented duplicate-deal match (docs/bots.md, "Finding the leak").
+"""Where do the chips go? An instrumented duplicate-deal match (benchmarks/bots-lab.md,
+"Finding the leak").
 
 Plays the same deals as ``sabacc simulate`` (``sabacc.services.sim``: the same game and bot
 seeds, every rotation of the line-up) and records, per bot name:
@@ -25,6 +26,7 @@ import sys
 from collections import Counter, defaultdict
 from typing import Any
 
+import sabacc.lab  # noqa: F401  (registers the lab's bots)
 from sabacc.core.actions import Bet, Call, Check, Junk, Raise
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.bots.policy import _model, view_from_observation

@@ -325,19 +325,30 @@ class TestPlay:
         assert_bad_input(run("play", "-o", "nope=1"), "unknown option")
         assert_bad_input(run("play", "--bots", "nobody", "--seed", "1"), "unknown bot")
 
-    def test_the_bots_help_names_real_bots_and_a_wrong_name_lists_them_all(self) -> None:
-        """`--bots`' help gives examples, not the list: the list is in the answer to a wrong
-        name, so every registered bot is in it, and every example in the help is a bot."""
-        from sabacc.services.bots import bot_names, make_bot
+    def test_the_bots_help_offers_the_levels_and_random_only(self) -> None:
+        """`--bots`' help and the answer to a wrong name offer what players pick: the levels
+        and random, never a level's private bot or an experiment of the lab."""
+        from sabacc.services.bots import LEVELS, offered_bots
 
+        assert offered_bots() == [*LEVELS, "random"]
         res = run("play", "--bots", "nobody", "--seed", "1")
-        assert_bad_input(res, "unknown bot", *bot_names())
+        assert_bad_input(res, "unknown bot", *offered_bots())
         help_text = " ".join(run("play", "--help").stdout.replace("│", " ").split())
-        examples = help_text.split("such as ", 1)[1].split(" (N", 1)[0]
-        names = [n.strip() for n in examples.replace(" or ", ",").split(",") if n.strip()]
-        assert len(names) >= 3, examples
-        for name in names:
-            make_bot(name.replace(":N", ":8"), 1)
+        hidden = ("heuristic", "ismcts", "wily", "sharp", "shrewd", "canny", "ref-")
+        for text in (res.stderr, help_text, run("simulate", "--help").stdout):
+            assert not [name for name in hidden if name in text], text
+        assert "easy, normal, hard, expert" in help_text and "random" in help_text
+
+    def test_play_says_when_the_variants_levels_play_the_same_bot(self) -> None:
+        res = run(
+            "play", "-v", "kessel", "--bots", "expert", "--seed", "2", "-p", "2", "--plain",
+            input="q\n",
+        )  # fmt: skip
+        assert "Kessel Sabacc has 3 bot strengths: hard and expert play the same bot." in (
+            " ".join(res.stdout.split())
+        )
+        spike = run("play", "--bots", "expert", "--seed", "2", "-p", "2", "--plain", input="q\n")
+        assert "bot strength" not in spike.stdout
 
     @pytest.mark.parametrize("bots", ["random", "heuristic", "random,heuristic"])
     def test_bots(self, bots: str) -> None:

@@ -4,11 +4,17 @@
 ``sabacc.api``) < ``sabacc.services`` < ``sabacc.apps``. A module may import its own layer and
 the layers below it, never one above: the engine does not know the variants, a variant does not
 know the bots, a service does not know the apps. Type-only imports count too.
+
+``sabacc.lab`` (the bots that are experiments or yardsticks) sits above the services, below the
+apps: it may import the services and below, and nothing in the package but the lab itself
+imports it (the apps neither); in the repository only the benchmarks, the scripts and the
+tests do.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,7 +22,10 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SRC / "sabacc"
 
-LAYERS = ("core", "engine", "variants", "api", "services", "apps")
+LAYERS = ("core", "engine", "variants", "api", "services", "lab", "apps")
+ROOT = SRC.parent
+#: Where ``sabacc.lab`` may be imported from, besides the lab itself.
+LAB_USERS = ("benchmarks", "scripts", "tests")
 
 
 def layer_of(module: str) -> int:
@@ -85,3 +94,47 @@ def test_imports_point_down(path: Path) -> None:
         if layer_of(mod) > mine
     ]
     assert not upward, f"{module_name(path)} ({LAYERS[mine]}) imports upward: " + "; ".join(upward)
+
+
+def lab_imports(path: Path) -> list[int]:
+    """The lines of a Python file that import ``sabacc.lab`` (or something in it)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    lines: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            mod = node.module or ""
+            names = [f"{mod}.{a.name}" for a in node.names] if mod == "sabacc" else [mod]
+        else:
+            continue
+        if any(n == "sabacc.lab" or n.startswith("sabacc.lab.") for n in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_lab_benchmarks_scripts_and_tests_import_the_lab() -> None:
+    """The product never reaches the lab: players are offered the levels and random only."""
+    lab = PACKAGE / "lab"
+    tracked = subprocess.run(
+        ["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    outside = [
+        f"{name}:{line}"
+        for name in tracked
+        if not (ROOT / name).is_relative_to(lab) and Path(name).parts[0] not in LAB_USERS
+        for line in lab_imports(ROOT / name)
+    ]
+    assert not outside, "sabacc.lab imported outside the lab, benchmarks, scripts, tests: " + (
+        ", ".join(outside)
+    )
+    # the rule has teeth: the lab's users do import it
+    assert lab_imports(ROOT / "benchmarks" / "bench_bots.py")
+
+
+def test_the_front_doors_export_no_experiment() -> None:
+    import sabacc
+    import sabacc.services.bots as bots
+
+    lab = {"SharpBot", "SharpSearchBot", "ReferenceBot", "REFERENCE", "Params", "SHARK", "CANNY"}
+    assert not lab & set(sabacc.__all__) and not lab & set(bots.__all__)

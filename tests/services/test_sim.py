@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import sabacc.lab  # noqa: F401  (registers the lab's bots)
 from sabacc.apps.cli import app
 from sabacc.services.sim import (
     ProcessBackend,

@@ -214,9 +214,9 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            help="A difficulty level (easy, normal, hard, expert) or comma-separated bot names "
-            "for the other seats (cycled), such as sharp, shrewd, heuristic or ismcts:N (N "
-            "playouts a decision); an unknown name is answered with the list of every bot."
+            help="The other seats' bots, comma-separated and cycled: difficulty levels (easy, "
+            "normal, hard, expert) or random. A variant whose levels play fewer distinct bots "
+            "says so when the game starts (and in --setup)."
         ),
     ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
@@ -254,7 +254,8 @@ def play(
     Full-screen (Textual) on a terminal; the plain prompt otherwise or with --plain.
     """
     from sabacc.apps.play import PlainTable, game_length
-    from sabacc.services.bots import bots_for, make_bot
+    from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bots_for, make_bot
+    from sabacc.services.bots.levels import levels_note
 
     get_variant(variant, option)  # bad options fail here with one line
     options = game_length(parse_options(option), players, orbits)
@@ -264,14 +265,19 @@ def play(
         fail(str(exc))
     _check_lang(lang)
     try:
-        bot_names = bots_for(bots, v.info)  # a level as this variant's bot model maps it
+        bots_for(bots)  # refuses an empty name among others
+        bot_names = tuple(b.strip() for b in bots.split(",") if b.strip()) or (DEFAULT_LEVEL,)
         game = v.new_game([name, *[f"Bot {i}" for i in range(1, players)]], seed)
+        # a level plays the bot this variant's bot model maps it to (as on every other path)
         seats = {
-            s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s)
+            s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s, game.info)
             for s in range(1, players)
         }
     except SabaccError as exc:
         fail(str(exc))
+    note = levels_note(v.info, lang)
+    if note and any(b.strip().lower() in LEVELS for b in bot_names):
+        console.print(f"[dim]{note}[/dim]", highlight=False)
     if not plain and _full_screen_possible():
         from sabacc.apps.tui import SabaccApp, TableConfig
 

@@ -94,13 +94,20 @@ class BotModel:
     #: decision (``{"hard": "ismcts:200"}``); the other levels keep their generic bot.
     level_bots: ClassVar[Mapping[str, str]] = {}
 
+    #: Groups of difficulty levels that play identical bots in this variant, declared so that
+    #: players are told (``(("hard", "expert"),)``: "this variant has three bot strengths").
+    #: Levels that name the same bot spec must be declared here
+    #: (:func:`sabacc.services.bots.levels.check_levels` refuses the model otherwise); levels
+    #: measured to play alike with different specs may be declared too.
+    same_levels: ClassVar[tuple[tuple[str, ...], ...]] = ()
+
     #: The phase in which a seat decides whether to call the hand (ask for the showdown), if
     #: the variant has one (classic's ``"calling"``); the search lists every action there.
     calling_phase: ClassVar[str | None] = None
 
     def target_total(self, observation: Mapping[str, Any]) -> int | None:
         """The total a hand aims at, for players who only count (the reference opponents of
-        :mod:`sabacc.services.bots.reference`): 0 in the Spike family; None where winning is
+        :mod:`sabacc.lab.reference`): 0 in the Spike family; None where winning is
         not "closest to a total" in that simple sense."""
         return None
 

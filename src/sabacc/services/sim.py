@@ -214,7 +214,10 @@ def play_game(
     n = spec.players
     lineup = spec.lineup(rotation)
     game = new_deal_game(spec, deal, rotation)
-    bots = [make_bot(lineup[s], derive_seed(spec.seed, "bot", deal, rotation, s)) for s in range(n)]
+    bots = [
+        make_bot(lineup[s], derive_seed(spec.seed, "bot", deal, rotation, s), game.info)
+        for s in range(n)
+    ]
     clock = time.perf_counter
     while not game.is_over:
         seat = game.current_player
@@ -298,10 +301,18 @@ class SerialBackend:
 
 
 class ProcessBackend:
-    """Runs chunks on a local process pool (``workers`` processes, default: every core)."""
+    """Runs chunks on a local process pool (``workers`` processes, default: every core).
+    ``setup``: a picklable callable each worker runs first (registering bots the parent
+    registered, such as the lab's: ``setup=sabacc.lab.load``)."""
 
-    def __init__(self, workers: int | None = None, start_method: str | None = None) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        start_method: str | None = None,
+        setup: Callable[[], None] | None = None,
+    ) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self.setup = setup
         # forkserver (where available) by default: workers never inherit the parent's threads
         # (a progress bar's refresh thread, for one), which plain fork does.
         if start_method is None and "forkserver" in multiprocessing.get_all_start_methods():
@@ -310,7 +321,9 @@ class ProcessBackend:
 
     def map(self, spec: SimSpec, indices: Sequence[int]) -> Iterator[ChunkResult]:
         context = multiprocessing.get_context(self.start_method) if self.start_method else None
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=self.setup
+        ) as pool:
             futures = [pool.submit(run_chunk, spec, i) for i in indices]
             for future in as_completed(futures):
                 yield future.result()

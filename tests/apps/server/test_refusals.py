@@ -117,7 +117,15 @@ def test_lobby_validation(server: ServerProcess) -> None:
     catalogue = server.get("/api/variants").json()
     assert {v["name"] for v in catalogue["variants"]} >= {"corellian_spike"}
     assert catalogue["default_variant"] in {v["name"] for v in catalogue["variants"]}
-    assert "heuristic" in catalogue["bots"]
+    # players are offered the levels and random; a level's bot is not named
+    assert catalogue["bots"] == ["random"]
+    assert [level["name"] for level in catalogue["levels"]] == ["easy", "normal", "hard", "expert"]
+    assert all("bot" not in level for level in catalogue["levels"])
+    strengths = {v["name"]: v["bot_strengths"] for v in catalogue["variants"]}
+    assert strengths["kessel"] == 3 and strengths["corellian_spike"] == 4
+    kessel = next(v for v in catalogue["variants"] if v["name"] == "kessel")
+    assert kessel["alike_levels"] == [["hard", "expert"]]
+    assert "3 bot strengths" in kessel["levels_note"]["en"] and kessel["levels_note"]["ja"]
     for v in catalogue["variants"]:
         # Each variant's declared facts: its card art is served as an ES module, its piles and
         # pots are listed, and its enum options carry their choices (the lobby's dropdowns).

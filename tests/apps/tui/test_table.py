@@ -386,6 +386,22 @@ async def test_settings_speak_japanese() -> None:
             assert words in text, words
 
 
+async def test_settings_offer_the_levels_and_say_which_play_the_same_bot() -> None:
+    """The bots' picker offers the levels and random only; Kessel's settings say that its
+    hard and expert play one bot, Spike's say nothing of it."""
+    app = SabaccApp(TableConfig(variant="kessel", seed=4, bot_delay=0), setup=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        picker = app.screen.query_one("#bots", Select)
+        values = [value for _, value in picker._options if isinstance(value, str)]
+        assert values == ["easy", "normal", "hard", "expert", "random"]
+        note = app.screen.query_one("#levels-note", Static)
+        assert "3 bot strengths: hard and expert play the same bot" in str(note.render())
+        app.screen.query_one("#variant", Select).value = "corellian_spike"
+        await settle(pilot)
+        assert not app.screen.query("#levels-note")
+
+
 async def test_setup_flag_opens_settings_and_enter_starts_with_defaults() -> None:
     app = SabaccApp(TableConfig(seed=4, bot_delay=0), setup=True)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -1,6 +1,6 @@
 """``canny``: ``shrewd`` heads-up, and at a multi-way table a small steal whenever nobody has bet,
 kept up only while its own opening bets into several opponents take the pot at once
-(docs/bots.md, "Multi-way play")."""
+(benchmarks/bots-lab.md, "Multi-way play")."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.services.bots import SharpBot, make_bot
-from sabacc.services.bots.expert import CANNY, SHREWD, Params
-from sabacc.services.bots.multiway import BetRecord, acting_order, acts_last
+from sabacc.lab import CANNY, SHREWD, Params, SharpBot
+from sabacc.services.bots import make_bot
+from sabacc.services.bots._multiway import BetRecord, acting_order, acts_last
 from tests.services.bots.games import long_game, moves_match, play_out
 
 

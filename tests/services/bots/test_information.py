@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import sabacc
+import sabacc.lab
 from sabacc.core.cards import Card
 from sabacc.engine.game import Game
 from sabacc.services.bots import decide, make_bot

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import sabacc
+import sabacc.lab
 from sabacc.services.bots import decide, make_bot
 
 BOTS = ["random", "heuristic", "ismcts:6", "sharp", "shark", "shrewd", "wily", "canny", "sharpmc:6"]

@@ -9,27 +9,32 @@ from typing import Any
 
 import pytest
 
+import sabacc
 from sabacc.core.errors import OptionError
+from sabacc.lab import SharpBot
 from sabacc.services.bots import (
     DEFAULT_LEVEL,
     LEVELS,
     HeuristicBot,
     IsmctsBot,
-    SharpBot,
     bots_for,
     level_names,
     make_bot,
 )
+from sabacc.services.bots.base import LevelBot
 
 
 def test_levels_map_to_bots_and_budgets() -> None:
     assert level_names() == ["easy", "normal", "hard", "expert"]
     assert DEFAULT_LEVEL == "easy"
-    assert isinstance(make_bot("easy", 1), HeuristicBot)
-    normal, hard = make_bot("normal", 1), make_bot("Hard", 1)
-    assert isinstance(normal, IsmctsBot) and isinstance(hard, IsmctsBot)
-    assert normal.playouts < hard.playouts
-    assert isinstance(make_bot("expert", 1), SharpBot)
+    spike = sabacc.variant("spike").info
+    assert isinstance(make_bot("easy", 1, spike).bot, HeuristicBot)  # type: ignore[attr-defined]
+    normal, hard = make_bot("normal", 1, "spike"), make_bot("Hard", 1, spike)
+    assert isinstance(normal, LevelBot) and isinstance(hard, LevelBot)
+    assert isinstance(normal.bot, IsmctsBot) and isinstance(hard.bot, IsmctsBot)
+    assert normal.bot.playouts < hard.bot.playouts
+    assert hard.name == "hard"  # a level's bot is known by its level
+    assert isinstance(make_bot("expert", 1, spike).bot, SharpBot)  # type: ignore[attr-defined]
     for level in LEVELS.values():
         assert set(level.about) == {"en", "ja"}
 
@@ -53,6 +58,9 @@ def test_a_variant_maps_a_slow_level_to_its_own_budget() -> None:
         assert bots_for("hard, normal, random", info) == ("ismcts:200", "ismcts:32", "random")
         bot = make_bot(resolve_level("hard", info), 1)
         assert isinstance(bot, IsmctsBot) and bot.playouts == 200
+        level = make_bot("hard", 1, info)
+        assert isinstance(level, LevelBot) and isinstance(level.bot, IsmctsBot)
+        assert level.bot.playouts == 200
     assert bots_for("hard", sabacc.variant("spike").info) == ("ismcts:800",)
     assert bots_for("", sabacc.variant("kessel").info) == ("heuristic",)
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 import sabacc
 from sabacc.core.actions import Action, Bet, Call, Gain, Junk, Raise, Stand, Swap
 from sabacc.core.errors import OptionError
-from sabacc.services.bots import REFERENCE, decide, make_bot
+from sabacc.lab import REFERENCE
+from sabacc.services.bots import decide, make_bot
 
 SPIKE_FAMILY = ["corellian_spike", "surabat_cycle"]
 

@@ -1,10 +1,10 @@
 """``shark``: ``sharp`` with a stronger, credibility-weighted narrowing of an opponent's range
-by its bets (docs/bots.md, "Finding the leak")."""
+by its bets (benchmarks/bots-lab.md, "Finding the leak")."""
 
 from __future__ import annotations
 
-from sabacc.services.bots import SharpBot, make_bot
-from sabacc.services.bots.expert import SHARK, Params
+from sabacc.lab import SHARK, Params, SharpBot
+from sabacc.services.bots import make_bot
 from sabacc.services.bots.policy import view_from_observation
 from tests.services.bots.games import decisions, long_game
 

@@ -4,7 +4,8 @@ the public betting, and its bets follow it (no bluff against a station)."""
 from __future__ import annotations
 
 from sabacc.core.actions import Bet
-from sabacc.services.bots import SharpBot, make_bot
+from sabacc.lab import SharpBot
+from sabacc.services.bots import make_bot
 from sabacc.services.bots.policy import view_from_observation
 from tests.services.bots.games import decisions, long_game
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sabacc
+import sabacc.lab
 from sabacc.core.errors import NotToActError, OptionError
 from sabacc.services.bots import decide, make_bot
 

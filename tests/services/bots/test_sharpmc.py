@@ -8,7 +8,8 @@ import pytest
 import sabacc
 from sabacc.core.actions import Bet, Raise
 from sabacc.core.errors import OptionError
-from sabacc.services.bots import SharpBot, SharpSearchBot, decide, make_bot
+from sabacc.lab import SharpBot, SharpSearchBot
+from sabacc.services.bots import decide, make_bot
 
 
 def _positions(seed: int, count: int) -> list[sabacc.Game]:

@@ -1,11 +1,11 @@
 """``shrewd``: ``sharp`` with the profile model, each opponent's bets believed by the opening
-and raise rates counted across the hands of a game (docs/bots.md, "Multi-hand games")."""
+and raise rates counted across the hands of a game (benchmarks/bots-lab.md, "Multi-hand games")."""
 
 from __future__ import annotations
 
 import sabacc
-from sabacc.services.bots import SharpBot, decide, make_bot
-from sabacc.services.bots.expert import SHREWD, Params
+from sabacc.lab import SHREWD, Params, SharpBot
+from sabacc.services.bots import decide, make_bot
 from sabacc.services.bots.policy import view_from_observation
 from tests.services.bots.games import decisions, long_game, moves_match
 

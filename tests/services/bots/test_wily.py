@@ -1,6 +1,6 @@
 """``wily``: ``shrewd`` with bet sizes read. An opponent's large bets (at least 70% of the pot
 before them) and its small ones are counted apart across the hands of a game, each believed by
-its own rate (docs/bots.md, "Bet sizes read: `wily`")."""
+its own rate (benchmarks/bots-lab.md, "Bet sizes read: `wily`")."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 import sabacc
 from sabacc.engine.bots import View
-from sabacc.services.bots import SharpBot, make_bot
-from sabacc.services.bots.expert import SHREWD, WILY, Params
+from sabacc.lab import SHREWD, WILY, Params, SharpBot
+from sabacc.services.bots import make_bot
 from sabacc.services.bots.policy import _model, view_from_observation
 from tests.services.bots.games import decisions, long_game, moves_match, play_out
 

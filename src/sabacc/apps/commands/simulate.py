@@ -20,10 +20,11 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 "-b",
-                help="Comma-separated bots, one per seat, cycled to --players "
-                "(random, heuristic, ismcts, ismcts:200 ...).",
+                help="Comma-separated bots, one per seat, cycled to --players: difficulty "
+                "levels (easy, normal, hard, expert; each the bot the variant's own level "
+                "plays, as in `sabacc play`) or random.",
             ),
-        ] = "heuristic,random",
+        ] = "easy,random",
         variant: VariantOpt = DEFAULT_VARIANT,
         players: Annotated[
             int | None,
@@ -86,7 +87,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """Play bots against each other: `sabacc simulate --bots ismcts,heuristic -n 2000`."""
+        """Play bots against each other: `sabacc simulate --bots hard,easy -n 2000`."""
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -127,7 +128,7 @@ def register(app: typer.Typer) -> None:
         lineup = tuple(names[s % len(names)] for s in range(seats))
         try:
             for name in dict.fromkeys(lineup):
-                make_bot(name, 0)
+                make_bot(name, 0, v.info)
             options = parse_options(option)
             spec = SimSpec(
                 v.name,

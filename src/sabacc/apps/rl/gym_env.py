@@ -89,7 +89,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.opponent_specs: list[str | Bot] = [opponents[i % len(opponents)] for i in range(n - 1)]
         for spec in self.opponent_specs:
             if isinstance(spec, str):
-                make_bot(spec, 0)  # fail early on an unknown name
+                make_bot(spec, 0, self.core.info)  # fail early on an unknown name
         self.observation_space, self.action_space = _spaces(self.core)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -140,7 +140,9 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         rng = self.np_random
         self.core.reset(int(rng.integers(2**62)))
         self.bots = [
-            make_bot(spec, int(rng.integers(2**62))) if isinstance(spec, str) else spec
+            make_bot(spec, int(rng.integers(2**62)), self.core.info)
+            if isinstance(spec, str)
+            else spec
             for spec in self.opponent_specs
         ]
         self._play_opponents()

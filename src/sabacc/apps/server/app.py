@@ -54,7 +54,8 @@ from sabacc.apps.server.protocol import (
 from sabacc.apps.server.settings import Settings
 from sabacc.core.errors import UnknownVariantError
 from sabacc.engine.variant import VariantInfo
-from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bot_names
+from sabacc.services.bots import DEFAULT_LEVEL, LEVELS
+from sabacc.services.bots.levels import alike_levels, levels_note, offered_bots, strengths
 from sabacc.services.house_rules import spec_json
 from sabacc.services.messages import LANGUAGES
 from sabacc.services.render import vocabulary, vocabulary_json
@@ -99,6 +100,10 @@ def variants_catalogue() -> dict[str, Any]:
                 "starting_stack": info.options_type().starting_stack,
                 "card_art": f"/art/{info.name}.js" if info.card_art else None,
                 "rules": info.rules_text,
+                # how many different bots the levels play here, and which levels coincide
+                "bot_strengths": strengths(info),
+                "alike_levels": [list(group) for group in alike_levels(info)],
+                "levels_note": {lang: levels_note(info, lang) for lang in LANGUAGES},
                 **localized(info),
                 "options": [
                     {
@@ -119,13 +124,14 @@ def variants_catalogue() -> dict[str, Any]:
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name
     levels = [
-        {"name": level.name, "bot": level.bot, "about": dict(level.about), "rating": level.rating}
+        {"name": level.name, "about": dict(level.about), "rating": level.rating}
         for level in LEVELS.values()
     ]
     return {
         "variants": out,
         "default_variant": default,
-        "bots": bot_names(),
+        # what a seat may be besides the levels (a level's bot is private: not listed)
+        "bots": [name for name in offered_bots() if name not in LEVELS],
         "levels": levels,
         "default_level": DEFAULT_LEVEL,
     }

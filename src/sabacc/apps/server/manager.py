@@ -648,7 +648,7 @@ class TableManager:
                 continue
             bot = kind.split(":", 1)[1]
             try:
-                make_bot(bot, 0)
+                make_bot(bot, 0, info)
             except SabaccError as exc:
                 raise ServerError("bad_bot", str(exc)) from None
             seats.append(SeatRecord(position=i, kind="bot", bot=bot, name=BOT_NAMES[i % 8]))

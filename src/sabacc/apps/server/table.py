@@ -136,11 +136,12 @@ def last_hand_start(game: Game) -> int:
 
 
 def make_bots(rec: GameRecord) -> dict[int, Bot]:
-    """The bots of a game, seeded from the game's seed: the same bots after a restart."""
+    """The bots of a game, seeded from the game's seed: the same bots after a restart (a
+    level plays the bot it names in the game's variant)."""
     bots: dict[int, Bot] = {}
     for seat, name in enumerate(rec.bots):
         if name:
-            bots[seat] = make_bot(name, (rec.seed + 7919 * (seat + 1)) % (2**63))
+            bots[seat] = make_bot(name, (rec.seed + 7919 * (seat + 1)) % (2**63), rec.variant)
     return bots
 
 

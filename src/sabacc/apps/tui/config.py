@@ -35,9 +35,10 @@ class TableConfig:
         v = sabacc.variant(self.variant, **game_length(self.options, self.players))
         names = [self.name or "You", *[f"Bot {i}" for i in range(1, self.players)]]
         game = v.new_game(names, self.seed)
-        bot_names = bots_for(",".join(self.bots), game.info)
+        bots_for(",".join(self.bots))  # refuses an empty name
+        seats = self.bots or (DEFAULT_LEVEL,)  # a level is resolved for this game's variant
         bots = {
-            s: make_bot(bot_names[(s - 1) % len(bot_names)], game.seed + s)
+            s: make_bot(seats[(s - 1) % len(seats)], game.seed + s, game.info)
             for s in range(1, self.players)
         }
         return game, bots

@@ -22,6 +22,7 @@ from sabacc.apps.tui.view import standings_lines
 from sabacc.core.errors import SabaccError
 from sabacc.core.options import OptionSpec
 from sabacc.services.bots import LEVELS
+from sabacc.services.bots.levels import levels_note, offered_bots
 from sabacc.services.house_rules import COUNTED, choice_help, choice_label, option_help
 from sabacc.services.render import Vocabulary, vocabulary
 
@@ -208,8 +209,9 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         return [(str(n), n) for n in range(info.min_players, info.max_players + 1)]
 
     def _bot_choices(self, current: Sequence[str]) -> list[tuple[str, str]]:
-        """The difficulty levels (with what each means), then the bots by name; a custom list
-        from the command line (``--bots heuristic,random``) first when there is one."""
+        """The difficulty levels (with what each means), then ``random``: what players are
+        offered (a level's implementation is private); a custom list from the command line
+        (``--bots hard,random``) first when there is one."""
         out: list[tuple[str, str]] = []
         if len(current) > 1:
             text = ",".join(current)
@@ -217,7 +219,7 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         for level in LEVELS.values():
             about = level.about.get(self.lang) or level.about["en"]
             out.append((self.v.text("ui.level", level=level.name, about=about), level.name))
-        out.extend((name, name) for name in _bot_names() if name not in LEVELS)
+        out.extend((name, name) for name in offered_bots() if name not in LEVELS)
         return out
 
     # ------------------------------------------------------------ house rules
@@ -261,6 +263,9 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
         )
         box = self.query_one("#house-rules", VerticalScroll)
         await box.remove_children()
+        note = levels_note(info, self.lang)
+        if note:  # a variant whose levels play fewer distinct bots says so, above its rules
+            await box.mount(Static(note, id="levels-note"))
         rows: list[tuple[Horizontal, list[Widget]]] = []
         for spec in self._specs.values():
             controls = self._control(spec, values.get(spec.name))
@@ -503,18 +508,6 @@ class SettingsScreen(ModalScreen[TableConfig | None]):
             self.dismiss(None)
         else:
             self.app.exit()
-
-
-def _bot_names() -> list[str]:
-    from sabacc.services.bots import base
-
-    names = getattr(base, "bot_names", None)
-    if callable(names):
-        try:
-            return list(names())
-        except Exception:  # pragma: no cover - a half-installed optional bot
-            pass
-    return sorted(base.BOTS)
 
 
 class ConfirmQuitScreen(ModalScreen[bool]):

@@ -49,6 +49,7 @@ export async function lobby() {
             <label>${t("turn_timer")}<input name="turn_timer" type="number" min="0" max="3600" value="${esc(form.turn_timer ?? 60)}"></label>
           </div>
           <div class="seat-list">${form.seats.map((k, i) => `<label class="seat-pick"><span>${t("seat", { n: i + 1 })}</span><select name="seat-${i}">${seatOptions(i, k)}</select></label>`).join("")}</div>
+          ${v.levels_note?.[getLang()] ? `<p class="muted small" id="levels-note">${esc(v.levels_note[getLang()])}</p>` : ""}
           <details class="house"><summary>${t("house_rules")}</summary><div class="opts">${optionRows}</div></details>
           <label class="check"><input type="checkbox" name="listed" ${form.listed === false ? "" : "checked"}> ${t("listed")}</label>
           <button class="primary" type="submit" id="create">${t("create")}</button>

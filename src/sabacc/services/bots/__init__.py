@@ -2,14 +2,17 @@
 
 ``make_bot("random", seed=1)`` builds a bot by name (``"ismcts:200"`` passes a budget);
 :data:`BOTS` lists the names. Difficulty levels (``easy``, ``normal``, ``hard``, ``expert``)
-name a bot and its budget (:mod:`sabacc.services.bots.levels`); ``make_bot`` accepts them too.
+name a bot and its budget in each variant (:mod:`sabacc.services.bots.levels`); ``make_bot``
+accepts them too, and gives the variant's bot for the level (:class:`LevelBot`).
 Harnesses ask a bot for a move with :func:`decide`, which also gives search bots a sampler of
 states consistent with the seat's information.
 """
 
+from sabacc.services.bots import _expert  # noqa: F401  (registers the expert level's bot)
 from sabacc.services.bots.base import (
     BOTS,
     Bot,
+    LevelBot,
     Sampler,
     SearchBot,
     bot_names,
@@ -19,34 +22,44 @@ from sabacc.services.bots.base import (
     register_bot,
     sampler_for,
 )
-from sabacc.services.bots.expert import SharpBot
 from sabacc.services.bots.ismcts import IsmctsBot
-from sabacc.services.bots.levels import DEFAULT_LEVEL, LEVELS, Level, bots_for, level_names
-from sabacc.services.bots.reference import REFERENCE, ReferenceBot
-from sabacc.services.bots.sharpmc import SharpSearchBot
+from sabacc.services.bots.levels import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    alike_levels,
+    bots_for,
+    check_levels,
+    level_names,
+    levels_note,
+    offered_bots,
+    strengths,
+)
 from sabacc.services.bots.simple import HeuristicBot, RandomBot
 
 __all__ = [
     "BOTS",
     "DEFAULT_LEVEL",
     "LEVELS",
-    "REFERENCE",
     "Bot",
     "HeuristicBot",
     "IsmctsBot",
     "Level",
+    "LevelBot",
     "RandomBot",
-    "ReferenceBot",
     "Sampler",
     "SearchBot",
-    "SharpBot",
-    "SharpSearchBot",
+    "alike_levels",
     "bot_names",
     "bots_for",
+    "check_levels",
     "check_turn",
     "decide",
     "level_names",
+    "levels_note",
     "make_bot",
+    "offered_bots",
     "register_bot",
     "sampler_for",
+    "strengths",
 ]

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from sabacc.core.actions import Action
 from sabacc.core.errors import NotToActError, OptionError
 from sabacc.engine.bots import SearchWorld
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
+
+if TYPE_CHECKING:
+    from sabacc.engine.variant import VariantInfo
 
 #: ``sampler(rng)`` -> a game state consistent with one seat's information (a determinization):
 #: a reference game, a compiled Corellian Spike core (either way a
@@ -82,24 +85,110 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
-def make_bot(name: str, seed: int | None = None, **params: Any) -> Bot:
+def make_bot(
+    name: str, seed: int | None = None, variant: VariantInfo | str | None = None, **params: Any
+) -> Bot:
     """Build the bot called ``name`` with its own seed.
 
     ``name`` may carry one argument after a colon: ``ismcts:200`` (200 playouts per decision),
     ``ismcts:0.5s`` (half a second per decision, not deterministic), or be a difficulty level
     (``easy``, ``normal``, ``hard``, ``expert``: :mod:`sabacc.services.bots.levels`). Keyword
     ``params`` go to the bot's constructor (``make_bot("ismcts", 1, playouts=200)``).
-    """
-    from sabacc.services.bots.levels import resolve_level
 
-    base, _, arg = resolve_level(name).strip().lower().partition(":")
+    A level gives a :class:`LevelBot`: the bot that level names in ``variant`` (a
+    :class:`~sabacc.engine.variant.VariantInfo` or a variant name), or, without one, in the
+    variant of the first game it is asked about. So ``make_bot("expert", 1)`` plays Kessel's
+    ``expert`` at a Kessel table, exactly as ``sabacc play``, ``sabacc simulate`` and a web
+    table do.
+    """
+    from sabacc.services.bots.levels import LEVELS
+
+    if name.strip().lower() in LEVELS:
+        return LevelBot(name.strip().lower(), seed, variant, **params)
+    base, _, arg = name.strip().lower().partition(":")
     try:
         factory = BOTS[base.strip()]
     except KeyError:
-        raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
+        from sabacc.services.bots.levels import offered_bots
+
+        raise OptionError(
+            f"unknown bot {name!r}; the bots are the levels and random: {', '.join(offered_bots())}"
+        ) from None
     if arg.strip():
         return factory(seed, arg.strip(), **params)
     return factory(seed, **params)
+
+
+class LevelBot:
+    """A difficulty level's bot: it plays the bot its level names in the variant at hand
+    (:func:`sabacc.services.bots.levels.resolve_level`), built with the level's seed.
+
+    The variant is bound at construction when known, else at the first decision (from the game
+    in :func:`decide`, or the observation's ``variant``); a bound bot refuses another variant.
+    """
+
+    def __init__(
+        self,
+        level: str,
+        seed: int | None = None,
+        variant: VariantInfo | str | None = None,
+        **params: Any,
+    ) -> None:
+        self.name = level
+        self.level = level
+        self.seed = seed
+        self.params = params
+        #: The variant it plays and the bot spec its level names there, once bound.
+        self.variant: str | None = None
+        self.spec: str | None = None
+        self.bot: Bot | None = None
+        if variant is not None:
+            self.bind(variant)
+
+    def bind(self, variant: VariantInfo | str) -> Bot:
+        """The bot this level plays in ``variant`` (built at the first call)."""
+        if isinstance(variant, str):
+            if self.bot is not None and variant == self.variant:
+                return self.bot
+            from sabacc.variants.registry import lookup
+
+            info = lookup(variant)
+        else:
+            info = variant
+        if self.bot is not None:
+            if info.name != self.variant:
+                raise OptionError(
+                    f"this {self.level} bot plays {self.variant}, not {info.name}: "
+                    "make one bot per game"
+                )
+            return self.bot
+        from sabacc.services.bots.levels import resolve_level
+
+        self.spec = resolve_level(self.level, info)
+        self.bot = make_bot(self.spec, self.seed, **self.params)
+        self.variant = info.name
+        return self.bot
+
+    @property
+    def uses_sampler(self) -> bool:
+        """Whether the bound bot searches (an unbound one is bound by :func:`decide` first)."""
+        return self.bot is not None and wants_sampler(self.bot)
+
+    def act(
+        self, observation: Observation, legal: Sequence[Action], sampler: Sampler | None = None
+    ) -> Action:
+        """The bound bot's choice (binding it to the observation's variant if need be)."""
+        bot = self.bot
+        if bot is None or observation.get("variant") != self.variant:
+            bot = self.bind(str(observation.get("variant")))
+        if sampler is not None and wants_sampler(bot):
+            search: Any = bot
+            action: Action = search.act(observation, legal, sampler=sampler)
+            return action
+        return bot.act(observation, legal)
+
+    def __repr__(self) -> str:
+        return f"LevelBot({self.level!r}, variant={self.variant!r}, spec={self.spec!r})"
 
 
 def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
@@ -191,6 +280,8 @@ def decide(bot: Bot, game: GameProtocol, seat: int | None = None) -> Action:
         seat = current
     elif seat != current:
         raise NotToActError(f"seat {seat} is not to act (seat {current} is)")
+    if isinstance(bot, LevelBot):
+        bot.bind(game.info)
     observation = game.observation(seat)
     legal = game.legal_actions()
     if wants_sampler(bot):

@@ -28,6 +28,14 @@ A variant whose search is slower maps a level to a smaller budget through its bo
 (:attr:`sabacc.engine.bots.BotModel.level_bots`): pass its :class:`VariantInfo` to
 :func:`resolve_level` / :func:`bots_for` (Kessel and Coruscant Shift: ``hard`` is
 ``ismcts:200``, which thinks about as long there as ``ismcts:800`` does in Spike).
+:func:`sabacc.services.bots.make_bot` resolves a level for the variant of the game it plays,
+so the library, ``sabacc play``, ``sabacc simulate``, web tables and quick match all seat the
+same bot for the same level and variant.
+
+Levels that play identical bots in a variant are declared by its bot model
+(:attr:`~sabacc.engine.bots.BotModel.same_levels`); :func:`alike_levels` and
+:func:`strengths` say so to the UIs ("this variant has 3 bot strengths"), and
+:func:`check_levels` refuses a model whose levels coincide undeclared.
 """
 
 from __future__ import annotations
@@ -99,6 +107,13 @@ LEVELS: dict[str, Level] = {
 DEFAULT_LEVEL = "easy"
 
 
+def offered_bots() -> list[str]:
+    """The bot names players are offered (CLI, TUI, web lobby, server API): the difficulty
+    levels, easiest first, and ``random``. The bots behind the levels are private; the
+    experiments and reference opponents belong to the lab (benchmarks and tests)."""
+    return [*LEVELS, "random"]
+
+
 def level_names() -> list[str]:
     """The level names, easiest first."""
     return list(LEVELS)
@@ -127,3 +142,82 @@ def bots_for(text: str, variant: VariantInfo | None = None) -> tuple[str, ...]:
     if any(not n for n in names):
         raise OptionError(f"empty bot name in {text!r}")
     return tuple(resolve_level(n, variant) for n in names)
+
+
+def level_bots(variant: VariantInfo) -> dict[str, str]:
+    """Each level, easiest first, with the bot spec it plays in ``variant``."""
+    return {name: resolve_level(name, variant) for name in LEVELS}
+
+
+def _spec_groups(variant: VariantInfo) -> list[list[str]]:
+    """Levels grouped by the bot spec they resolve to in ``variant``, easiest first."""
+    groups: dict[str, list[str]] = {}
+    for name, spec in level_bots(variant).items():
+        groups.setdefault(spec.strip().lower(), []).append(name)
+    return list(groups.values())
+
+
+def check_levels(variant: VariantInfo) -> None:
+    """Refuse (:class:`OptionError`) a variant whose bot model declares unknown levels in
+    :attr:`~sabacc.engine.bots.BotModel.same_levels`, a level in two groups, or whose distinct
+    levels play the same bot spec without declaring them alike (players would pick a
+    "harder" level and get the same bot). The variant registry's validation calls this."""
+    declared = variant.bot.same_levels
+    seen: set[str] = set()
+    for group in declared:
+        unknown = [n for n in group if n not in LEVELS]
+        if unknown:
+            raise OptionError(
+                f"{variant.name}: same_levels names unknown levels {unknown}; "
+                f"the levels are {', '.join(LEVELS)}"
+            )
+        if len(set(group)) < 2:
+            raise OptionError(f"{variant.name}: same_levels group {group} needs two levels")
+        twice = seen & set(group)
+        if twice:
+            raise OptionError(f"{variant.name}: level {sorted(twice)[0]} is in two same_levels")
+        seen |= set(group)
+    for names in _spec_groups(variant):
+        if len(names) > 1 and not any(set(names) <= set(d) for d in declared):
+            spec = resolve_level(names[0], variant)
+            raise OptionError(
+                f"{variant.name}: levels {', '.join(names)} all play {spec}; declare them in "
+                f"its bot model's same_levels (players are told) or give each its own bot"
+            )
+
+
+def alike_levels(variant: VariantInfo) -> tuple[tuple[str, ...], ...]:
+    """The groups of levels that play identical bots in ``variant`` (each easiest first, the
+    groups in level order); empty when every level is its own strength."""
+    order = list(LEVELS)
+    groups = [tuple(sorted(set(group), key=order.index)) for group in variant.bot.same_levels] + [
+        tuple(group) for group in _spec_groups(variant) if len(group) > 1
+    ]
+    merged: list[set[str]] = []
+    for group in groups:
+        overlapping = [m for m in merged if m & set(group)]
+        union = set(group).union(*overlapping)
+        merged = [m for m in merged if not m & set(group)] + [union]
+    out = [tuple(sorted(m, key=order.index)) for m in merged]
+    return tuple(sorted(out, key=lambda g: order.index(g[0])))
+
+
+def strengths(variant: VariantInfo) -> int:
+    """How many different bots the levels play in ``variant`` (4 when all differ)."""
+    return len(LEVELS) - sum(len(group) - 1 for group in alike_levels(variant))
+
+
+def levels_note(variant: VariantInfo, lang: str = "en") -> str | None:
+    """The sentence players are shown (``lang``: ``en`` or ``ja``) when ``variant``'s levels
+    are not all different ("Kessel Sabacc has 3 bot strengths: hard and expert play the same
+    bot."), else None."""
+    groups = alike_levels(variant)
+    if not groups:
+        return None
+    count = strengths(variant)
+    if lang == "ja":
+        same = "、".join("と".join(group) for group in groups)
+        return f"{variant.title}のボットの強さは{count}段階です（{same}は同じボット）。"
+    same = "; ".join(" and ".join(group) for group in groups)
+    noun = "bot strength" if count == 1 else "bot strengths"
+    return f"{variant.title} has {count} {noun}: {same} play the same bot."

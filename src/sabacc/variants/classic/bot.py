@@ -2,7 +2,7 @@
 
 Hand quality ``q`` estimates the chance that a hand beats one opponent at the showdown (23 is
 nearly sure, a bomb out never wins); drawing is scored by the expected ``q`` after one more card
-over the unseen cards (see docs/bots.md).
+over the unseen cards (see benchmarks/bots-lab.md).
 """
 
 from __future__ import annotations

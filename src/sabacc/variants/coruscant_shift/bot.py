@@ -39,6 +39,8 @@ class CoruscantBot(BotModel):
     #: think about as long as Spike's hard bot (under 1 s at 4 players). ``expert`` is the same
     #: search: sharp measured level with heuristic here (-0.37 [-1.83, +1.10], 1,000 hands).
     level_bots: ClassVar[Mapping[str, str]] = {"hard": "ismcts:200", "expert": "ismcts:200"}
+    #: Declared: ``hard`` and ``expert`` are the same bot here (three bot strengths).
+    same_levels: ClassVar[tuple[tuple[str, ...], ...]] = (("hard", "expert"),)
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck

@@ -459,6 +459,8 @@ class KesselBot(BotModel):
     #: think about as long as Spike's hard bot (under 1 s at 4 players). ``expert`` is the same
     #: search: sharp only differs in betting, which Kessel has none of.
     level_bots: ClassVar[Mapping[str, str]] = {"hard": "ismcts:200", "expert": "ismcts:200"}
+    #: Declared: ``hard`` and ``expert`` are the same bot here (three bot strengths).
+    same_levels: ClassVar[tuple[tuple[str, ...], ...]] = (("hard", "expert"),)
 
     def __init__(self, impostors: int = 3, sylops: int = 1) -> None:
         self.counts = (3, 3, 3, 3, 3, 3, impostors, sylops)

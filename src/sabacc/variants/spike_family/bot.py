@@ -2,9 +2,9 @@
 Coruscant Shift's build on it in their packages).
 
 Hand quality ``q`` estimates the chance that a final hand beats one opponent at the showdown
-(calibrated on heuristic self-play, see docs/bots.md). Card actions are scored by the expected
-``q`` after the action, over the cards the seat has not seen (exactly, from value counts), on the
-additive multiset keys of :mod:`sabacc.variants.spike_family.hands`.
+(calibrated on heuristic self-play, see benchmarks/bots-lab.md). Card actions are scored by
+the expected ``q`` after the action, over the cards the seat has not seen (exactly, from value
+counts), on the additive multiset keys of :mod:`sabacc.variants.spike_family.hands`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _SPIKE_CODE = {
 
 # Chance that a final hand beats one opponent's final hand at showdown, by rank for hands
 # totalling 0 (index = rank; ranks 1..12), and by distance for Nulrhek (index = |total|,
-# [negative, positive]). Calibrated on heuristic self-play (docs/bots.md).
+# [negative, positive]). Calibrated on heuristic self-play (benchmarks/bots-lab.md).
 _SABACC_Q = (0.0, 1.0, 1.0, 0.995, 0.99, 0.985, 0.985, 0.98, 0.975, 0.97, 0.96, 0.91, 0.84)
 _NULRHEK_Q = (
     (0.0, 0.0),

@@ -1,6 +1,6 @@
 """``sharpmc``: ``sharp``'s move, checked by determinized search (the ``expert`` level).
 
-``sharp`` (:mod:`sabacc.services.bots.expert`) reads opponents well and bets for value, but it
+``sharp`` (:mod:`sabacc.lab.sharp`) reads opponents well and bets for value, but it
 never looks ahead; ``ismcts`` looks ahead but starts from the heuristic's weaker move. This bot
 does both, at every decision:
 
@@ -31,8 +31,8 @@ from sabacc.engine.bots import SearchWorld
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.services.bots import ismcts
+from sabacc.services.bots._expert import Params, SharpBot
 from sabacc.services.bots.base import Sampler, register_bot
-from sabacc.services.bots.expert import Params, SharpBot
 from sabacc.services.bots.ismcts import IsmctsBot
 from sabacc.services.bots.policy import (
     _find,

@@ -1,7 +1,11 @@
-"""``sharp``: exact hand odds, value betting, and a model of each opponent's betting.
+"""The ``expert`` level's bot (private: players pick the level, never this module): ``sharp``'s
+rules with ``wily``'s constants (:data:`WILY`). The lab (:mod:`sabacc.lab.sharp`) registers the
+same code with the experiments' constants (``sharp``, ``shark``, ``shrewd``, ``canny``).
 
-The strongest cheap player we measured (docs/bots.md, "The strongest bot"). It decides from its
-observation only:
+``sharp``: exact hand odds, value betting, and a model of each opponent's betting.
+
+The strongest cheap player we measured (benchmarks/bots-lab.md, "The strongest bot"). It
+decides from its observation only:
 
 * **Cards.** The card action with the best expected hand quality, the expectation taken
   exactly over the values the seat has not seen (the variant's bot model, as the heuristic).
@@ -22,7 +26,7 @@ observation only:
 
 Decisions take well under a millisecond (no search), so the bot meets the ≤ 1 s budget by
 three orders of magnitude; the benchmark (``benchmarks/bench_bots.py``) measures it against every
-bot we have and the reference opponents of :mod:`sabacc.services.bots.reference`.
+bot we have and the reference opponents of :mod:`sabacc.lab.reference`.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise
 from sabacc.core.errors import OptionError
 from sabacc.engine.bots import View
 from sabacc.engine.observation import Observation
-from sabacc.services.bots import multiway
+from sabacc.services.bots import _multiway as multiway
 from sabacc.services.bots.base import check_turn, register_bot
 from sabacc.services.bots.policy import _model, policy_action, view_from_observation
 
@@ -106,7 +110,7 @@ class Seen:
 
 @dataclass(frozen=True)
 class Params:
-    """The sharp bot's constants (measured, docs/bots.md)."""
+    """The sharp bot's constants (measured, benchmarks/bots-lab.md)."""
 
     #: How much an opponent's actions of this hand count towards its aggression (earlier hands
     #: count fully).
@@ -175,7 +179,7 @@ class Params:
     #: ``big_weight`` times as much. 0: every bet alike (``open_rate``).
     big_bet: float = 0.0
     big_weight: float = 1.0
-    #: Multi-way levers (:mod:`sabacc.services.bots.multiway`; the defaults are ``sharp``'s
+    #: Multi-way levers (:mod:`sabacc.services.bots._multiway`; the defaults are ``sharp``'s
     #: play): the exponent of ``q`` for a live opponent who has not been aggressive this hand
     #: while two or more are in; how often to bet a third of the pot with a hand below
     #: ``probe_floor`` when acting last after checks with two or more opponents in, if the
@@ -189,7 +193,7 @@ class Params:
     mw_steal_size: float = 0.34
     #: Above 0: steal only while this bot's own opening bets into several opponents have taken
     #: the pot at once at least this often (counted across the game's hands, a prior of 1 in
-    #: 3; :class:`~sabacc.services.bots.multiway.BetRecord`).
+    #: 3; :class:`~sabacc.services.bots._multiway.BetRecord`).
     mw_learn: float = 0.0
     #: Above 0: steal only when the live opponents' counted opening rates average at least
     #: this (players who bet often and fold to bets; passive callers open rarely).
@@ -533,26 +537,35 @@ class SharpBot:
         return find(Check) or find(Call) or legal[0]
 
 
-def _sharp(seed: int | None = None, arg: str | None = None, **params: Any) -> SharpBot:
-    if arg is not None:
-        raise OptionError("the sharp bot takes no parameter after a colon")
-    try:
-        return SharpBot(seed, Params(**params) if params else None)
-    except TypeError as exc:
-        raise OptionError(f"sharp bot: {exc}") from None
+#: ``shrewd``'s constants: ``sharp``'s with the *profile* model (each opponent's bets believed
+#: fully up to a counted opening rate of 40%, its raises up to a raise rate of 30%, and as the
+#: fifth power of the ratio above, both counted across the hands of the game; each credible bet
+#: or raise narrows twice as much as ``sharp``'s; calls priced as if the stacks go in only
+#: against a seat raising more than 40% of the bets it faces), heads-up only: at a table of
+#: three or more it plays ``sharp`` (measured: the profile model lost there). Chosen by
+#: same-seeds duplicate A/B runs of 10-hand games (benchmarks/bots-lab.md, "Multi-hand games").
+SHREWD = Params(
+    profile=2.0,
+    profile_power=5.0,
+    wild_raises=0.4,
+    open_honest=0.4,
+    raise_honest=0.3,
+    table_max=2.0,
+)
 
 
-register_bot("sharp", _sharp)
+#: The multi-way steal ``wily`` plays at a table of three or more (``canny``'s, in the lab).
+STEAL: dict[str, float] = {
+    "mw_steal": 1.0,
+    "mw_steal_anywhere": 1.0,
+    "mw_prior": 4.0,
+    "mw_learn": 0.15,
+    "mw_steal_size": 0.2,
+    "mw_widest": 1.0,
+}
 
 
-#: ``shark``'s constants: ``sharp``'s, with each credible bet or raise of this hand narrowing
-#: the opponent's range three times as much (``narrowing=3``), and the narrowing scaled by the
-#: fourth power of the opponent's credibility (a maniac's bets narrow almost nothing). Chosen by
-#: same-seeds duplicate A/B runs (docs/bots.md, "Finding the leak").
-SHARK = Params(narrowing=3.0, cred_power=4.0)
-
-
-def _register_constants(name: str, constants: Params) -> None:
+def register_constants(name: str, constants: Params) -> None:
     """Register ``name`` as ``sharp`` with other constants (``make_bot(name, seed, **params)``
     overrides any of them)."""
 
@@ -569,63 +582,17 @@ def _register_constants(name: str, constants: Params) -> None:
     register_bot(name, make)
 
 
-_register_constants("shark", SHARK)
-
-
-#: ``shrewd``'s constants: ``sharp``'s with the *profile* model (each opponent's bets believed
-#: fully up to a counted opening rate of 40%, its raises up to a raise rate of 30%, and as the
-#: fifth power of the ratio above, both counted across the hands of the game; each credible bet
-#: or raise narrows twice as much as ``sharp``'s; calls priced as if the stacks go in only
-#: against a seat raising more than 40% of the bets it faces), heads-up only: at a table of
-#: three or more it plays ``sharp`` (measured: the profile model lost there). Chosen by
-#: same-seeds duplicate A/B runs of 10-hand games (docs/bots.md, "Multi-hand games").
-SHREWD = Params(
-    profile=2.0,
-    profile_power=5.0,
-    wild_raises=0.4,
-    open_honest=0.4,
-    raise_honest=0.3,
-    table_max=2.0,
-)
-
-
-_register_constants("shrewd", SHREWD)
-
-
-#: ``canny``'s constants: ``shrewd``'s (so heads-up it is ``shrewd``), and at a table where two
-#: or more opponents are in, a third-of-the-pot bet with a hand below the probe floor whenever
-#: nobody has bet this hand (a *steal*, a fifth of the pot: ``sharp`` multi-way junks most
-#: hands facing a bet), while this bot's own opening bets into several opponents have taken the
-#: pot at once at least 15% of the time (counted across the game's hands from a prior of one in
-#: four, so three failures stop it against players who call). Chosen by same-deals A/B runs of
-#: 10-hand games (docs/bots.md, "Multi-way play"). A game that started with three or more
-#: players keeps ``sharp``'s model when eliminations leave two (measured: ``shrewd``'s profile
-#: model there lost to maniacs).
-STEAL: dict[str, float] = {
-    "mw_steal": 1.0,
-    "mw_steal_anywhere": 1.0,
-    "mw_prior": 4.0,
-    "mw_learn": 0.15,
-    "mw_steal_size": 0.2,
-    "mw_widest": 1.0,
-}
-CANNY = replace(SHREWD, **STEAL)
-
-
-_register_constants("canny", CANNY)
-
-
 #: ``wily``'s constants (the ``expert`` level): ``shrewd``'s, with bet sizes read (issue 19,
 #: round four). A bet of at least 70% of the pot before it is *large*; an opponent's large and
 #: small bets each get their own counted opening rate, and each is believed fully up to a rate
 #: of 25% (as the fifth power of the ratio above): ``sharp``'s value bets (70-100% of the pot)
 #: are rare and believed, its third-of-the-pot probes frequent and not. Chosen by same-seeds
-#: duplicate A/B runs of 10-hand games heads-up (docs/bots.md, "Bet sizes read: `wily`"). At a
-#: table of three or more it plays ``canny``'s multi-way steal (``STEAL``: ``sharp`` with the
-#: steal), measured stronger than ``sharp`` there; the steal needs two opponents in, and the
-#: bet sizes are read heads-up only, so ``wily`` is move for move the heads-up bot its proof
-#: played at two seats and ``canny`` at three or more (tested).
+#: duplicate A/B runs of 10-hand games heads-up (benchmarks/bots-lab.md, "Bet sizes read:
+#: `wily`"). At a table of three or more it plays ``canny``'s multi-way steal (``STEAL``:
+#: ``sharp`` with the steal), measured stronger than ``sharp`` there; the steal needs two
+#: opponents in, and the bet sizes are read heads-up only, so ``wily`` is move for move the
+#: heads-up bot its proof played at two seats and ``canny`` at three or more (tested).
 WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, **STEAL)
 
 
-_register_constants("wily", WILY)
+register_constants("wily", WILY)

@@ -4,9 +4,9 @@
 (``p = q1 * q2 * ...``), as if every live opponent will be at the showdown, and bets, calls and
 probes on that ``p`` with its heads-up thresholds. At a table of four that is very tight: most
 opponents who have not bet will junk before the showdown, and the bot folds and checks hands a
-multi-way pot pays for. These levers (:class:`~sabacc.services.bots.expert.Params` fields named
+multi-way pot pays for. These levers (:class:`~sabacc.services.bots._expert.Params` fields named
 ``mw_*``, all off by default so ``sharp`` and ``shrewd`` play as before) change the multi-way
-decisions only, each chosen by a same-deals A/B (docs/bots.md, "Multi-way play"):
+decisions only, each chosen by a same-deals A/B (benchmarks/bots-lab.md, "Multi-way play"):
 
 * ``mw_passive``: the exponent of ``q`` for a live opponent who has not bet or raised this hand,
   while two or more opponents are in (1: ``sharp``'s product; below 1: it is counted as only
