@@ -9,6 +9,7 @@ observation shows another seat's hidden cards. The compiled cores refuse a custo
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -50,20 +51,23 @@ def new(variant: str, players: int, seed: int, **setup: Any) -> Game:
 
 
 def state(game: Game) -> dict[str, Any]:
-    """Everything observable about a state, the RNG and the table's bookkeeping included."""
-    return {
-        "full": game.full_state(),
-        "stacks": list(game.stacks),
-        "payoffs": list(game.payoffs),
-        "names": list(game.names),
-        "actions": list(game.actions),
-        "legal": [str(a) for a in game.legal_actions()],
-        "rng": game.rng.getstate(),
-        "history": game.history(),
-        "pending": game.pending_changes,
-        "vacant": game.vacant,
-        "credits": game.credits_at_table(),
-    }
+    """Everything observable about a state, the RNG and the table's bookkeeping included (a
+    deep copy: ``full_state`` may hand out the game's own lists)."""
+    return copy.deepcopy(
+        {
+            "full": game.full_state(),
+            "stacks": list(game.stacks),
+            "payoffs": list(game.payoffs),
+            "names": list(game.names),
+            "actions": list(game.actions),
+            "legal": [str(a) for a in game.legal_actions()],
+            "rng": game.rng.getstate(),
+            "history": game.history(),
+            "pending": game.pending_changes,
+            "vacant": game.vacant,
+            "credits": game.credits_at_table(),
+        }
+    )
 
 
 def conserved(game: Game) -> None:
@@ -154,6 +158,32 @@ def test_chips_and_cards_are_conserved_and_the_history_replays(
         joins = [e for e in game.table_log if e["op"] == "join"]
         if len(joins) == game.n - players:  # no seat taken again: every player has a payoff
             assert sum(game.payoffs) == -game.house  # what the house kept is the table's loss
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(SETTINGS, max_examples=max(1, EXAMPLES // 2))
+@given(data=st.data())
+def test_a_partial_replay_stops_right_after_its_last_action(
+    variant: str, data: st.DataObject
+) -> None:
+    players, seed, stacks, pause, play = data.draw(tables(variant))
+    game = new(variant, players, seed, stacks=stacks, pause_between_hands=pause)
+    rng = random.Random(play)
+    after: dict[int, dict[str, Any]] = {0: state(game)}
+    for _ in range(STEPS // 2):
+        if game.is_over:
+            break
+        count = game.action_count
+        step(game, rng)
+        if game.action_count > count:  # the state right after an action, before any request
+            after[game.action_count] = state(game)
+    history = game.history()
+    total = game.action_count
+    picks = data.draw(st.lists(st.sampled_from(sorted(after)), min_size=1, max_size=4))
+    for upto in picks:
+        if upto < total:
+            assert state(sabacc.replay(history, upto=upto)) == after[upto]
+    assert state(sabacc.replay(history, upto=total)) == state(game)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
