@@ -246,7 +246,12 @@ def replay(
     building the event log, faster) or (``engine="compiled"``, Corellian Spike) on the compiled
     core. ``on_step(game, n)`` is called with ``n = 0`` before the first action and again after
     each one with the number applied so far, so a caller can look at every intermediate state
-    (the web server's step-by-step hand viewer) without a replay loop of its own. This is the
+    (the web server's step-by-step hand viewer) without a replay loop of its own. A history's
+    ``setup`` (given stacks, pauses) starts the game as it started, and its ``table`` changes
+    (joins, leaves, rebuys, deals: :mod:`sabacc.engine.seating`) are asked for again after the
+    same number of actions (with ``upto``, those asked for after the last action replayed are
+    left out unless ``upto`` covers every action); such a game replays on the reference engine
+    only. This is the
     one replay path: the CLI, the server and the golden-history tests all go through it. Raises
     :class:`HistoryError` if the document is malformed (a missing or non-integer seed included:
     a history replays only from its exact seed) or an action does not apply.

@@ -354,6 +354,24 @@ class TestTableChanges:
         with pytest.raises(IllegalActionError, match="closed"):
             game.join("Late", 10)
 
+    def test_when_everyone_leaves_the_pots_left_go_to_the_house(self) -> None:
+        for seed in range(50):
+            game = new("spike", 2, seed, pause_between_hands=True)
+            rng = random.Random(seed)
+            while game.phase != BETWEEN_HANDS:
+                game.apply(choose_small(rng, game))
+            if game.sabacc_pot:
+                break
+        left = game.sabacc_pot + game.carry
+        assert left
+        game.leave(0)
+        game.leave(1)
+        events = game.deal()
+        assert game.is_over and game.house == left and game.stacks == [0, 0]
+        assert ev.PotCarried("house", left) in events
+        assert game.total_credits() == game.credits_at_table() == left
+        assert sum(game.payoffs) == -left
+
     def test_refusals(self) -> None:
         game = new("kessel", 6, 1)
         with pytest.raises(IllegalActionError, match="full"):

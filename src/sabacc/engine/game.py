@@ -13,7 +13,9 @@ too).
 Variants subclass it and implement the hand: dealing, phases, showdown. The base class owns
 stacks, antes, pots and side pots, the betting round, the dealer button, eliminations, game end,
 logging and the seeded RNG (the only source of randomness: ``(variant, options, seed, actions)``
-replays a game exactly).
+replays a game exactly), the seats that change between hands (``join``, ``leave``, ``rebuy``,
+given ``stacks``: :mod:`sabacc.engine.seating`, recorded in the history too) and the saved game
+(``save`` / ``restore``: :mod:`sabacc.engine.saved`).
 
 ``apply`` validates first and mutates after: an illegal action raises
 :class:`~sabacc.core.errors.IllegalActionError` and leaves the state exactly as it was.
@@ -424,7 +426,8 @@ class Game(ABC):
         return build_pots(self.committed, live, self.dead, [s for s in live if self.stacks[s] == 0])
 
     def history(self) -> dict[str, Any]:
-        """The versioned hand-history document (see :func:`sabacc.replay`)."""
+        """The versioned hand-history document (see :func:`sabacc.replay`); a game with given
+        stacks, pauses or table changes adds its ``setup`` and ``table`` entries."""
         return {
             "format": HISTORY_FORMAT,
             "version": HISTORY_VERSION,
@@ -1203,8 +1206,11 @@ class Game(ABC):
     def _end_game(self) -> None:
         leftover = self.sabacc_pot + self.carry
         if leftover:
-            alive = [s for s in range(self.n) if not self.out[s]] or list(range(self.n))
-            if self.options.final_pot == "split":
+            seated = list(range(self.n))
+            if self._seating is not None:  # an empty seat takes no share
+                seated = [s for s in seated if not self._seating.vacant[s]]
+            alive = [s for s in seated if not self.out[s]] or seated
+            if self.options.final_pot == "split" and alive:
                 self._award("final", leftover, alive, "pots left at game end are split")
             else:
                 self.house += leftover
