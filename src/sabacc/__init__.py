@@ -6,7 +6,7 @@
 1
 """
 
-from sabacc.api import Variant, new_game, replay, variant, variant_names
+from sabacc.api import Variant, new_game, replay, restore, save, variant, variant_names
 from sabacc.core.actions import (
     Action,
     Bet,
@@ -28,6 +28,7 @@ from sabacc.core.errors import (
     IllegalActionError,
     OptionError,
     SabaccError,
+    SaveError,
     UnknownVariantError,
 )
 from sabacc.core.events import Event
@@ -72,6 +73,7 @@ __all__ = [
     "PotResult",
     "Raise",
     "SabaccError",
+    "SaveError",
     "SpikeSnapshot",
     "Stand",
     "Swap",
@@ -82,6 +84,8 @@ __all__ = [
     "new_game",
     "parse_action",
     "replay",
+    "restore",
+    "save",
     "variant",
     "variant_names",
 ]

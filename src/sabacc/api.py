@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sabacc.core.cards import Card, Deck
-from sabacc.core.errors import CardParseError, HistoryError
+from sabacc.core.errors import CardParseError, HistoryError, SaveError
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine.game import HISTORY_FORMAT, HISTORY_VERSION, Game
@@ -85,6 +85,8 @@ class Variant:
         *,
         log: bool = ...,
         engine: Literal["python"] = ...,
+        stacks: Sequence[int] | None = ...,
+        pause_between_hands: bool = ...,
     ) -> Game: ...
 
     @overload
@@ -95,6 +97,8 @@ class Variant:
         *,
         log: bool = ...,
         engine: Literal["compiled"],
+        stacks: Sequence[int] | None = ...,
+        pause_between_hands: bool = ...,
     ) -> GameProtocol: ...
 
     def new_game(
@@ -104,13 +108,30 @@ class Variant:
         *,
         log: bool = True,
         engine: str = "python",
+        stacks: Sequence[int] | None = None,
+        pause_between_hands: bool = False,
     ) -> Game | GameProtocol:
         """A new game. ``engine="compiled"``: the variant's compiled core (Corellian Spike,
         classic; :mod:`sabacc.variants.compiled`), same rules and states, no per-event log,
-        much faster."""
+        much faster. ``stacks`` and ``pause_between_hands``: as :func:`new_game`."""
         if engine != "python":
-            return _compiled.new_compiled_game(self.options, players, seed, engine, self.name)
-        return self.info.game_type(self.options, seed=seed, players=players, log=log)
+            return _compiled.new_compiled_game(
+                self.options,
+                players,
+                seed,
+                engine,
+                self.name,
+                stacks=stacks,
+                pause_between_hands=pause_between_hands,
+            )
+        return self.info.game_type(
+            self.options,
+            seed=seed,
+            players=players,
+            log=log,
+            stacks=stacks,
+            pause_between_hands=pause_between_hands,
+        )
 
 
 def variant(name: str, **options: Any) -> Variant:
@@ -127,6 +148,8 @@ def new_game(
     *,
     log: bool = ...,
     engine: Literal["python"] = ...,
+    stacks: Sequence[int] | None = ...,
+    pause_between_hands: bool = ...,
     **options: Any,
 ) -> Game: ...
 
@@ -139,6 +162,8 @@ def new_game(
     *,
     log: bool = ...,
     engine: Literal["compiled"],
+    stacks: Sequence[int] | None = ...,
+    pause_between_hands: bool = ...,
     **options: Any,
 ) -> GameProtocol: ...
 
@@ -150,18 +175,39 @@ def new_game(
     *,
     log: bool = True,
     engine: str = "python",
+    stacks: Sequence[int] | None = None,
+    pause_between_hands: bool = False,
     **options: Any,
 ) -> Game | GameProtocol:
     """Start a game: ``sabacc.new_game("spike", players=4, seed=7, rounds=3)``.
 
     ``engine="compiled"`` plays on the variant's compiled core, for the variants that have one
-    (see :mod:`sabacc.variants.compiled`).
+    (see :mod:`sabacc.variants.compiled`). ``stacks``: each seat's starting credits
+    (``[100, 250, 80]``; default: the options' buy-in each); ``pause_between_hands``: the game
+    stops after each hand until ``game.deal()``. Seats join and leave between hands with
+    ``game.join``, ``game.leave`` and ``game.rebuy`` (:mod:`sabacc.engine.seating`): a game
+    with any of these plays on the reference engine only.
     """
     info = lookup(name)
     opts = info.options_type.from_mapping(options)
     if engine == "python":
-        return info.game_type(opts, seed=seed, players=players, log=log)
-    return _compiled.new_compiled_game(opts, players, seed, engine, info.name)
+        return info.game_type(
+            opts,
+            seed=seed,
+            players=players,
+            log=log,
+            stacks=stacks,
+            pause_between_hands=pause_between_hands,
+        )
+    return _compiled.new_compiled_game(
+        opts,
+        players,
+        seed,
+        engine,
+        info.name,
+        stacks=stacks,
+        pause_between_hands=pause_between_hands,
+    )
 
 
 @overload
@@ -200,7 +246,12 @@ def replay(
     building the event log, faster) or (``engine="compiled"``, Corellian Spike) on the compiled
     core. ``on_step(game, n)`` is called with ``n = 0`` before the first action and again after
     each one with the number applied so far, so a caller can look at every intermediate state
-    (the web server's step-by-step hand viewer) without a replay loop of its own. This is the
+    (the web server's step-by-step hand viewer) without a replay loop of its own. A history's
+    ``setup`` (given stacks, pauses) starts the game as it started, and its ``table`` changes
+    (joins, leaves, rebuys, deals: :mod:`sabacc.engine.seating`) are asked for again after the
+    same number of actions (with ``upto``, those asked for after the last action replayed are
+    left out unless ``upto`` covers every action); such a game replays on the reference engine
+    only. This is the
     one replay path: the CLI, the server and the golden-history tests all go through it. Raises
     :class:`HistoryError` if the document is malformed (a missing or non-integer seed included:
     a history replays only from its exact seed) or an action does not apply.
@@ -217,27 +268,100 @@ def replay(
     if history.get("seed") is None:
         raise HistoryError("malformed hand history: it has no seed")
     try:
+        setup = dict(history.get("setup") or {})
+        unknown = set(setup) - {"stacks", "pause_between_hands"}
+        if unknown:
+            raise ValueError(f"unknown setup {', '.join(sorted(unknown))}")
+        table = [dict(e) for e in history.get("table") or []]
+        if any(type(e.get("at")) is not int for e in table):
+            raise ValueError("each table change needs its action count 'at'")
+        if (setup or table) and engine != "python":
+            raise HistoryError(_compiled.CUSTOM_TABLE)
         game: Game | GameProtocol = new_game(  # type: ignore[call-overload]
             str(history["variant"]),
             players=list(history["players"]),
             seed=history["seed"],
             log=log,
             engine=engine,
+            stacks=setup.get("stacks"),
+            pause_between_hands=setup.get("pause_between_hands", False),
             **dict(history.get("options") or {}),
         )
         actions = list(history.get("actions") or [])
     except (KeyError, TypeError, ValueError) as exc:
         raise HistoryError(f"malformed hand history: {exc}") from None
+    todo = actions[:upto] if upto is not None else actions
+    # table changes asked for before the action at their 'at' (all of them after a whole replay)
+    last = len(todo) if upto is None or upto >= len(actions) else len(todo) - 1
+    changes = iter(sorted((e for e in table if e["at"] <= last), key=lambda e: e["at"]))
+    change = next(changes, None)
+
+    def table_until(done: int) -> None:
+        nonlocal change
+        while change is not None and change["at"] <= done:
+            try:
+                game.apply_table(change)  # type: ignore[union-attr]
+            except (KeyError, TypeError, ValueError) as exc:
+                raise HistoryError(f"table change {change!r} does not replay: {exc}") from None
+            change = next(changes, None)
+
     if on_step is not None:
         on_step(game, 0)
-    for i, entry in enumerate(actions[:upto] if upto is not None else actions):
+    for i, entry in enumerate(todo):
+        table_until(i)
         try:
             game.apply(entry["action"], seat=int(entry["seat"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise HistoryError(f"action {i + 1} ({entry!r}) does not replay: {exc}") from None
         if on_step is not None:
             on_step(game, i + 1)
+    table_until(len(todo))
     return game
 
 
-__all__ = ["Variant", "new_game", "replay", "variant", "variant_names"]
+def save(game: Game | GameProtocol) -> dict[str, Any]:
+    """The whole state of ``game`` as a plain JSON-able dict, the RNG state included
+    (:meth:`Game.save`): :func:`restore` rebuilds a game going on exactly as this one. A
+    compiled core's game is saved through its history, replayed on the reference engine."""
+    if isinstance(game, Game):
+        return game.save()
+    reference = replay(game.history(), log=False)
+    return reference.save()
+
+
+@overload
+def restore(
+    data: Mapping[str, Any], *, log: bool = ..., engine: Literal["python"] = ...
+) -> Game: ...
+
+
+@overload
+def restore(
+    data: Mapping[str, Any], *, log: bool = ..., engine: Literal["compiled", "auto"]
+) -> GameProtocol: ...
+
+
+def restore(
+    data: Mapping[str, Any], *, log: bool = True, engine: str = "python"
+) -> Game | GameProtocol:
+    """The game a :func:`save` document describes, going on exactly as the saved one.
+
+    ``engine="compiled"`` continues it on the variant's compiled core, ``"auto"`` there when it
+    is built and the game has no custom table (given stacks, seat changes), else on the
+    reference engine. Raises :class:`~sabacc.core.errors.SaveError` for a malformed document.
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("variant"), str):
+        raise SaveError("not a saved sabacc game (it names no variant)")
+    info = lookup(data["variant"])
+    game = info.game_type.restore(data, log=log)
+    chosen = _compiled.resolve_engine(engine, info.name, custom_table=game.custom_table)
+    if chosen == "python":
+        return game
+    loader = info.compiled
+    assert loader is not None  # resolve_engine refused variants without a core
+    core_type: Any = loader()  # every compiled core copies a reference game: from_game
+    core: GameProtocol = core_type.from_game(game)
+    return core
+
+
+__all__ = ["Variant", "new_game", "replay", "restore", "save", "variant", "variant_names"]

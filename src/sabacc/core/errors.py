@@ -34,3 +34,8 @@ class UnknownVariantError(SabaccError, ValueError):
 
 class HistoryError(SabaccError, ValueError):
     """A hand-history document that is malformed, of an unknown version, or does not replay."""
+
+
+class SaveError(SabaccError, ValueError):
+    """A saved game (:meth:`Game.save`) that is malformed, of an unknown version or another
+    variant's, or a game that cannot be saved."""

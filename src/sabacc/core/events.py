@@ -210,6 +210,37 @@ class Eliminated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatJoined(Event):
+    """A player sat down at ``seat`` with ``stack`` credits, between hands."""
+
+    type: ClassVar[str] = "seat_joined"
+    seat: int
+    name: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(Event):
+    """The player at ``seat`` left the table between hands, taking ``stack`` credits along."""
+
+    type: ClassVar[str] = "seat_left"
+    seat: int
+    name: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded(Event):
+    """``amount`` credits added to ``seat``'s stack between hands; ``reason``: ``rebuy``,
+    ``add_on`` or ``top_up``."""
+
+    type: ClassVar[str] = "chips_added"
+    seat: int
+    amount: int
+    reason: str = "rebuy"
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     type: ClassVar[str] = "hand_ended"
     hand: int

@@ -13,7 +13,9 @@ too).
 Variants subclass it and implement the hand: dealing, phases, showdown. The base class owns
 stacks, antes, pots and side pots, the betting round, the dealer button, eliminations, game end,
 logging and the seeded RNG (the only source of randomness: ``(variant, options, seed, actions)``
-replays a game exactly).
+replays a game exactly), the seats that change between hands (``join``, ``leave``, ``rebuy``,
+given ``stacks``: :mod:`sabacc.engine.seating`, recorded in the history too) and the saved game
+(``save`` / ``restore``: :mod:`sabacc.engine.saved`).
 
 ``apply`` validates first and mutates after: an illegal action raises
 :class:`~sabacc.core.errors.IllegalActionError` and leaves the state exactly as it was.
@@ -48,6 +50,7 @@ from sabacc.core.events import (
     Anted,
     BetReturned,
     BlindDraw,
+    ChipsAdded,
     Dealt,
     Eliminated,
     Event,
@@ -58,8 +61,12 @@ from sabacc.core.events import (
     PotAwarded,
     PotCarried,
     Revealed,
+    SeatJoined,
+    SeatLeft,
 )
+from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine import saved
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
 from sabacc.engine.features import SeatRow, SeatView
 from sabacc.engine.observation import (
@@ -72,9 +79,15 @@ from sabacc.engine.observation import (
     SeatObservation,
     SeatStatus,
 )
+from sabacc.engine.seating import (
+    BETWEEN_HANDS,
+    CHIP_REASONS,
+    Seating,
+    check_amount,
+    check_stacks,
+)
 
 if TYPE_CHECKING:
-    from sabacc.core.hands import HandValue
     from sabacc.engine.variant import TrueTie, VariantInfo
 
 HISTORY_FORMAT = "sabacc-history"
@@ -168,6 +181,12 @@ class Game(ABC):
     #: The part of the deck this game plays with (``cards=``), or None: the whole deck (a class
     #: default too, for games rebuilt without ``__init__``, as from a snapshot).
     _subdeck: Deck | None = None
+    #: The seat bookkeeping of a game with a setup or table changes (None: a plain game, whose
+    #: every seat bought in with ``starting_stack``; :mod:`sabacc.engine.seating`).
+    _seating: Seating | None = None
+    #: The dataclasses this game's state may hold, which :meth:`save` writes and
+    #: :meth:`restore` reads back (variants holding others of their own add them).
+    saved_types: ClassVar[tuple[type, ...]] = ()
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -179,7 +198,12 @@ class Game(ABC):
         log: bool = True,
         rng: random.Random | None = None,
         cards: Sequence[Card] | None = None,
+        stacks: Sequence[int] | None = None,
+        pause_between_hands: bool = False,
     ) -> None:
+        """``stacks``: each seat's starting credits (default: ``options.starting_stack`` each);
+        ``pause_between_hands``: stop after each hand until :meth:`deal` (table changes then
+        apply before the next deal; :mod:`sabacc.engine.seating`)."""
         if isinstance(players, int):
             names = [f"Player {i + 1}" for i in range(players)]
         else:
@@ -190,6 +214,9 @@ class Game(ABC):
                 f"{info.title} is played by {info.min_players}-{info.max_players} players, "
                 f"not {len(names)}"
             )
+        start = check_stacks(stacks, len(names)) if stacks is not None else None
+        if type(pause_between_hands) is not bool:
+            raise OptionError(f"pause_between_hands={pause_between_hands!r}: must be True or False")
         seed = resolve_seed(seed)
         self.options = options
         self.seed = seed
@@ -199,7 +226,17 @@ class Game(ABC):
             self._subdeck = self._deck_subset(cards)
         self.names = names
         self.n = len(names)
-        self.stacks = [options.starting_stack] * self.n
+        self.stacks = list(start) if start is not None else [options.starting_stack] * self.n
+        if start is not None or pause_between_hands:
+            self._seating = Seating(
+                tuple(names),
+                self.stacks[:],
+                [0] * self.n,
+                [False] * self.n,
+                sum(self.stacks),
+                stacks=start,
+                pause=pause_between_hands,
+            )
         self.out = [False] * self.n
         self.hand_no = 0
         self.dealer = 0
@@ -219,9 +256,8 @@ class Game(ABC):
         self._pending: list[Event] = []
         if not any(self._can_ante(s) for s in range(self.n)):
             main, sab = self._ante_due(0)
-            raise OptionError(
-                f"buy_in={options.starting_stack} cannot cover the antes ({main} + {sab})"
-            )
+            given = f"stacks={list(start)}" if start else f"buy_in={options.starting_stack}"
+            raise OptionError(f"{given} cannot cover the antes ({main} + {sab})")
         self._start_hand()
         self._flush()
 
@@ -305,8 +341,10 @@ class Game(ABC):
         if self.over:
             raise IllegalActionError("the game is over: no more actions")
         actor = self.to_act
-        if actor is None:  # pragma: no cover - a decision always exists while not over
-            raise IllegalActionError("nobody is to act")
+        if actor is None:
+            if self.phase == BETWEEN_HANDS:
+                raise IllegalActionError("the hand is over: deal() starts the next one")
+            raise IllegalActionError("nobody is to act")  # pragma: no cover - always a decision
         if seat is not None:
             number = seat_number(seat, self.n)
             if number is None:
@@ -325,9 +363,20 @@ class Game(ABC):
 
     @property
     def payoffs(self) -> list[int]:
-        """Each seat's net credits (final stack minus buy-in). Meaningful once over."""
-        start = self.options.starting_stack
-        return [s - start for s in self.stacks]
+        """Each seat's net credits (final stack minus buy-in). Meaningful once over.
+
+        At a table with seat changes: the stack, plus what a player who left took away, minus
+        every credit the seat's player brought (first stack and rebuys)."""
+        seating = self._seating
+        if seating is None:
+            start = self.options.starting_stack
+            return [s - start for s in self.stacks]
+        return [
+            stack + out - paid
+            for stack, out, paid in zip(
+                self.stacks, seating.cashed_out, seating.buy_ins, strict=True
+            )
+        ]
 
     @property
     def outcome(self) -> GameOutcome | None:
@@ -380,17 +429,271 @@ class Game(ABC):
         return build_pots(self.committed, live, self.dead, [s for s in live if self.stacks[s] == 0])
 
     def history(self) -> dict[str, Any]:
-        """The versioned hand-history document (see :func:`sabacc.replay`)."""
+        """The versioned hand-history document (see :func:`sabacc.replay`); a game with given
+        stacks, pauses or table changes adds its ``setup`` and ``table`` entries."""
         return {
             "format": HISTORY_FORMAT,
             "version": HISTORY_VERSION,
             "variant": self.variant,
             "options": self.options.changed(),
             "seed": self.seed,
-            "players": list(self.names),
+            "players": list(self._seating.players if self._seating else self.names),
+            **self._seating_history(),
             "actions": [{"seat": s, "action": a} for s, a in self.actions],
             "result": self._result_dict(),
         }
+
+    def _seating_history(self) -> dict[str, Any]:
+        """The history's ``setup`` and ``table`` entries (none for a plain game): the seat
+        names are the first players', the table changes say who came later."""
+        seating = self._seating
+        if seating is None:
+            return {}
+        out: dict[str, Any] = {}
+        setup = seating.setup()
+        if setup:
+            out["setup"] = setup
+        if seating.log:
+            out["table"] = [dict(entry) for entry in seating.log]
+        return out
+
+    # ------------------------------------------------------------------ seats between hands
+    def join(self, name: str, stack: int, *, seat: int | None = None) -> int:
+        """Seat a new player with ``stack`` credits from the next hand; returns the seat.
+
+        The seat is ``seat`` (an empty seat, or the next new one at the end of the table) or, by
+        default, the first empty seat, else a new one. Takes effect between hands (see
+        :mod:`sabacc.engine.seating`), with a :class:`~sabacc.core.events.SeatJoined` event.
+        Raises :class:`~sabacc.core.errors.IllegalActionError` (nothing changed) when the game
+        is over, the table is full or the seat is taken.
+        """
+        self._check_table_open()
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalActionError(f"join: the player's name {name!r} must be some text")
+        amount = check_amount("join: stack", stack)
+        free = self._free_seats()
+        if seat is None:
+            if not free:
+                info = type(self).info
+                raise IllegalActionError(f"join: the table is full ({info.max_players} seats)")
+            chosen = free[0]
+        else:
+            number = seat_number(seat, free[-1] + 1 if free else self.n)
+            if number is None or number not in free:
+                raise IllegalActionError(
+                    f"join: seat {seat!r} is not free (free: {', '.join(map(str, free)) or 'none'})"
+                )
+            chosen = number
+        self._request({"op": "join", "seat": chosen, "name": name, "stack": amount})
+        return chosen
+
+    def leave(self, seat: int) -> None:
+        """The player at ``seat`` leaves after the hand in play, taking their stack along (a
+        :class:`~sabacc.core.events.SeatLeft` event); the seat is then empty."""
+        self._check_table_open()
+        number = self._seated("leave", seat)
+        self._request({"op": "leave", "seat": number})
+
+    def rebuy(self, seat: int, amount: int, reason: str = "rebuy") -> None:
+        """Add ``amount`` credits to ``seat``'s stack before the next hand (a
+        :class:`~sabacc.core.events.ChipsAdded` event); ``reason`` is one of ``rebuy``,
+        ``add_on``, ``top_up``. An eliminated player who rebuys plays again."""
+        self._check_table_open()
+        number = self._seated("rebuy", seat)
+        credits = check_amount("rebuy: amount", amount)
+        if reason not in CHIP_REASONS:
+            raise IllegalActionError(
+                f"rebuy: reason {reason!r} must be one of {', '.join(CHIP_REASONS)}"
+            )
+        self._request({"op": "rebuy", "seat": number, "amount": credits, "reason": reason})
+
+    def deal(self) -> list[Event]:
+        """Start the next hand of a game paused between hands (``pause_between_hands=True``),
+        after the table changes asked for; returns the events caused (the game may end)."""
+        if self.over:
+            raise IllegalActionError("the game is over: no more hands")
+        if self.phase != BETWEEN_HANDS:
+            raise IllegalActionError("a hand is in play: deal() starts the next one when it ends")
+        self._request({"op": "deal"})
+        self._apply_seat_changes()
+        self._start_hand()
+        return self._flush()
+
+    @property
+    def pending_changes(self) -> list[dict[str, Any]]:
+        """The table changes asked for that take effect before the next hand (copies)."""
+        return [dict(e) for e in self._pending_ops()]
+
+    @property
+    def table_log(self) -> list[dict[str, Any]]:
+        """Every table operation asked for, with ``at`` (actions played before it): the
+        history's ``table`` list."""
+        return [dict(e) for e in self._seating.log] if self._seating else []
+
+    @property
+    def custom_table(self) -> bool:
+        """Whether this game has given stacks, pauses between hands or has had table changes
+        asked for: what only the reference engine plays (the compiled cores refuse it)."""
+        return self._seating is not None
+
+    @property
+    def vacant(self) -> list[bool]:
+        """Per seat: whether it is empty (its player left and nobody took it since)."""
+        return self._seating.vacant[:] if self._seating else [False] * self.n
+
+    def credits_at_table(self) -> int:
+        """Every credit brought to the table (stacks, joins, rebuys) less what leaving players
+        took away: :meth:`total_credits` always equals it (conservation)."""
+        seating = self._seating
+        if seating is None:
+            return self.options.starting_stack * self.n
+        return seating.brought - seating.taken
+
+    def apply_table(self, entry: Mapping[str, Any]) -> None:
+        """Carry out one entry of a history's ``table`` list (``op`` and its arguments; ``at``
+        is the replayer's business): the replay path of :meth:`join`, :meth:`leave`,
+        :meth:`rebuy` and :meth:`deal`."""
+        op = entry.get("op")
+        if op == "join":
+            self.join(entry["name"], entry["stack"], seat=entry["seat"])
+        elif op == "leave":
+            self.leave(entry["seat"])
+        elif op == "rebuy":
+            self.rebuy(entry["seat"], entry["amount"], entry.get("reason", "rebuy"))
+        elif op == "deal":
+            self.deal()
+        else:
+            raise IllegalActionError(f"unknown table operation {op!r}")
+
+    def _check_table_open(self) -> None:
+        if self.over:
+            raise IllegalActionError("the game is over: the table is closed")
+
+    def _pending_ops(self) -> list[dict[str, Any]]:
+        return self._seating.pending if self._seating else []
+
+    def _seating_state(self) -> Seating:
+        """The game's :class:`Seating`, made at the first table change of a plain game."""
+        seating = self._seating
+        if seating is None:
+            start = self.options.starting_stack
+            seating = self._seating = Seating(
+                tuple(self.names), [start] * self.n, [0] * self.n, [False] * self.n, start * self.n
+            )
+        return seating
+
+    def _free_seats(self) -> list[int]:
+        """Seats a join may take now: empty ones not promised to a pending join, then the next
+        new seat (if the table has room)."""
+        pending = self._pending_ops()
+        taken = {e["seat"] for e in pending if e["op"] == "join"}
+        vacant = self._seating.vacant if self._seating else [False] * self.n
+        free = [s for s in range(self.n) if vacant[s] and s not in taken]
+        new = self.n + sum(1 for s in taken if s >= self.n)
+        if new < type(self).info.max_players:
+            free.append(new)
+        return free
+
+    def _seated(self, what: str, seat: object) -> int:
+        """``seat`` as the number of a seat with a player (who is not already leaving)."""
+        number = seat_number(seat, self.n)
+        if number is None:
+            raise IllegalActionError(f"{what}: no seat {seat!r} at this {self.n}-seat table")
+        if self._seating is not None and self._seating.vacant[number]:
+            raise IllegalActionError(f"{what}: seat {number} is empty")
+        if any(e["op"] == "leave" and e["seat"] == number for e in self._pending_ops()):
+            raise IllegalActionError(f"{what}: {self.names[number]} is leaving the table")
+        return number
+
+    def _request(self, entry: dict[str, Any]) -> None:
+        """Record a table operation (with ``at``) and queue it for the next hand's start."""
+        seating = self._seating_state()
+        seating.log.append({"at": len(self.actions), **entry})
+        if entry["op"] != "deal":
+            seating.pending.append(entry)
+
+    def _next_hand(self) -> None:
+        """After a hand: pause (``pause_between_hands``), or apply the table changes asked for
+        and start the next hand."""
+        seating = self._seating
+        if seating is not None:
+            if seating.pause:
+                self.phase = BETWEEN_HANDS
+                self._legal = None
+                return
+            if seating.pending:
+                self._apply_seat_changes()
+        self._start_hand()
+
+    def _apply_seat_changes(self) -> None:
+        """Carry out the pending table changes, in the order they were asked for."""
+        seating = self._seating
+        if seating is None or not seating.pending:
+            return
+        pending, seating.pending = seating.pending, []
+        grown = self.n
+        for entry in pending:
+            op, seat = entry["op"], entry["seat"]
+            if op == "join":
+                stack = entry["stack"]
+                if seat == self.n:
+                    self.n += 1
+                    self.names.append(entry["name"])
+                    self.stacks.append(stack)
+                    self.out.append(False)
+                    seating.buy_ins.append(stack)
+                    seating.cashed_out.append(0)
+                    seating.vacant.append(False)
+                else:
+                    self.names[seat] = entry["name"]
+                    self.stacks[seat] = stack
+                    self.out[seat] = False
+                    seating.buy_ins[seat] = stack
+                    seating.cashed_out[seat] = 0
+                    seating.vacant[seat] = False
+                seating.brought += stack
+                self._emit(SeatJoined(seat, entry["name"], stack))
+            elif op == "leave":
+                stack, self.stacks[seat] = self.stacks[seat], 0
+                seating.cashed_out[seat] += stack
+                seating.taken += stack
+                seating.vacant[seat] = True
+                self.out[seat] = True
+                self._emit(SeatLeft(seat, self.names[seat], stack))
+            else:  # rebuy
+                amount = entry["amount"]
+                self.stacks[seat] += amount
+                seating.buy_ins[seat] += amount
+                seating.brought += amount
+                self.out[seat] = False  # an eliminated player who rebuys plays again
+                self._emit(ChipsAdded(seat, amount, entry["reason"]))
+        if self.n > grown:
+            self._grow_seats(grown)
+        for entry in pending:
+            if entry["op"] == "join":
+                self._seat_joined(entry["seat"])
+
+    def _grow_seats(self, old: int) -> None:
+        """Give the hand's per-seat state an entry for each new seat (``old`` seats before):
+        every list :meth:`_reset_hand_state` makes one entry per seat is extended with the
+        fresh entries it would make, so variants need no code of their own for it."""
+        fresh = self.clone(log=False)
+        fresh._reset_hand_state()
+        mine = self.__dict__
+        for key, value in fresh.__dict__.items():
+            current = mine.get(key)
+            if (
+                type(value) is list
+                and len(value) == self.n
+                and type(current) is list
+                and len(current) == old
+            ):
+                current.extend(value[old:])
+
+    def _seat_joined(self, seat: int) -> None:
+        """A player just sat at ``seat``: set up the variant's per-game state for them
+        (variants with such state override it, e.g. Kessel's shift tokens)."""
+        return None
 
     def clone(self, *, log: bool | None = None, reseed: int | None = None) -> Game:
         """An independent copy. ``log=False`` drops the logs (faster, for search).
@@ -412,6 +715,8 @@ class Game(ABC):
                 d[key] = set(value)
             else:
                 d[key] = value
+        if self._seating is not None:
+            new._seating = self._seating.copy()
         if reseed is not None:
             new.rng = random.Random(reseed)
         else:
@@ -425,6 +730,20 @@ class Game(ABC):
                 new.actions = []
                 new._pending = []
         return new
+
+    def save(self) -> dict[str, Any]:
+        """The whole state as a plain JSON-able dict, the RNG state included, which
+        :meth:`restore` turns back into a game going on exactly as this one (the event log is
+        not kept; :mod:`sabacc.engine.saved`). Raises :class:`~sabacc.core.errors.SaveError`
+        for a game drawing from another RNG (chance mode)."""
+        return saved.dump(self, (*_SAVED_BASE, *type(self).saved_types))
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any], *, log: bool = True) -> Game:
+        """The game a :meth:`save` document describes (of this class's variant); ``log=False``
+        keeps no event log from here. Raises :class:`~sabacc.core.errors.SaveError` for a
+        malformed document or another variant's."""
+        return saved.load(cls, data, (*_SAVED_BASE, *cls.saved_types), log=log)
 
     def determinize(self, viewer: int, rng: random.Random) -> Game:
         """A copy of this state as ``viewer`` might imagine it (for search bots).
@@ -886,13 +1205,16 @@ class Game(ABC):
         self.committed = [0] * self.n
         self.dead = 0
         self.to_act = None
-        self._start_hand()
+        self._next_hand()
 
     def _end_game(self) -> None:
         leftover = self.sabacc_pot + self.carry
         if leftover:
-            alive = [s for s in range(self.n) if not self.out[s]] or list(range(self.n))
-            if self.options.final_pot == "split":
+            seated = list(range(self.n))
+            if self._seating is not None:  # an empty seat takes no share
+                seated = [s for s in seated if not self._seating.vacant[s]]
+            alive = [s for s in seated if not self.out[s]] or seated
+            if self.options.final_pot == "split" and alive:
                 self._award("final", leftover, alive, "pots left at game end are split")
             else:
                 self.house += leftover
@@ -1229,6 +1551,10 @@ class Game(ABC):
 def _closeness(card: Card) -> tuple[int, int]:
     """Blind-draw order: closest to 0 wins, positive beats negative."""
     return (-abs(card.value), 1 if card.value > 0 else 0)
+
+
+#: The dataclasses any game's state may hold (:meth:`Game.save`).
+_SAVED_BASE: tuple[type, ...] = (HandResult, PotResult, HandValue, Seating)
 
 
 def options_bet_unit(options: Options) -> int:

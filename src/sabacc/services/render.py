@@ -479,6 +479,12 @@ class _Writer:
             return self.v.text("carried", pot=self.pot(e.pot), amount=e.amount)
         if isinstance(e, ev.Eliminated):
             return self.say("eliminated", e.seat, stack=e.stack)
+        if isinstance(e, ev.SeatJoined):
+            return self.say("seat_joined", e.seat, stack=e.stack)
+        if isinstance(e, ev.SeatLeft):
+            return self.say("seat_left", e.seat, stack=e.stack)
+        if isinstance(e, ev.ChipsAdded):
+            return self.say(f"chips_added.{e.reason}", e.seat, amount=e.amount)
         if isinstance(e, ev.HandEnded):
             net = [
                 self.v.text("share", who=self.who(s, subject=False), amount=_signed(n))

@@ -348,6 +348,8 @@ class SpikeGame(Game):
         Spike only (Surabat Cycle, which extends this class, has more piles)."""
         if type(self) is not SpikeGame:
             raise TypeError(f"snapshot() covers Corellian Spike, not {type(self).info.title}")
+        if self.custom_table:
+            raise TypeError("snapshot() covers a fixed table with equal stacks: use save()")
         _version, internal, gauss = self.rng.getstate()
         if gauss is not None:  # pragma: no cover - the engine never draws Gaussians
             raise ValueError("the game's RNG holds a Gaussian draw a snapshot cannot keep")

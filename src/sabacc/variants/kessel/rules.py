@@ -269,6 +269,8 @@ class KesselGame(Game):
     #: Per game (not reset each round): each seat's unplayed and played tokens.
     tokens_left: list[list[str]]
     tokens_used: list[list[str]]
+    #: The round's ranking rules are a :class:`Rules` (what ``save()`` writes and reads back).
+    saved_types: ClassVar[tuple[type, ...]] = (Rules,)
 
     @property
     def deck(self) -> KesselDeck:
@@ -335,6 +337,17 @@ class KesselGame(Game):
             self.in_hand[s] = True
         self._emit(HandStarted(self.hand_no, self.dealer, tuple(alive)))
         self._start_hand_variant()
+
+    def _seat_joined(self, seat: int) -> None:
+        """A player who sits down between rounds is dealt shift tokens as the others were at
+        the start (the ``draft`` draws them now) and has played none."""
+        tokens = deal_tokens(self.options.shift_tokens, 1, self.rng)[0]
+        if seat == len(self.tokens_left):
+            self.tokens_left.append(tokens)
+            self.tokens_used.append([])
+        else:
+            self.tokens_left[seat] = tokens
+            self.tokens_used[seat] = []
 
     def _start_hand_variant(self) -> None:
         sand_cards, blood_cards = _families(self.deck)
