@@ -1,10 +1,15 @@
-"""The README's generated parts match the code, and its Quick start is what CI runs."""
+"""The README's generated parts match the code, its Quick start is what CI runs, and the guide
+to adding a variant covers every field of the variant record."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
+
+from sabacc.engine.variant import VariantInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,3 +35,23 @@ def test_quick_start_has_the_two_commands_and_ci_runs_the_test_one() -> None:
     assert [c.split()[1] for c in commands] == ["scripts/play.sh", "scripts/test.sh"]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "scripts/test.sh" in ci
+
+
+def documented_fields() -> list[str]:
+    """The ``VariantInfo`` fields docs/adding-a-variant.md's record table lists, in order."""
+    text = (ROOT / "docs" / "adding-a-variant.md").read_text()
+    section = text.split("## The `VariantInfo`", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `(\w+)` \|", section, re.M)
+
+
+def test_the_guide_documents_every_variant_info_field() -> None:
+    fields = [f.name for f in dataclasses.fields(VariantInfo)]
+    documented = documented_fields()
+    missing = [name for name in fields if name not in documented]
+    assert missing == [], (
+        f"docs/adding-a-variant.md does not document the VariantInfo field(s) {missing}: add a "
+        "row to its record table (| `field` | what it says | who reads it |)"
+    )
+    stale = [name for name in documented if name not in fields]
+    assert stale == [], f"docs/adding-a-variant.md documents fields VariantInfo lacks: {stale}"
+    assert len(documented) == len(set(documented)), "a field is documented twice"
