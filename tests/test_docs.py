@@ -1,14 +1,17 @@
-"""The README's generated parts match the code, its Quick start is what CI runs, and the guide
-to adding a variant covers every field of the variant record."""
+"""The documents' generated parts match the code, the README's Quick start is what CI runs,
+and the guide to adding a variant covers every field of the variant record."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
 import re
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
+import sabacc
+import sabacc.variants
 from sabacc.engine.variant import VariantInfo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,8 +27,10 @@ def _gen_docs() -> ModuleType:
 
 def test_options_tables_are_current() -> None:
     gen = _gen_docs()
-    text = (ROOT / "README.md").read_text()
-    assert gen.render(text) == text, "README options tables are stale: run scripts/gen_docs.py"
+    text = gen.PAGE.read_text()
+    assert gen.PAGE == ROOT / "docs" / "options.md"
+    assert "<!-- options:start -->" in text
+    assert gen.render(text) == text, "docs/options.md's tables are stale: run scripts/gen_docs.py"
 
 
 def test_quick_start_has_the_two_commands_and_ci_runs_the_test_one() -> None:
@@ -55,3 +60,17 @@ def test_the_guide_documents_every_variant_info_field() -> None:
     stale = [name for name in documented if name not in fields]
     assert stale == [], f"docs/adding-a-variant.md documents fields VariantInfo lacks: {stale}"
     assert len(documented) == len(set(documented)), "a field is documented twice"
+
+
+def test_the_front_door_names_every_variant() -> None:
+    """The guide, the package description and the docs' variants page name every built-in
+    variant (a new one is added to them as its checklist says)."""
+    guide = (ROOT / "docs" / "adding-a-variant.md").read_text().split("\n## ", 1)[0]
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        description = tomllib.load(f)["project"]["description"]
+    brief = (ROOT / "docs" / "variants" / "index.md").read_text()
+    for name in sabacc.variants.__all__:
+        title = sabacc.variant(name).title
+        assert title.lower() in guide.lower(), f"docs/adding-a-variant.md: {title}"
+        assert title.lower() in description.lower(), f"pyproject.toml's description: {title}"
+        assert f"`{name}`" in brief, f"docs/variants/index.md: {name}"
