@@ -74,3 +74,16 @@ def test_the_front_door_names_every_variant() -> None:
         assert title.lower() in guide.lower(), f"docs/adding-a-variant.md: {title}"
         assert title.lower() in description.lower(), f"pyproject.toml's description: {title}"
         assert f"`{name}`" in brief, f"docs/variants/index.md: {name}"
+
+
+def test_the_readme_is_a_front_door_whose_map_shows_the_packages() -> None:
+    """At most 200 lines (the manual lives in docs/), and its layout map names every layer and
+    every package of ``sabacc.variants``, so the map follows the tree."""
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 200, "README.md is over 200 lines: move the detail to docs/"
+    layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    package = ROOT / "src" / "sabacc"
+    folders = [p for p in package.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    variants = [p for p in (package / "variants").iterdir() if (p / "__init__.py").exists()]
+    missing = [p.name for p in [*folders, *variants] if f"{p.name}/" not in layout]
+    assert missing == [], f"README.md's layout map does not show {missing}"
