@@ -63,7 +63,9 @@ CHECKLIST = """\
    docs/variants/$name.md
    (and in mkdocs.yml's nav); docs/variants/index.md; python
    scripts/gen_docs.py (docs/options.md); python scripts/gen_schema.py
-   (docs/observation.schema.json); pyproject.toml's description; CHANGELOG.md.
+   (docs/observation.schema.json); its name in README.md (the list and the
+   layout map), in docs/adding-a-variant.md's first paragraph and in
+   pyproject.toml's description (tests/test_docs.py checks them); CHANGELOG.md.
 7. Speed (optional): a compiled core, lockstep-tested against rules.py
    (VariantInfo.compiled, docs/engines.md).
 """
