@@ -1,7 +1,7 @@
 """The bots' published strength tables, rendered from the committed benchmark report.
 
-The README and docs/bots.md show the strongest bot against every bot and every reference
-opponent (the matrix) and the difficulty ladder with each level's rating, between
+docs/bots.md shows the strongest bot against every bot and every reference opponent (the
+matrix) and the difficulty ladder with each level's rating, between
 ``<!-- matrix:start -->`` / ``<!-- matrix:end -->`` and ``<!-- ladder:start -->`` /
 ``<!-- ladder:end -->``. Those tables are rendered here from
 ``benchmarks/results/bench_bots_expert.json`` (``python benchmarks/bench_bots.py --parts
@@ -10,7 +10,7 @@ published figure is always a measured one; docs/community.md's table of the bots
 (``<!-- ratings:start -->``) comes from the levels' ratings the same way. A test checks them.
 
     PYTHONPATH=src python scripts/bot_tables.py            # print both tables
-    PYTHONPATH=src python scripts/bot_tables.py --write    # README.md, docs/bots.md, community.md
+    PYTHONPATH=src python scripts/bot_tables.py --write    # docs/bots.md, docs/community.md
     PYTHONPATH=src python scripts/bot_tables.py --check    # exit 1 if a file differs
 """
 
@@ -26,7 +26,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "bench_bots_expert.json"
-FILES = (ROOT / "README.md", ROOT / "docs" / "bots.md")
+#: The pages showing the matrix and the ladder (the README links to docs/bots.md).
+FILES = (ROOT / "docs" / "bots.md",)
 #: docs/community.md shows the bots' fixed ratings on the players' scale (its own markers).
 COMMUNITY = ROOT / "docs" / "community.md"
 #: The marked tables each file carries.

@@ -1,6 +1,7 @@
-"""Regenerate the options tables in README.md from the code (``python scripts/gen_docs.py``).
+"""Regenerate the options tables of docs/options.md from the code (``python scripts/gen_docs.py``).
 
-tests/test_docs.py fails when README.md is out of date, so the tables cannot drift.
+tests/test_docs.py fails when docs/options.md is out of date, so the tables cannot drift;
+``--check`` exits 1 when it is.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import sabacc
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "options.md"
 START, END = "<!-- options:start -->", "<!-- options:end -->"
 
 
@@ -31,17 +32,17 @@ def options_tables() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def render(readme: str) -> str:
+def render(page: str) -> str:
     pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    return pattern.sub(lambda _: f"{START}\n{options_tables()}{END}", readme)
+    return pattern.sub(lambda _: f"{START}\n{options_tables()}{END}", page)
 
 
 def main() -> int:
-    text = README.read_text()
+    text = PAGE.read_text()
     new = render(text)
     if "--check" in sys.argv:
         return 0 if new == text else 1
-    README.write_text(new)
+    PAGE.write_text(new)
     return 0
 
 

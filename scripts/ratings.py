@@ -5,7 +5,7 @@ benchmarks/bench_bots.py --parts matrix,ladder --candidate wily --game-hands 10 
 commands are in the report: each pair of adjacent levels played heads-up in 10-hand duplicate
 games) and computes an Elo-scale rating per level: ``easy`` is fixed at 1000, and each harder
 level adds ``400 * log10(s / (1 - s))``, where ``s`` is its share of duplicate games finished
-ahead of the level below (a tie counts half). Prints the table for docs/bots.md and the README
+ahead of the level below (a tie counts half). Prints the table for docs/bots.md
 (``scripts/bot_tables.py --write`` puts it there); ``--check`` exits 1 if
 ``sabacc.services.bots.levels.LEVELS`` does not carry these numbers.
 

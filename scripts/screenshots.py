@@ -2,7 +2,7 @@
 
 Starts a real ``sabacc serve`` on loopback (a throwaway SQLite file), seats one person with
 bots at a table of each variant, waits for that person's turn and photographs the page with
-headless Chromium (Playwright). The PNGs go to ``docs/screenshots/`` (see the README)::
+headless Chromium (Playwright). The PNGs go to ``docs/screenshots/`` (docs/playing.md links them)::
 
     PYTHONPATH=src python scripts/screenshots.py            # every variant, both sizes
     PYTHONPATH=src python scripts/screenshots.py --out /tmp/shots --variant classic

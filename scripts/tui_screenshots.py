@@ -1,5 +1,5 @@
 """Screenshots of the terminal table, every variant at 80x24 and 120x40, as SVG files in
-docs/screenshots/ (``python scripts/tui_screenshots.py``; the README shows them).
+docs/screenshots/ (``python scripts/tui_screenshots.py``; docs/playing.md links them).
 
 Each is taken at the player's first decision of a seeded game whose bots act at once, so the
 same code gives the same pictures.

@@ -1,13 +1,20 @@
-"""The Quick start scripts' environment logic (scripts/_venv.sh), on a throwaway project.
+"""The Quick start scripts' environment logic (scripts/_venv.sh), on a throwaway project, and
+the new-variant skeleton (scripts/new_variant.py), on a copy of the package.
 
 A fake "system Python" that refuses pip like an externally managed one (PEP 668) stands in
 for python3: the scripts must make a project virtual environment and never run pip with it;
 install only on the first run and when a build file changes; and explain the one command to
 run when Debian's python3-venv is missing. The real scripts run end to end in CI (.ci/run).
+
+``new_variant.py`` writes into a temporary copy of ``src/``: the package it writes must import,
+register, play games to the end, pass its own tests and the project's lint, and a taken name
+must be refused with nothing written.
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import re
 import shutil
@@ -153,3 +160,100 @@ def test_the_scripts_use_the_project_venv(script: str) -> None:
     commands = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
     pip = [c for c in commands if re.search(r"\bpip3?\b", c)]
     assert pip == [], "installs go through sabacc_venv only"
+
+
+PLAY_NEW_VARIANT = """
+import json, sys
+import sabacc
+from sabacc.services.bots import decide, make_bot
+assert sabacc.__file__.startswith(sys.argv[1]), sabacc.__file__   # the copy, not this tree
+info = sabacc.variant("outer_rim").info
+results = []
+for seed, players in [(7, 2), (8, 4)]:
+    game = sabacc.new_game("outer_rim", players=players, seed=seed)
+    bots = [make_bot("random", seed + seat) for seat in range(players)]
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(decide(bots[seat], game, seat))
+    same = sabacc.replay(game.history()).payoffs == game.payoffs
+    results.append({"payoffs": game.payoffs, "hands": len(game.hand_results), "replays": same})
+print(json.dumps({"names": sabacc.variant_names(), "title": info.title,
+                  "game": type(game).__name__, "results": results}))
+"""
+
+
+def _source_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    ignore = shutil.ignore_patterns("*.c", "__pycache__", "*.egg-info")
+    shutil.copytree(ROOT / "src", root / "src", ignore=ignore)
+    return root
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, cwd=root, timeout=600
+    )
+
+
+def test_new_variant_writes_a_package_that_registers_plays_and_passes_its_tests(
+    tmp_path: Path,
+) -> None:
+    root = _source_copy(tmp_path)
+    script = str(ROOT / "scripts" / "new_variant.py")
+    made = _run(root, script, "outer_rim", "--title", "Outer Rim", "--root", str(root))
+    assert made.returncode == 0, made.stdout + made.stderr
+    package = root / "src" / "sabacc" / "variants" / "outer_rim"
+    tests = root / "tests" / "variants" / "outer_rim"
+    assert sorted(p.name for p in package.iterdir()) == ["__init__.py", "rules.py", "text.py"]
+    assert sorted(p.name for p in tests.iterdir()) == ["__init__.py", "test_rules.py"]
+    # the checklist is printed and is the package's docstring
+    doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text())) or ""
+    for step in ("1. Rules:", "2. The record:", "3. Words:", "6. Rules and docs:"):
+        assert step in made.stdout
+        assert step in doc
+    assert "docs/adding-a-variant.md" in doc
+
+    played = _run(root, "-c", PLAY_NEW_VARIANT, str(root / "src"))
+    assert played.returncode == 0, played.stderr
+    report = json.loads(played.stdout)
+    assert "outer_rim" in report["names"]  # `import sabacc` registers it
+    assert (report["title"], report["game"]) == ("Outer Rim", "OuterRimGame")
+    for result in report["results"]:
+        assert sum(result["payoffs"]) == 0
+        assert result["hands"] >= 1
+        assert result["replays"]
+
+    own = _run(root, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests))
+    assert own.returncode == 0, own.stdout + own.stderr
+    assert "5 passed" in own.stdout
+
+    ruff = Path(sys.executable).with_name("ruff")
+    if ruff.exists():  # the skeleton passes the project's lint and format as written
+        shutil.copy2(ROOT / "pyproject.toml", root / "pyproject.toml")  # its ruff settings
+        paths = [str(package), str(tests), str(package.parent / "__init__.py")]
+        for check in (["check"], ["format", "--check"]):
+            run = subprocess.run([ruff, *check, *paths], capture_output=True, text=True, cwd=root)
+            assert run.returncode == 0, run.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("kessel", "already exists"),  # a variant's package
+        ("spike", "already a registered variant name or alias"),  # an alias
+        ("registry", "already exists"),  # a module of sabacc.variants
+        ("Outer-Rim", "is not a variant name"),
+        ("class", "is not a variant name"),
+    ],
+)
+def test_new_variant_refuses_a_taken_or_malformed_name(tmp_path: Path, name: str, why: str) -> None:
+    root = _source_copy(tmp_path)
+    init = root / "src" / "sabacc" / "variants" / "__init__.py"
+    before = init.read_text()
+    refused = _run(root, str(ROOT / "scripts" / "new_variant.py"), name, "--root", str(root))
+    assert refused.returncode == 1
+    assert why in refused.stdout
+    assert "nothing written" in refused.stdout
+    assert init.read_text() == before
+    assert not (root / "tests").exists()

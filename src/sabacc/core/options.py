@@ -36,7 +36,7 @@ def _at_least(name: str, value: int | None, low: int) -> None:
 
 @dataclass(frozen=True)
 class Options:
-    """Options every variant has. See the README's options table for the meaning of each."""
+    """Options every variant has. See docs/options.md for the meaning of each."""
 
     help: ClassVar[dict[str, str]] = {
         "buy_in": "starting credits per player (default: 100 x ante)",

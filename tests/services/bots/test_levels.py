@@ -107,7 +107,7 @@ def _script(name: str) -> Any:
 
 def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
     """scripts/ratings.py computes each level's rating from the committed benchmark; the
-    numbers in LEVELS (shown in docs and the README) must be those."""
+    numbers in LEVELS (shown in docs/bots.md and docs/community.md) must be those."""
     ratings = _script("ratings")
     report = json.loads(ratings.RESULTS.read_text())
     assert ROOT / "benchmarks" / "results" / "bench_bots_expert.json" == ratings.RESULTS
@@ -125,8 +125,8 @@ def test_published_ratings_are_the_ones_the_measured_ladder_gives() -> None:
 
 
 def test_the_published_strength_tables_are_the_committed_benchmark() -> None:
-    """The README's and docs/bots.md's matrix and ladder tables are rendered from the
-    committed report (scripts/bot_tables.py): a figure there is a measured one."""
+    """docs/bots.md's matrix and ladder tables are rendered from the committed report
+    (scripts/bot_tables.py): a figure there is a measured one."""
     tables = _script("bot_tables")
     report = json.loads(tables.RESULTS.read_text())
     # the report is the expert's, at the game length players meet, at both table sizes
@@ -138,8 +138,9 @@ def test_the_published_strength_tables_are_the_committed_benchmark() -> None:
         (m["opponent"], m["players"]) for m in report["matrix"]
     }
     assert {"sharp", "heuristic", "ismcts:32", "ismcts:800", "ref-rule"} <= opponents
-    # the README says the expert beats every one of them at both table sizes
+    # docs/bots.md says the expert beats every one of them at both table sizes
     assert [m["opponent"] for m in report["matrix"] if m["bots"][0]["ci95"][0] <= 0] == []
+    assert tables.FILES == (ROOT / "docs" / "bots.md",)
     for path in tables.FILES:
         text = path.read_text()
         assert tables.render(text, report) == text, (

@@ -4,7 +4,7 @@ A game counts (is *rated*) when at least two different accounts played it; every
 part in the update by its final place (equal stacks share a place), bots included, but a bot's
 rating is fixed: it is its difficulty level's published rating
 (:attr:`sabacc.services.bots.levels.Level.rating`, Elo scale, measured on duplicate deals by
-``scripts/ratings.py``), so the leaderboard, the README and the level pickers show one number
+``scripts/ratings.py``), so the leaderboard, docs/bots.md and the level pickers show one number
 per bot, and humans measure themselves against it. What players are shown is the *ordinal*
 ``mu - 3 sigma`` (a rating the system is about 99% sure the player's skill is above) on that
 same Elo scale (:func:`display`): 1000 is a player known to be as good as ``easy``.
