@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from sabacc.core.actions import Action
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import CardParseError, HistoryError
 from sabacc.core.hands import HandValue
@@ -111,6 +112,13 @@ class Variant:
         if engine != "python":
             return _compiled.new_compiled_game(self.options, players, seed, engine, self.name)
         return self.info.game_type(self.options, seed=seed, players=players, log=log)
+
+
+def parse_action(text: str | Action, variant: str = DEFAULT_VARIANT) -> Action:
+    """The action of ``text`` in ``variant`` (aliases accepted), by the parser its declared
+    action kinds build; :class:`~sabacc.core.errors.IllegalActionError` if it is malformed or
+    not one of that variant's actions. An :class:`Action` is checked and returned."""
+    return lookup(variant).parse_action(text)
 
 
 def variant(name: str, **options: Any) -> Variant:
@@ -240,4 +248,4 @@ def replay(
     return game
 
 
-__all__ = ["Variant", "new_game", "replay", "variant", "variant_names"]
+__all__ = ["Variant", "new_game", "parse_action", "replay", "variant", "variant_names"]

@@ -22,23 +22,13 @@ from functools import partial
 from typing import Any
 
 from sabacc.apps.tui.view import card_value, side_item_help, side_item_name
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Keep,
-    Raise,
-    Stand,
-    Swap,
-    parse_action,
-)
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.core.errors import IllegalActionError
 from sabacc.services.render import action_key, vocabulary
+from sabacc.variants.classic.actions import CallHand
+from sabacc.variants.coruscant_shift.actions import Keep
+from sabacc.variants.registry import lookup
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 
 #: Keys free for action kinds nobody planned for (a future variant's new action).
 SPARE_KEYS = "fiklouvyz"
@@ -79,12 +69,14 @@ MENU_KEYS = "1234567890abcdefgilmnopqruvwyz"
 def build_choices(
     obs: Mapping[str, Any],
     lang: str = "en",
-    parse: Callable[[str], Action] = parse_action,
+    parse: Callable[[str], Action] | None = None,
 ) -> list[Choice]:
     """The choices for the observing seat (empty when it is not its turn), labelled in the
     variant's words in ``lang``. ``parse`` reads the legal actions' texts (the game's own
     parser, for a variant with actions of its own)."""
     legal = obs.get("legal") or {}
+    if parse is None:
+        parse = lookup(str(obs["variant"])).parse_action
     actions: list[Action] = []
     for text in legal.get("actions") or []:
         try:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypedDict
 
-from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
+from sabacc.core.actions import STAND, Action, Stand
 from sabacc.core.cards import Card
 from sabacc.core.events import (
     BlindDraw,
@@ -36,6 +36,7 @@ from sabacc.core.events import (
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine.actions import betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
@@ -44,13 +45,20 @@ from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.text import SPIKE_TEXT
 from sabacc.variants.registry import register
+from sabacc.variants.spike_family.actions import (
+    GAIN,
+    GAIN_KIND,
+    SWAP_DISCARD_KIND,
+    SWAP_DRAW_KIND,
+    Gain,
+    Swap,
+    swap_action,
+)
 from sabacc.variants.spike_family.bot import SpikeBot
 from sabacc.variants.spike_family.deck import SPIKE_DECK as SPIKE_DECK
 from sabacc.variants.spike_family.hands import SPIKE_TIEBREAKS, evaluate_spike
 from sabacc.variants.spike_family.odds import SpikeOdds
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
-
-_SWAPS: dict[tuple[str, int], Swap] = {}
 
 
 class SpikePart(TypedDict):
@@ -67,15 +75,6 @@ class SpikePart(TypedDict):
 
 class SpikeObservation(Observation, SpikePart):
     """A Corellian Spike observation (:meth:`SpikeGame.observation`, both engines)."""
-
-
-def swap_action(source: str, value: int) -> Swap:
-    """The interned :class:`Swap` action (legal-action lists reuse the same objects)."""
-    key = (source, value)
-    action = _SWAPS.get(key)
-    if action is None:
-        action = _SWAPS[key] = Swap(source, value)
-    return action
 
 
 @dataclass(frozen=True)
@@ -571,7 +570,6 @@ SPIKE_FEATURES = FeatureSpec(
     ),
     writer=_spike_writer,
     from_observation=_spike_from_observation,
-    action_kinds=("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
     env_name="spike",
 )
 
@@ -633,6 +631,7 @@ SpikeGame.info = register(
         game_type=SpikeGame,
         evaluator=evaluate,
         rl_spec=SPIKE_FEATURES,
+        actions=betting_kinds(GAIN_KIND, SWAP_DISCARD_KIND, SWAP_DRAW_KIND),
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
         piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),

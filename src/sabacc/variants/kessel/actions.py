@@ -4,6 +4,7 @@
 ``keep``, ``discard``, ``impostor 4`` (an Impostor's die at the reveal), ``prime 3`` (Prime
 Sabacc's die), ``token free_draw``, ``token target_tariff 2`` (a target seat). Every text form
 round-trips through :func:`parse_kessel_action` and ``str()``; ``KesselGame.parse_action`` uses it.
+The parser is built from Kessel's declared kinds (:data:`KESSEL_KINDS`, in RL table order).
 """
 
 from __future__ import annotations
@@ -13,9 +14,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sabacc.core.actions import Action, parse_action
+from sabacc.core.actions import Action
 from sabacc.core.errors import IllegalActionError
 from sabacc.core.events import Event
+from sabacc.engine.actions import (
+    STAND_KIND,
+    ActionKind,
+    ActionParser,
+    Control,
+    constant,
+    one_slot,
+)
 from sabacc.variants.kessel.tokens import TARGETED, TOKEN_HELP, TOKENS
 
 # ------------------------------------------------------------------ actions
@@ -116,43 +125,93 @@ def token_actions(
             yield token_action(token, other)
 
 
-def parse_kessel_action(text: str | Action) -> Action:
-    """Parse a Kessel action (see the module docstring); other text goes to the core parser."""
-    if isinstance(text, Action):
-        return text
-    if not isinstance(text, str):
-        raise IllegalActionError(f"an action must be text or an Action, not {type(text).__name__}")
-    norm = " ".join(text.strip().lower().split())
-    words = norm.split(" ")
-    head = words[0]
-    if norm == "keep":
-        return KEEP
-    if norm == "discard":
-        return DISCARD_DRAWN
-    if head == "draw":
-        rest = " ".join(words[1:])
-        if rest in DRAWS:
-            return DRAWS[rest]
-        raise IllegalActionError(
-            f"{text!r}: draw from where? say 'draw sand', 'draw blood', 'draw sand discard' "
-            "or 'draw blood discard'"
-        )
-    if head in ("impostor", "prime") and len(words) == 2:
-        if words[1].isdigit() and 1 <= int(words[1]) <= 6:
-            return (IMPOSTOR_CHOICES if head == "impostor" else PRIME_CHOICES)[int(words[1])]
-        raise IllegalActionError(f"{text!r}: choose a die value 1-6, e.g. '{head} 4'")
-    if head == "token" and len(words) in (2, 3):
-        name = words[1].replace("-", "_")
-        if name not in TOKEN_HELP:
-            raise IllegalActionError(f"{text!r}: unknown token; tokens: " + ", ".join(TOKENS))
-        if len(words) == 2:
-            return token_action(name)
-        if not words[2].isdigit():
-            raise IllegalActionError(
-                f"{text!r}: the target is a seat number, e.g. 'token {name} 2'"
-            )
-        return token_action(name, int(words[2]))
-    return parse_action(text)
+def _draw_kind(source: str, pile: str) -> ActionKind:
+    return ActionKind(
+        "draw_" + source.replace(" ", "_"),
+        Draw,
+        f"draw {source}",
+        constant(DRAWS[source]),
+        Control.PILE,
+        pile=pile,
+        source=source,
+        matches=lambda action: isinstance(action, Draw) and action.source == source,
+        slots=one_slot(DRAWS[source]),
+    )
+
+
+def _die_kind(name: str, choices: dict[int, ChooseImpostor] | dict[int, ChoosePrime]) -> ActionKind:
+    def parse(words: Sequence[str], text: str) -> Action | None:
+        if len(words) != 1:
+            return None
+        if words[0].isdigit() and 1 <= int(words[0]) <= 6:
+            return choices[int(words[0])]
+        raise IllegalActionError(f"{text!r}: choose a die value 1-6, e.g. '{name} 4'")
+
+    def slots(values: Sequence[int], options: object) -> Sequence[Action]:
+        return tuple(choices.values())
+
+    cls = ChooseImpostor if name == "impostor" else ChoosePrime
+    return ActionKind(name, cls, f"{name} <die>", parse, Control.DIE, key=name[0], slots=slots)
+
+
+def _parse_token(words: Sequence[str], text: str) -> Action | None:
+    if len(words) not in (1, 2):
+        return None
+    name = words[0].replace("-", "_")
+    if name not in TOKEN_HELP:
+        raise IllegalActionError(f"{text!r}: unknown token; tokens: " + ", ".join(TOKENS))
+    if len(words) == 1:
+        return token_action(name)
+    if not words[1].isdigit():
+        raise IllegalActionError(f"{text!r}: the target is a seat number, e.g. 'token {name} 2'")
+    return token_action(name, int(words[1]))
+
+
+#: The most seats at a Kessel table: a targeted token has one RL slot per seat.
+MAX_SEATS = 6
+
+
+def _token_slots(values: Sequence[int], options: object) -> Sequence[Action]:
+    out: list[Action] = []
+    for token in TOKENS:
+        if token in TARGETED:
+            out.extend(token_action(token, s) for s in range(MAX_SEATS))
+        else:
+            out.append(token_action(token))
+    return tuple(out)
+
+
+#: Kessel's action kinds, in RL action-table order (stand first: the passive choice).
+KESSEL_KINDS: tuple[ActionKind, ...] = (
+    STAND_KIND,
+    _draw_kind("sand", "sand_draw"),
+    _draw_kind("blood", "blood_draw"),
+    _draw_kind("sand discard", "sand_discard_pile"),
+    _draw_kind("blood discard", "blood_discard_pile"),
+    ActionKind("keep", Keep, "keep", constant(KEEP), key="k", slots=one_slot(KEEP)),
+    ActionKind(
+        "discard",
+        DiscardDrawn,
+        "discard",
+        constant(DISCARD_DRAWN),
+        key="x",
+        slots=one_slot(DISCARD_DRAWN),
+    ),
+    _die_kind("impostor", IMPOSTOR_CHOICES),
+    _die_kind("prime", PRIME_CHOICES),
+    ActionKind(
+        "token",
+        PlayToken,
+        "token <token> [seat]",
+        _parse_token,
+        Control.ITEM,
+        key="t",
+        slots=_token_slots,
+    ),
+)
+
+#: Kessel's one text parser, built from :data:`KESSEL_KINDS`.
+parse_kessel_action = ActionParser(KESSEL_KINDS)
 
 
 # ------------------------------------------------------------------ events

@@ -55,6 +55,7 @@ from sabacc.variants.kessel.actions import (
     DRAWS,
     IMPOSTOR_CHOICES,
     KEEP,
+    KESSEL_KINDS,
     PRIME_CHOICES,
     ChipsLost,
     ChipsMoved,
@@ -66,7 +67,6 @@ from sabacc.variants.kessel.actions import (
     Keep,
     PlayToken,
     TokenPlayed,
-    parse_kessel_action,
     token_actions,
 )
 from sabacc.variants.kessel.bot import KesselBot
@@ -274,9 +274,6 @@ class KesselGame(Game):
     @property
     def deck(self) -> KesselDeck:
         return kessel_deck(self.options.impostors, self.options.sylops)
-
-    def parse_action(self, action: Action | str) -> Action:
-        return parse_kessel_action(action)
 
     # ------------------------------------------------------------------ round state
     def _reset_hand_state(self) -> None:
@@ -954,5 +951,6 @@ KesselGame.info = register(
         compiled=load_compiled_core,
         rl_spec=KESSEL_FEATURES,
         display=KESSEL_DISPLAY,
+        actions=KESSEL_KINDS,
     )
 )

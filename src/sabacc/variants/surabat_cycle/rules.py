@@ -28,10 +28,11 @@ from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypedDict
 
-from sabacc.core.actions import STAND, Action, Discard, Gain, Stand, Swap
+from sabacc.core.actions import STAND, Action, Stand
 from sabacc.core.cards import Card
 from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.core.options import Options
+from sabacc.engine.actions import betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
@@ -43,10 +44,17 @@ from sabacc.variants.corellian_spike.rules import (
     SpikeGame,
     SpikeOptions,
     evaluate,
-    swap_action,
 )
 from sabacc.variants.registry import register
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap, swap_action
 from sabacc.variants.spike_family.hands import SPIKE_TIEBREAKS
+from sabacc.variants.surabat_cycle.actions import (
+    DISCARD_KIND,
+    GAIN_SUN_KIND,
+    SWAP_MOON_KIND,
+    discard_action,
+    gain_action,
+)
 from sabacc.variants.surabat_cycle.bot import SurabatBot
 from sabacc.variants.surabat_cycle.odds import SurabatOdds
 from sabacc.variants.surabat_cycle.text import SURABAT_TEXT
@@ -55,25 +63,6 @@ from sabacc.variants.surabat_cycle.text import SURABAT_TEXT
 SUN_SIZE = 3
 #: Cards put face down on the Moon pile at the start of a hand.
 MOON_SIZE = 2
-
-_GAINS: dict[int, Gain] = {}
-_DISCARDS: dict[int, Discard] = {}
-
-
-def gain_action(value: int) -> Gain:
-    """The interned ``gain <value>`` action (take the Sun card of that value)."""
-    action = _GAINS.get(value)
-    if action is None:
-        action = _GAINS[value] = Gain(value)
-    return action
-
-
-def discard_action(value: int) -> Discard:
-    """The interned ``discard <value>`` action (the forced discard over the hand cap)."""
-    action = _DISCARDS.get(value)
-    if action is None:
-        action = _DISCARDS[value] = Discard(value)
-    return action
 
 
 class SurabatPart(TypedDict):
@@ -515,7 +504,6 @@ SURABAT_FEATURES = FeatureSpec(
     ),
     writer=_surabat_writer,
     from_observation=_surabat_from_observation,
-    action_kinds=("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
     env_name="surabat",
 )
 
@@ -568,6 +556,7 @@ SurabatGame.info = register(
         game_type=SurabatGame,
         evaluator=evaluate,
         rl_spec=SURABAT_FEATURES,
+        actions=betting_kinds(GAIN_SUN_KIND, SWAP_MOON_KIND, DISCARD_KIND),
         summary="Corellian Spike with a Sun and a Moon pile; one round per player, 500 buy-in.",
         rules_text=SURABAT_RULES,
         piles=(
