@@ -48,7 +48,7 @@ class Control(StrEnum):
     PILE = "pile"  # pick a card of a face-up pile (gain <Sun card>), or the pile itself
     SEAT = "seat"  # pick a seat
     DIE = "die"  # pick a die or a value (impostor <die>)
-    SUBSET = "subset"  # choose a subset of the hand (keep <cards>)
+    SUBSET = "subset"  # choose a subset of the hand (keep <cards>): its actions have ``cards``
     AMOUNT = "amount"  # an amount of credits (bet, raise)
     ITEM = "item"  # play an item of the side hand, then a seat if it targets one (token)
 
@@ -126,8 +126,12 @@ class Field:
     key: str
     show: str = "hidden"
 
+    def __post_init__(self) -> None:
+        if self.show not in FIELD_SHOWS:
+            raise ValueError(f"field {self.key!r}: show is one of {FIELD_SHOWS}, not {self.show!r}")
 
-#: How each :attr:`Field.show` is spelled (``register`` checks the declared ones).
+
+#: How a :attr:`Field.show` may be spelled.
 FIELD_SHOWS = ("pile", "bar", "dice", "hidden", "fact")
 
 #: The keys every observation has, shown by the tables' generic parts (seats, pots, betting,

@@ -15,7 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sabacc.engine.actions import ActionKind, ActionParser, Field, betting_kinds
+from sabacc.engine.actions import (
+    COMMON_FIELDS,
+    ActionKind,
+    ActionParser,
+    Field,
+    betting_kinds,
+)
 from sabacc.engine.bots import BotModel
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.text import VariantText
@@ -347,6 +353,13 @@ class VariantInfo:
     def field_show(self, key: str) -> str | None:
         """How the tables show observation field ``key`` (None: not declared)."""
         return next((f.show for f in self.fields if f.key == key), None)
+
+    @functools.cached_property
+    def placed_fields(self) -> frozenset[str]:
+        """The observation keys the tables show in a place of their own (or not at all): every
+        observation's common keys and the declared fields not shown as a fact. Any other
+        scalar key is listed among the table's facts."""
+        return COMMON_FIELDS | {f.key for f in self.fields if f.show != "fact"}
 
     def pot_rule(self, pot: str) -> PotRule | None:
         """The rule of ``pot``, or None if the variant has no such pot."""

@@ -33,7 +33,7 @@ from sabacc.core.errors import OptionError
 from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event, PotCarried, Revealed
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
-from sabacc.engine.actions import betting_kinds
+from sabacc.engine.actions import Field, betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
@@ -782,6 +782,20 @@ ClassicGame.info = register(
         evaluator=evaluate,
         rl_spec=CLASSIC_FEATURES,
         actions=betting_kinds(CALL_HAND_KIND, GAIN_KIND, EXCHANGE_KIND),
+        fields=(
+            Field("deck", "pile"),
+            Field("out_of_play", "pile"),
+            Field("roll", "dice"),
+            Field("shift", "dice"),
+            Field("turn", "bar"),
+            Field("orbit", "bar"),
+            Field("max_orbits", "bar"),
+            Field("calls_open", "bar"),
+            Field("caller", "bar"),
+            Field("bet_limit", "hidden"),
+            Field("raises", "hidden"),
+            Field("max_raises", "hidden"),
+        ),
         summary="The 76-card game of the Star Wars galaxy: highest total up to 23, shifting cards.",
         rules_text=CLASSIC_RULES,
         piles=(Pile("deck", False, "deck"), Pile("out", False, "out_of_play")),

@@ -36,7 +36,7 @@ from sabacc.core.events import (
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
-from sabacc.engine.actions import betting_kinds
+from sabacc.engine.actions import Field, betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
@@ -596,6 +596,15 @@ def total_zero(hand: HandValue) -> bool:
 
 #: The pots of the Spike family: the best hand takes the main pot, and the sabacc pot too if it
 #: totals 0 (otherwise the sabacc pot carries over).
+#: The Spike family's own observation fields and how the tables show them.
+SPIKE_FIELDS: tuple[Field, ...] = (
+    Field("discard_top", "hidden"),  # the discard pile's top: drawn with the pile
+    Field("discard_pile", "pile"),
+    Field("draw_pile", "pile"),
+    Field("mucked", "pile"),
+    Field("dice", "dice"),
+)
+
 SPIKE_POTS = (
     PotRule("main", "the best hand", lambda hand: True),
     PotRule("sabacc", "the best hand, if it totals 0", total_zero, sabacc=True),
@@ -632,6 +641,7 @@ SpikeGame.info = register(
         evaluator=evaluate,
         rl_spec=SPIKE_FEATURES,
         actions=betting_kinds(GAIN_KIND, SWAP_DISCARD_KIND, SWAP_DRAW_KIND),
+        fields=SPIKE_FIELDS,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
         piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),

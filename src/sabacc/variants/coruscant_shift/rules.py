@@ -38,7 +38,7 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
-from sabacc.variants.corellian_spike.rules import SpikeGame
+from sabacc.variants.corellian_spike.rules import SPIKE_FIELDS, SpikeGame
 from sabacc.variants.coruscant_shift.actions import KEEP_KIND, Keep, keep_action
 from sabacc.variants.coruscant_shift.bot import CoruscantBot
 from sabacc.variants.coruscant_shift.odds import CoruscantOdds
@@ -607,5 +607,6 @@ CoruscantGame.info = register(
         rl_spec=CORUSCANT_FEATURES,
         # stand is never legal; it is kept first, the passive choice of the RL table
         actions=betting_kinds(KEEP_KIND),
+        fields=SPIKE_FIELDS,
     )
 )

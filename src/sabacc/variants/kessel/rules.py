@@ -45,6 +45,7 @@ from sabacc.core.events import (
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine.actions import Field
 from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
@@ -952,5 +953,6 @@ KesselGame.info = register(
         rl_spec=KESSEL_FEATURES,
         display=KESSEL_DISPLAY,
         actions=KESSEL_KINDS,
+        fields=(Field("dice", "dice"), Field("starting_player", "bar"), Field("turn", "bar")),
     )
 )

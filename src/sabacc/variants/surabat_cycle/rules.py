@@ -32,7 +32,7 @@ from sabacc.core.actions import STAND, Action, Stand
 from sabacc.core.cards import Card
 from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.core.options import Options
-from sabacc.engine.actions import betting_kinds
+from sabacc.engine.actions import Field, betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
@@ -40,6 +40,7 @@ from sabacc.engine.observation import Observation
 from sabacc.engine.variant import Pile, VariantInfo
 from sabacc.variants.corellian_spike.rules import (
     SPIKE_DECK,
+    SPIKE_FIELDS,
     SPIKE_POTS,
     SpikeGame,
     SpikeOptions,
@@ -557,6 +558,15 @@ SurabatGame.info = register(
         evaluator=evaluate,
         rl_spec=SURABAT_FEATURES,
         actions=betting_kinds(GAIN_SUN_KIND, SWAP_MOON_KIND, DISCARD_KIND),
+        fields=(
+            *SPIKE_FIELDS,
+            Field("sun", "pile"),
+            Field("moon_count", "pile"),
+            Field("moon_known", "hidden"),  # drawn on the Moon pile
+            Field("discard_stack", "hidden"),
+            Field("starting_player", "bar"),
+            Field("hand_cap", "hidden"),
+        ),
         summary="Corellian Spike with a Sun and a Moon pile; one round per player, 500 buy-in.",
         rules_text=SURABAT_RULES,
         piles=(
