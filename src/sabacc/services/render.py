@@ -28,7 +28,7 @@ from sabacc.engine.variant import VariantInfo
 from sabacc.services.messages import CATALOGUE, LANGUAGES
 from sabacc.variants.classic.actions import CALL_HAND_KIND, EXCHANGE_KIND, CallHand
 from sabacc.variants.coruscant_shift.actions import KEEP_KIND
-from sabacc.variants.registry import lookup
+from sabacc.variants.registry import lookup, variant_names
 from sabacc.variants.spike_family.actions import (
     GAIN_KIND,
     SWAP_DISCARD_KIND,
@@ -251,12 +251,15 @@ def award_reason(reason: str) -> tuple[str, dict[str, str]] | None:
 
 # ---------------------------------------------------------------------- actions
 def action_key(action: Action) -> str:
-    """The vocabulary key of an action: ``stand``, ``gain``, ``gain_sun``, ``swap_draw``..."""
-    if isinstance(action, Gain):
-        return "gain" if action.value is None else "gain_sun"
-    if isinstance(action, Swap):
-        return f"swap_{action.source}"
-    return action.kind.replace(" ", "_")
+    """The vocabulary key of an action: its declared kind's name (``stand``, ``gain``,
+    ``gain_sun``, ``swap_draw``...), else its kind word."""
+    kind = parse_action.kind_of(action)
+    if kind is None:
+        for name in variant_names():
+            kind = lookup(name).parser.kind_of(action)
+            if kind is not None:
+                break
+    return kind.name if kind is not None else action.kind.replace(" ", "_")
 
 
 def _signed(n: int) -> str:

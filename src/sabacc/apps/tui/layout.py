@@ -52,6 +52,7 @@ from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
 from sabacc.apps.tui.wrap import CellLog
 from sabacc.core import events as ev
 from sabacc.core.errors import SabaccError
+from sabacc.engine.actions import Control
 from sabacc.services.render import Vocabulary, vocabulary
 
 
@@ -346,9 +347,12 @@ class TableLayout(TableState):
         hints.display = hint is not None
         hints.update(hint or "")
 
-    @staticmethod
-    def _keep_word(v: Vocabulary) -> str:
-        return v.label("keep") if v.has("label.keep") else v.text("ui.keep")
+    def _keep_word(self, v: Vocabulary) -> str:
+        """The word confirming a subset: the variant's subset kind's label, else "keep"."""
+        game = self.game
+        kinds = game.info.actions if game is not None else ()
+        name = next((k.name for k in kinds if k.control is Control.SUBSET), "")
+        return v.label(name) if name and v.has(f"label.{name}") else v.text("ui.keep")
 
     def _draw_actions(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
         game = self.game

@@ -671,10 +671,19 @@ export class TablePage {
       const code = pool.find((c) => Number(String(c).replace(/[a-z]$/, "")) === v);
       return code || value;
     };
-    const order = ["check", "call", "stand", "gain", "call hand", "junk"];
-    simple.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+    // Buttons in order: check and call, stand, the variant's card actions, its own betting
+    // actions (drawn as an accent), junk; anything else after them.
+    const kindOf = (a) => kinds.find((k) => k.head === a);
+    const rank = (a) => {
+      const shared = { check: 0, call: 1, stand: 2, junk: 5 }[a];
+      if (shared !== undefined) return shared;
+      const kind = kindOf(a);
+      return kind ? (kind.betting ? 4 : 3) : 99;
+    };
+    simple.sort((a, b) => rank(a) - rank(b));
+    const accent = (a) => rank(a) === 4;
     const buttons = simple.map(
-      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${esc(own(a) || "") || actionLabel(a, obs.variant)}</button>`,
+      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${accent(a) ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${esc(own(a) || "") || actionLabel(a, obs.variant)}</button>`,
     );
     // What each swap gives and takes: the card is yours, the pile's top is what you take
     // (face-up piles show it; face-down ones give an unseen card). Piles come from the variant.
@@ -691,14 +700,16 @@ export class TablePage {
       const own = kinds.find((k) => k.head === head && k.form.includes("<card>"));
       return own ? own.name.replace(/_/g, " ") : head;
     };
+    // A card button's caption, by its declared kind: a hand card given for a pile's card
+    // (a swap), a pile's card taken, else the action's words.
     const caption = (kind, value) => {
       const card = displayCode(cardFor(value), this.style);
-      const [verb, source] = kind.split(" ");
-      if (verb === "swap" && source) {
-        const top = pileTop(source);
+      const own = kinds.find((k) => k.head === kind && k.form.includes("<card>"));
+      if (own?.control === "card" && own.source) {
+        const top = pileTop(own.source);
         return top ? t("give_take", { give: card, take: displayCode(top, this.style) }) : t("give_take_hidden", { give: card });
       }
-      if (verb === "gain") return t("take_card", { take: card });
+      if (own?.control === "pile") return t("take_card", { take: card });
       return actionText(`${kind} ${value}`);
     };
     if (sideButtons.length) {
