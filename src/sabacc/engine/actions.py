@@ -12,7 +12,7 @@ tables show it, so that no app keeps its own list of observation keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -66,8 +66,8 @@ class ActionKind:
     * ``control``: its shape at a table; ``pile``: for a pile or card control, the observation
       key of the pile it takes from or gives to (``"sun"``), ``source``: the pile's generic name
       (``"discard"``, ``"moon"``) the tables word it by;
-    * ``key``: its default keyboard key; ``labels``: language -> label, where the variant's
-      vocabulary has no ``label.<name>``;
+    * ``key``: its default keyboard key (the variant's text may rebind it); its labels, in
+      every language, are its vocabulary's ``label.<name>`` and ``short.<name>``;
     * ``betting``: a betting-round action (check, call, bet...), grouped with them on a bar;
     * ``slots``: its fixed RL table entries (None: none; an amount kind takes the table's bet
       sizes), ``subsets``: a subset kind's RL slots (the most subsets a decision lists).
@@ -79,7 +79,6 @@ class ActionKind:
     parse: WordParser = field(repr=False)
     control: Control = Control.DIRECT
     key: str = ""
-    labels: Mapping[str, str] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
     pile: str = ""
     source: str = ""
@@ -107,10 +106,6 @@ class ActionKind:
         if type(action) is not self.cls:
             return False
         return self.matches is None or self.matches(action)
-
-    def label(self, lang: str) -> str | None:
-        """The declared label in ``lang`` (English if untranslated), or None."""
-        return self.labels.get(lang) or self.labels.get("en")
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,6 @@ def variants_catalogue() -> dict[str, Any]:
                         "form": kind.form,
                         "control": str(kind.control),
                         "key": kind.key,
-                        "labels": dict(kind.labels),
                         "pile": kind.pile,
                         "source": kind.source,
                         "betting": kind.betting,

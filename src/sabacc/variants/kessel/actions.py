@@ -125,7 +125,9 @@ def token_actions(
             yield token_action(token, other)
 
 
-def _draw_kind(source: str, pile: str) -> ActionKind:
+def _draw_kind(source: str, pile: str, pile_name: str) -> ActionKind:
+    """``draw <source>``: take the top of the pile ``pile`` (its observation key), whose
+    declared name is ``pile_name``."""
     return ActionKind(
         "draw_" + source.replace(" ", "_"),
         Draw,
@@ -133,7 +135,7 @@ def _draw_kind(source: str, pile: str) -> ActionKind:
         constant(DRAWS[source]),
         Control.PILE,
         pile=pile,
-        source=source,
+        source=pile_name,
         matches=lambda action: isinstance(action, Draw) and action.source == source,
         slots=one_slot(DRAWS[source]),
     )
@@ -184,10 +186,10 @@ def _token_slots(values: Sequence[int], options: object) -> Sequence[Action]:
 #: Kessel's action kinds, in RL action-table order (stand first: the passive choice).
 KESSEL_KINDS: tuple[ActionKind, ...] = (
     STAND_KIND,
-    _draw_kind("sand", "sand_draw"),
-    _draw_kind("blood", "blood_draw"),
-    _draw_kind("sand discard", "sand_discard_pile"),
-    _draw_kind("blood discard", "blood_discard_pile"),
+    _draw_kind("sand", "sand_draw", "sand draw"),
+    _draw_kind("blood", "blood_draw", "blood draw"),
+    _draw_kind("sand discard", "sand_discard_pile", "sand discard"),
+    _draw_kind("blood discard", "blood_discard_pile", "blood discard"),
     ActionKind("keep", Keep, "keep", constant(KEEP), key="k", slots=one_slot(KEEP)),
     ActionKind(
         "discard",
