@@ -6,21 +6,17 @@
 1
 """
 
-from sabacc.api import Variant, new_game, replay, restore, save, variant, variant_names
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Raise,
-    Stand,
-    Swap,
+from sabacc.api import (
+    Variant,
+    new_game,
     parse_action,
+    replay,
+    restore,
+    save,
+    variant,
+    variant_names,
 )
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import (
     CardParseError,
@@ -40,6 +36,8 @@ from sabacc.engine.observation import SCHEMA_VERSION as OBSERVATION_SCHEMA_VERSI
 from sabacc.engine.observation import Observation
 from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.variant import VariantInfo
+from sabacc.variants.classic.actions import CallHand
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 
 __version__ = "0.1.0"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from sabacc.core.actions import Action
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import CardParseError, HistoryError, SaveError
 from sabacc.core.hands import HandValue
@@ -132,6 +133,13 @@ class Variant:
             stacks=stacks,
             pause_between_hands=pause_between_hands,
         )
+
+
+def parse_action(text: str | Action, variant: str = DEFAULT_VARIANT) -> Action:
+    """The action of ``text`` in ``variant`` (aliases accepted), by the parser its declared
+    action kinds build; :class:`~sabacc.core.errors.IllegalActionError` if it is malformed or
+    not one of that variant's actions. An :class:`Action` is checked and returned."""
+    return lookup(variant).parse_action(text)
 
 
 def variant(name: str, **options: Any) -> Variant:
@@ -364,4 +372,13 @@ def restore(
     return core
 
 
-__all__ = ["Variant", "new_game", "replay", "restore", "save", "variant", "variant_names"]
+__all__ = [
+    "Variant",
+    "new_game",
+    "parse_action",
+    "replay",
+    "restore",
+    "save",
+    "variant",
+    "variant_names",
+]

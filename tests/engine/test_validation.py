@@ -20,10 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.actions import Action, Bet, Discard, Gain, Raise, Swap
+from sabacc.core.actions import Action, Bet, Raise
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.protocol import GameProtocol
 from sabacc.variants import compiled
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 
 ENGINES: list[tuple[str, str]] = [
     ("corellian_spike", "python"),

@@ -130,3 +130,130 @@ def test_the_python_scan(source: str, expected: list[int]) -> None:
 def test_the_js_scan() -> None:
     text = 'if (v === "classic") x();\nconst note = "a classic look";\nf(`surabat`);\n'
     assert [line for line, _ in js_offences(text, variant_words())] == [1, 3]
+
+
+# ---------------------------------------------------------------------- variant concepts
+#: Modules still reading a variant's piles or actions by name, each with why; the scan below
+#: keeps every other app and service module free of them, and fails on a new one.
+PENDING = {
+    "apps/commands/odds.py": "`sabacc odds` flags for the Spike family's piles (--sun, --moon)",
+    "apps/rl/features.py": "the generic RL features name the Spike family's action kinds",
+    "apps/tui/view.py": "pile_counts words the face-down piles by their keys",
+    "services/bots/policy.py": "the heuristic bot reads the Spike family's piles",
+    "services/bots/reference.py": "a lab reference bot, written for the Spike family",
+}
+#: The catalogue is words, not branches: its texts may say "gain" or "discard".
+TEXT = ("services/messages/",)
+
+
+def variant_concepts() -> set[str]:
+    """Every variant's pile keys (and known-card keys) and its own action kinds' names and
+    text heads (``swap_moon``, ``swap moon``, ``keep``); the shared kinds (stand, betting) are
+    everyone's."""
+    from sabacc.engine.actions import SHARED_KINDS
+
+    shared = {kind.name for kind in SHARED_KINDS}
+    words: set[str] = set()
+    for name in variant_names():
+        info = lookup(name)
+        for pile in info.piles:
+            words |= {pile.key, *([pile.known_key] if pile.known_key else [])}
+        for kind in info.actions:
+            if kind.name not in shared:
+                words |= {kind.name, " ".join(kind.head)}
+    return words
+
+
+def concept_offences(source: str, words: set[str]) -> list[tuple[int, str]]:
+    """(line, text) of each string constant spelling a variant concept: not a default value,
+    a docstring or a dict literal's key (a JSON field such as ``"token"`` is not a read)."""
+    tree = ast.parse(source)
+    allowed = _allowed_nodes(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            allowed |= {id(k) for k in node.keys if k is not None}
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            allowed.add(id(node.value))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in words
+        and id(node) not in allowed
+    ]
+
+
+def test_the_concepts_cover_every_variants_piles_and_actions() -> None:
+    assert {"sun", "moon_known", "discard_pile", "swap_moon", "gain_sun", "keep"} <= (
+        variant_concepts()
+    )
+    assert {"call hand", "draw sand", "impostor", "token"} <= variant_concepts()
+    assert not {"stand", "check", "bet", "junk"} & variant_concepts()
+
+
+def test_no_variant_concepts_in_apps_and_services() -> None:
+    words = variant_concepts()
+    offences = []
+    for layer in ("apps", "services"):
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
+            rel = path.relative_to(PACKAGE).as_posix()
+            if rel in PENDING or rel.startswith(TEXT):
+                continue
+            offences += [
+                f"{rel}:{line}: {text!r}"
+                for line, text in concept_offences(path.read_text(encoding="utf-8"), words)
+            ]
+    assert not offences, (
+        "read the variant's declared piles and action kinds (VariantInfo.piles, .actions, "
+        ".fields) instead of naming them:\n" + "\n".join(offences)
+    )
+
+
+def test_the_pending_modules_still_need_it() -> None:
+    # An entry leaves the list once its module is clean: the list only shrinks.
+    words = variant_concepts()
+    for rel in PENDING:
+        assert concept_offences((PACKAGE / rel).read_text(encoding="utf-8"), words), rel
+
+
+_CODE = re.compile(r"^\s*(//|\*|/\*)")
+
+
+def test_no_action_kinds_of_a_variant_in_the_web_client() -> None:
+    # The client groups and draws the legal actions by the declared kinds (/api/variants):
+    # no variant's own action kind is spelled in its code (the catalogue i18n.js is words).
+    from sabacc.engine.actions import SHARED_KINDS
+
+    shared = {kind.name for kind in SHARED_KINDS}
+    kinds = {
+        word
+        for name in variant_names()
+        for kind in lookup(name).actions
+        if kind.name not in shared
+        for word in (kind.name, " ".join(kind.head))
+    }
+    offences = [
+        f"{path.relative_to(SRC)}:{lineno}: {match.group(0)}"
+        for path in sorted(WEB.glob("*.js"))
+        if path.name != "i18n.js"
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if not _CODE.match(line)
+        for match in _QUOTED.finditer(line)
+        if match.group(2).strip() in kinds
+    ]
+    assert not offences, "draw from the declared action kinds:\n" + "\n".join(offences)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('x = obs["sun"]\n', [1]),
+        ('if a.startswith("keep"):\n    pass\n', [1]),
+        ('d = {"token": 1}\n', []),
+        ('def f(pile="sun"):\n    return pile\n', []),
+        ('"""The sun."""\n', []),
+    ],
+)
+def test_the_concept_scan(source: str, expected: list[int]) -> None:
+    assert [line for line, _ in concept_offences(source, variant_concepts())] == expected

@@ -22,7 +22,7 @@ import sabacc
 from sabacc.apps.cli import app as cli_app
 from sabacc.apps.play import PlainTable
 from sabacc.core import events as ev
-from sabacc.core.actions import Action, CallHand, Junk
+from sabacc.core.actions import Action, Junk
 from sabacc.engine.game import Game
 from sabacc.services.messages import CATALOGUE, LANGUAGES
 from sabacc.services.render import (
@@ -36,6 +36,7 @@ from sabacc.services.render import (
     vocabulary,
     vocabulary_json,
 )
+from sabacc.variants.classic.actions import CallHand
 from sabacc.variants.registry import lookup, variant_names
 
 NAMES = ["Han", "Lando", "Chewie", "Qi'ra"]

@@ -17,6 +17,7 @@ from sabacc.core.errors import IllegalActionError
 from sabacc.engine.game import Game
 from sabacc.services.bots.base import Bot, decide
 from sabacc.services.render import action_label, legal_summary, render_log, vocabulary
+from sabacc.variants.registry import lookup
 
 #: The default length of a game at the terminal tables (``sabacc play``): the dealer button
 #: goes round this many times (a hand limit of orbits × players), unless ``game_end`` is set.
@@ -138,19 +139,16 @@ class PlainTable:
         c.print()
         c.print(render_table(obs))
         pots = obs["pots"]
-        piles = []
-        if obs.get("discard_top"):
-            piles.append(f"discard top {card_markup(obs['discard_top'])}")
-        if obs.get("sun"):
-            piles.append("sun " + " ".join(card_markup(x) for x in obs["sun"]))
-        if "moon_count" in obs:  # Surabat's Moon pile (its size: the cards are face down)
-            piles.append(f"moon {obs['moon_count']} face down")
-        from sabacc.variants.registry import lookup
-
         info = lookup(str(obs["variant"]))
-        for pile in info.piles:  # the variant's other face-up piles: their tops
-            if pile.face_up and pile.key not in ("discard_pile", "sun") and obs.get(pile.key):
-                piles.append(f"{pile.name} {card_markup(obs[pile.key][-1])}")
+        piles = []
+        for pile in info.piles:  # as the variant declares them
+            value = obs.get(pile.key)
+            if pile.face_up and pile.spread and value:  # every card (the Sun)
+                piles.append(f"{pile.name} " + " ".join(card_markup(x) for x in value))
+            elif pile.face_up and value:  # its top
+                piles.append(f"{pile.name} top {card_markup(value[-1])}")
+            elif not pile.face_up and pile.known_key is not None and value is not None:
+                piles.append(f"{pile.name} {value} face down")  # its size (the Moon)
         rnd = f"round {obs['round']}/{obs['rounds']}  " if obs.get("rounds") else ""
         if info.pots and info.pots[0].per_seat:  # one pot per seat (Kessel's round pots)
             names = {s["seat"]: s["name"] for s in obs["seats"]}

@@ -72,10 +72,10 @@ class FeatureSpec:
     ``writer(layout)`` returns the function that writes the variant's :attr:`blocks` from the
     ``extra`` element of a seat view; ``from_observation(obs, card_ids)`` builds that ``extra``
     from a JSON observation (``card_ids``: card code -> an id of a card with that code).
-    ``action_kinds`` are the variant's action kinds in RL action-table order, passive ones
-    first; ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default);
+    ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default);
     ``env_name`` the short name of its environments (``sabacc_<env_name>_v1``,
-    ``sabacc/<Env_name>-v1``); ``keep_slots`` the most subsets a ``keep`` decision lists.
+    ``sabacc/<Env_name>-v1``). The RL action table's other slots come from the variant's
+    declared action kinds (:attr:`sabacc.engine.variant.VariantInfo.actions`).
     """
 
     phases: tuple[str, ...]
@@ -86,19 +86,10 @@ class FeatureSpec:
     from_observation: Callable[[Mapping[str, Any], Mapping[str, int]], tuple[Any, ...]] = field(
         repr=False
     )
-    action_kinds: tuple[str, ...] = ()
-    #: The variant's own fixed actions, after those of ``action_kinds`` (a variant whose
-    #: actions are not the core's: Kessel's draws, tokens, dice choices), for these options.
-    own_actions: Callable[[Any], tuple[Any, ...]] | None = field(default=None, repr=False)
-    #: The parser of the variant's action texts (None: the core parser).
-    parse: Callable[[str], Any] | None = field(default=None, repr=False)
     bet_sizes: Callable[[Any], tuple[str | float | int, ...]] | None = field(
         default=None, repr=False
     )
     env_name: str = ""
-    #: With the ``keep`` action kind (choose a subset of your cards): the most subsets one
-    #: decision lists (the action table reserves that many indices).
-    keep_slots: int = 0
 
 
 def card_ids(codes: Sequence[str], ids: Mapping[str, int]) -> bytes:

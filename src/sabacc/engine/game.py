@@ -41,7 +41,6 @@ from sabacc.core.actions import (
     Check,
     Junk,
     Raise,
-    parse_action,
 )
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import IllegalActionError, OptionError
@@ -321,8 +320,9 @@ class Game(ABC):
         )
 
     def parse_action(self, action: Action | str) -> Action:
-        """An action from its text form; variants with their own actions extend the parser."""
-        return parse_action(action)
+        """An action from its text form, by the variant's parser (built from its declared
+        action kinds)."""
+        return type(self).info.parse_action(action)
 
     def is_legal(self, action: Action | str) -> bool:
         try:

@@ -10,15 +10,24 @@ compiled core if there is one, and the web card art.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sabacc.engine.actions import (
+    COMMON_FIELDS,
+    ActionKind,
+    ActionParser,
+    Field,
+    betting_kinds,
+)
 from sabacc.engine.bots import BotModel
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.text import VariantText
 
 if TYPE_CHECKING:
+    from sabacc.core.actions import Action
     from sabacc.core.cards import Card, Deck
     from sabacc.core.events import Event
     from sabacc.core.hands import HandValue
@@ -365,6 +374,37 @@ class VariantInfo:
     #: The variant's random events (chance mode, :mod:`sabacc.engine.chance`): every chance
     #: node of its games is one of them.
     chance: tuple[ChanceEvent, ...] = ()
+    #: The variant's action kinds (:class:`sabacc.engine.actions.ActionKind`), in RL action
+    #: table order: its one text parser, the tables' controls, keys and labels come from them.
+    actions: tuple[ActionKind, ...] = field(default=betting_kinds(), repr=False)
+    #: The observation fields the variant adds and how the tables show each
+    #: (:class:`sabacc.engine.actions.Field`).
+    fields: tuple[Field, ...] = field(default=(), repr=False)
+
+    @functools.cached_property
+    def parser(self) -> ActionParser:
+        """The variant's one text parser, built from :attr:`actions`."""
+        return ActionParser(self.actions)
+
+    def parse_action(self, text: str | Action) -> Action:
+        """The action of ``text`` in this variant; :class:`IllegalActionError` if malformed
+        or not one of its kinds."""
+        return self.parser(text)
+
+    def action_kind(self, name: str) -> ActionKind | None:
+        """The declared kind named ``name``, or None."""
+        return next((kind for kind in self.actions if kind.name == name), None)
+
+    def field_show(self, key: str) -> str | None:
+        """How the tables show observation field ``key`` (None: not declared)."""
+        return next((f.show for f in self.fields if f.key == key), None)
+
+    @functools.cached_property
+    def placed_fields(self) -> frozenset[str]:
+        """The observation keys the tables show in a place of their own (or not at all): every
+        observation's common keys and the declared fields not shown as a fact. Any other
+        scalar key is listed among the table's facts."""
+        return COMMON_FIELDS | {f.key for f in self.fields if f.show != "fact"}
 
     def true_tie(self, options: Options) -> TrueTie:
         """The true tie-break these options play."""

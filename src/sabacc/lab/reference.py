@@ -36,12 +36,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sabacc.core.actions import Action, Bet, Call, Check, Discard, Gain, Junk, Raise, Stand, Swap
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.core.errors import OptionError
 from sabacc.engine.bots import card_value
 from sabacc.engine.observation import Observation
 from sabacc.services.bots.base import check_turn, register_bot
 from sabacc.variants.registry import lookup
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 
 
 class Table:

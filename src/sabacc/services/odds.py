@@ -26,6 +26,7 @@ from typing import Any
 from sabacc.core.cards import signed
 from sabacc.core.errors import CardParseError, OptionError
 from sabacc.core.hands import HandValue
+from sabacc.engine.actions import STAND_KIND, ActionKind, Control
 from sabacc.engine.bots import card_value
 from sabacc.engine.variant import CardSituation, VariantInfo
 from sabacc.variants.registry import lookup
@@ -434,10 +435,15 @@ def improve_odds(
 
 
 def seen_values(observation: Mapping[str, Any]) -> list[int]:
-    """Values of the cards the observation's seat can see, other than its own hand."""
-    codes: list[str] = list(observation.get("discard_pile") or [])
-    codes += list(observation.get("sun") or [])
-    codes += [c for c in observation.get("moon_known") or [] if c]
+    """Values of the cards the observation's seat can see, other than its own hand: the
+    variant's face-up piles, the cards it knows in face-down piles, others' shown cards."""
+    info = _info(str(observation["variant"]))
+    codes: list[str] = []
+    for pile in info.piles:
+        if pile.face_up:
+            codes += list(observation.get(pile.key) or [])
+        if pile.known_key is not None:
+            codes += [c for c in observation.get(pile.known_key) or [] if c]
     me = observation.get("seat")
     for s in observation.get("seats", []):
         if s.get("seat") != me:
@@ -477,22 +483,32 @@ def option_odds(observation: Mapping[str, Any]) -> list[OptionOdds]:
     legal = [str(a) for a in (observation.get("legal") or {}).get("actions", [])]
     if not you or not you.get("values"):
         return []
-    card_words = ("stand", "gain", "swap", "discard")
-    if not any(a.split(" ")[0] in card_words for a in legal):
-        return []
+    kinds = {a: info.parser.kind_of(info.parse_action(a)) for a in legal}
+    if not any(_card_option(k) for k in kinds.values()):
+        return []  # not a card decision
     variant = str(observation["variant"])
     hand = list(you["values"])
     seen = seen_values(observation)
-    if any(a.split(" ")[0] == "discard" for a in legal):  # a discard decision (Surabat's)
-        return _discard_odds(variant, hand, legal)
-    top_code = observation.get("discard_top")
-    discard_top = card_value(top_code) if top_code else None
-    moon = observation.get("moon_known") or []
-    moon_top = card_value(moon[-1]) if moon and moon[-1] else None
+    if any(_gives_a_card(k) for k in kinds.values()):  # a discard decision (back to the cap)
+        return _discard_odds(variant, hand, [a for a, k in kinds.items() if _gives_a_card(k)])
+    # The piles the options take from, as the variant declares them: the top of its face-up
+    # pile, every card of a spread one (the Sun), a face-down one's known top (own Moon card).
+    discard_top: int | None = None
+    moon_top: int | None = None
+    sun_codes: list[str] = []
+    for pile in info.piles:
+        value = observation.get(pile.key)
+        if pile.face_up and pile.spread:
+            sun_codes = list(value or [])
+        elif pile.face_up and discard_top is None and value:
+            discard_top = card_value(value[-1])
+        elif pile.known_key is not None:
+            known = observation.get(pile.known_key) or []
+            moon_top = card_value(known[-1]) if known and known[-1] else None
     # The discard top, Sun cards and own Moon card are already in ``seen``: pass them apart.
     if discard_top is not None and discard_top in seen:
         seen.remove(discard_top)
-    sun = [card_value(c) for c in observation.get("sun") or []]
+    sun = [card_value(c) for c in sun_codes]
     for v in sun:
         if v in seen:
             seen.remove(v)
@@ -505,14 +521,27 @@ def option_odds(observation: Mapping[str, Any]) -> list[OptionOdds]:
         discard_top=discard_top,
         sun=sun,
         moon_top=moon_top,
-        actions=[_normal(a) for a in legal],
+        actions=[_normal(a, kinds[a]) for a in legal],
     )
 
 
-def _normal(action: str) -> str:
+def _card_option(kind: ActionKind | None) -> bool:
+    """A kind the value-based odds list: standing pat, or taking or giving a card."""
+    if kind is None:
+        return False
+    takes = kind.control is Control.DIRECT and bool(kind.source)
+    return kind is STAND_KIND or takes or "<card>" in kind.form
+
+
+def _gives_a_card(kind: ActionKind | None) -> bool:
+    """A kind giving up a hand card and taking none (a discard back down to the hand cap)."""
+    return kind is not None and kind.control is Control.CARD and not kind.source
+
+
+def _normal(action: str, kind: ActionKind | None) -> str:
     """Action text with card values in ``+4`` form (legal lists may carry stave letters)."""
     words = action.strip().lower().split()
-    if len(words) >= 2 and words[0] in ("gain", "swap", "discard"):
+    if len(words) >= 2 and kind is not None and "<card>" in kind.form:
         try:
             value = card_value(words[-1])
         except ValueError:
@@ -527,11 +556,10 @@ def _discard_odds(variant: str, hand: list[int], legal: list[str]) -> list[Optio
     out = []
     for action in legal:
         words = action.split()
-        if words[0] != "discard":
-            continue
         rest = list(hand)
         rest.remove(card_value(words[-1]))
-        out.append(_option(variant, _normal(action), current, [(evaluate(rest), 1)], True))
+        normal = " ".join([*words[:-1], signed(card_value(words[-1]))])
+        out.append(_option(variant, normal, current, [(evaluate(rest), 1)], True))
     return out
 
 

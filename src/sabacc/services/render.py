@@ -21,24 +21,37 @@ from dataclasses import dataclass
 from typing import Any
 
 from sabacc.core import events as ev
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Raise,
-    Stand,
-    Swap,
-    parse_action,
-)
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.core.errors import SabaccError
+from sabacc.engine.actions import ActionParser, betting_kinds
 from sabacc.engine.variant import VariantInfo
 from sabacc.services.messages import CATALOGUE, LANGUAGES
-from sabacc.variants.registry import lookup
+from sabacc.variants.classic.actions import CALL_HAND_KIND, EXCHANGE_KIND, CallHand
+from sabacc.variants.coruscant_shift.actions import KEEP_KIND
+from sabacc.variants.registry import lookup, variant_names
+from sabacc.variants.spike_family.actions import (
+    GAIN_KIND,
+    SWAP_DISCARD_KIND,
+    Discard,
+    Gain,
+    Swap,
+)
+from sabacc.variants.surabat_cycle.actions import DISCARD_KIND, GAIN_SUN_KIND, SWAP_MOON_KIND
+
+#: The actions the log and the labels tell in the catalogue's words (a variant's other
+#: actions are told by its own messages).
+parse_action = ActionParser(
+    betting_kinds(
+        CALL_HAND_KIND,
+        GAIN_KIND,
+        GAIN_SUN_KIND,
+        SWAP_DISCARD_KIND,
+        EXCHANGE_KIND,
+        SWAP_MOON_KIND,
+        DISCARD_KIND,
+        KEEP_KIND,
+    )
+)
 
 __all__ = [
     "LANGUAGES",
@@ -238,12 +251,15 @@ def award_reason(reason: str) -> tuple[str, dict[str, str]] | None:
 
 # ---------------------------------------------------------------------- actions
 def action_key(action: Action) -> str:
-    """The vocabulary key of an action: ``stand``, ``gain``, ``gain_sun``, ``swap_draw``..."""
-    if isinstance(action, Gain):
-        return "gain" if action.value is None else "gain_sun"
-    if isinstance(action, Swap):
-        return f"swap_{action.source}"
-    return action.kind.replace(" ", "_")
+    """The vocabulary key of an action: its declared kind's name (``stand``, ``gain``,
+    ``gain_sun``, ``swap_draw``...), else its kind word."""
+    kind = parse_action.kind_of(action)
+    if kind is None:
+        for name in variant_names():
+            kind = lookup(name).parser.kind_of(action)
+            if kind is not None:
+                break
+    return kind.name if kind is not None else action.kind.replace(" ", "_")
 
 
 def _signed(n: int) -> str:

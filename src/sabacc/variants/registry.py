@@ -181,7 +181,7 @@ def _text_faults(info: VariantInfo, catalogue: Mapping[str, Mapping[str, str]]) 
     spec = info.rl_spec
     if spec is not None:
         keys += [f"phase.{phase}" for phase in spec.phases]
-        keys += [f"label.{_action_label_key(kind)}" for kind in spec.action_kinds]
+    keys += [f"label.{kind.name}" for kind in info.actions]
     keys += [f"option.{name}" for name in info.options_type.names()]
     keys += [f"tiebreak.{name}" for name in dict.fromkeys(info.tiebreaks)]
     keys += [f"tiebreak.{tie.name}" for tie in info.true_ties]
@@ -204,12 +204,3 @@ def _text_faults(info: VariantInfo, catalogue: Mapping[str, Mapping[str, str]]) 
     if not english:
         faults.append("its glossary names no hand (text.glossary)")
     return faults
-
-
-def _action_label_key(kind: str) -> str:
-    """The label key of an RL action kind: its words joined by ``_``, without a trailing
-    ``value`` (the value is shown after the label: ``gain value`` -> ``gain``)."""
-    words = kind.split(" ")
-    if len(words) > 1 and words[-1] == "value":
-        words.pop()
-    return "_".join(words)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sabacc.apps.rl import ActionTable, TableCore
-from sabacc.core.actions import Bet, Raise, parse_action
+from sabacc.core.actions import Bet, Raise
 from sabacc.core.errors import OptionError
 from sabacc.variants.registry import lookup
 from tests.apps.rl.conftest import VARIANT_ENGINES, VARIANTS
@@ -27,12 +27,12 @@ def test_table_layout(variant: str) -> None:
     info = lookup(variant)
     table = ActionTable(info, info.options_type())
     assert len(table) == table.n == EXPECTED_SIZES[variant]
-    kinds = info.rl_spec.action_kinds if info.rl_spec else ()
+    kinds = [kind.name for kind in info.actions]
     passive = [k for k in ("stand", "check", "call", "junk") if k in kinds]
     assert table.labels[: len(passive)] == tuple(passive) and passive[0] == "stand"
     assert len(set(table.labels)) == table.n  # every index has its own name
     # The fixed part round-trips through the text form of actions (the variant's parser).
-    parse = info.rl_spec.parse if info.rl_spec and info.rl_spec.parse else parse_action
+    parse = info.parse_action
     for i, action in enumerate(table.fixed):
         assert table.fixed_index[parse(table.labels[i])] == i
         assert parse(str(action)) == action

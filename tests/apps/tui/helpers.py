@@ -9,8 +9,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 import sabacc
+from sabacc import parse_action
 from sabacc.apps.tui import SabaccApp, TableConfig
-from sabacc.core.actions import Action, parse_action
+from sabacc.core.actions import Action
 from sabacc.engine.observation import Observation
 
 

@@ -24,10 +24,11 @@ from sabacc.apps.tui.view import (
     standings_lines,
     you_summary,
 )
-from sabacc.core.actions import Bet, Raise, Swap
+from sabacc.core.actions import Bet, Raise
 from sabacc.core.errors import OptionError
 from sabacc.services.explain import explain_hand
 from sabacc.services.render import render_log, vocabulary
+from sabacc.variants.spike_family.actions import Swap
 
 
 def test_cards_are_drawn_with_value_symbol_and_colour() -> None:

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.actions import Action, Bet, Call, Gain, Junk, Raise, Stand, Swap
+from sabacc.core.actions import Action, Bet, Call, Junk, Raise, Stand
 from sabacc.core.errors import OptionError
 from sabacc.lab import REFERENCE
 from sabacc.services.bots import decide, make_bot
+from sabacc.variants.spike_family.actions import Gain, Swap
 
 SPIKE_FAMILY = ["corellian_spike", "surabat_cycle"]
 

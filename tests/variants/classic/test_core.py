@@ -33,23 +33,13 @@ from hypothesis import strategies as st
 
 import sabacc
 from sabacc.core import events as ev
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Raise,
-    Stand,
-    Swap,
-)
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import Legal
 from sabacc.variants import compiled
+from sabacc.variants.classic.actions import CallHand
 from sabacc.variants.classic.rules import CLASSIC_DECK, ClassicGame, ClassicOptions
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from tests.support import ids
 from tests.test_golden import FILES as GOLDEN_FILES
 from tests.test_golden import load as load_golden

@@ -27,11 +27,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.actions import Action, Bet, Discard, Gain, Keep, Raise, Stand, Swap
+from sabacc.core.actions import Action, Bet, Raise, Stand
 from sabacc.core.errors import OptionError
 from sabacc.engine.betting import Legal
 from sabacc.variants.corellian_spike.rules import SPIKE_DECK
+from sabacc.variants.coruscant_shift.actions import Keep
 from sabacc.variants.coruscant_shift.rules import CoruscantGame, CoruscantOptions
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from tests.support import ids, spike_state
 from tests.variants.lockstep import (
     assert_end_equal,

@@ -14,12 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.actions import Keep, parse_action
+from sabacc import parse_action
 from sabacc.core.cards import Card
 from sabacc.core.events import Anted
 from sabacc.core.hands import HandValue
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.odds import hand_distribution
+from sabacc.variants.coruscant_shift.actions import Keep
 from sabacc.variants.coruscant_shift.rules import (
     GOLD_DIE,
     CoruscantGame,
@@ -84,13 +85,13 @@ def test_the_dice_come_from_the_seeded_rng_and_cover_every_face() -> None:
 
 def test_keep_text_forms_round_trip() -> None:
     for text in ("keep -3 +5c 0", "keep 0", "keep +10t -10t"):
-        action = parse_action(text)
+        action = parse_action(text, "coruscant")
         assert isinstance(action, Keep)
-        assert parse_action(str(action)) == action
-    assert str(parse_action("keep +5c 0 -3")) == "keep -3 0 +5c"
+        assert parse_action(str(action), "coruscant") == action
+    assert str(parse_action("keep +5c 0 -3", "coruscant")) == "keep -3 0 +5c"
     for bad in ("keep", "keep x", "keep +5 banana"):
         with pytest.raises(sabacc.IllegalActionError):
-            parse_action(bad)
+            parse_action(bad, "coruscant")
 
 
 # ---------------------------------------------------------------------- selections

@@ -19,10 +19,11 @@ import numpy as np
 import pytest
 
 import sabacc
-from sabacc.core.actions import Action, Bet, Discard, Keep, Swap
+from sabacc.core.actions import Action, Bet
 from sabacc.core.errors import IllegalActionError
 from sabacc.engine.protocol import GameProtocol
 from sabacc.variants import compiled
+from sabacc.variants.coruscant_shift.actions import Keep
 from sabacc.variants.kessel.actions import (
     ChooseImpostor,
     ChoosePrime,
@@ -32,6 +33,7 @@ from sabacc.variants.kessel.actions import (
     token_action,
 )
 from sabacc.variants.kessel.tokens import TARGETED
+from sabacc.variants.spike_family.actions import Discard, Swap
 
 ENGINES = ["python", "compiled"] if compiled.available("kessel") else ["python"]
 TOKENS = "target_tariff,target_audit,exhaustion,direct_transaction,prime_sabacc,refund"

@@ -31,22 +31,12 @@ from hypothesis import strategies as st
 
 import sabacc
 from sabacc.core import events as ev
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Raise,
-    Stand,
-    Swap,
-)
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine.betting import Legal
+from sabacc.variants.classic.actions import CallHand
 from sabacc.variants.corellian_spike.rules import SPIKE_DECK, SpikeGame, SpikeOptions
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from sabacc.variants.spike_family.hands import SPIKE_KEY_BITS, evaluate_spike, spike_table
 from tests.support import ids, variant_without_core
 from tests.support import spike_state as state

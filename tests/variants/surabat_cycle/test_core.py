@@ -23,10 +23,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sabacc
-from sabacc.core.actions import Action, Bet, Discard, Gain, Raise, Stand, Swap
+from sabacc.core.actions import Action, Bet, Raise, Stand
 from sabacc.core.errors import OptionError
 from sabacc.engine.betting import Legal
 from sabacc.variants.corellian_spike.rules import SPIKE_DECK
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from sabacc.variants.surabat_cycle.rules import SurabatGame, SurabatOptions
 from tests.support import ids, spike_state
 from tests.variants.lockstep import (

@@ -293,7 +293,7 @@ def test_illegal_actions_change_nothing(
             actor = game.current_player
             assert actor is not None
             try:
-                parsed: str | None = str(sabacc.parse_action(text))
+                parsed: str | None = str(sabacc.parse_action(text, "surabat"))
             except sabacc.IllegalActionError:
                 parsed = None
             if parsed in legal:

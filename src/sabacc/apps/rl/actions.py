@@ -1,7 +1,9 @@
 """The fixed discrete action space of a variant: index <-> :class:`~sabacc.core.actions.Action`.
 
 Every variant gets one table, the same for every seat and every decision. Its first entries are
-the "fixed" actions (no size), then one entry per bet size and one per raise size:
+the "fixed" actions (no size): each declared action kind's RL slots
+(:attr:`ActionKind.slots <sabacc.engine.actions.ActionKind.slots>`), in the order the variant
+lists its kinds; then a subset kind's slots; then one entry per bet size and one per raise size:
 
 =========================  ===================================================================
 ``corellian_spike``        stand, check, call, junk, gain, swap discard <v> (v = -10..+10),
@@ -13,11 +15,11 @@ the "fixed" actions (no size), then one entry per bet size and one per raise siz
 ``coruscant_shift``        check, call, junk, keep #1..#31, bet <size>..., raise <size>...
 =========================  ===================================================================
 
-**Subsets** (the ``keep`` kind: "choose a subset of your cards"). A variant declaring ``keep``
-gives its spec's ``keep_slots`` (the most subsets one decision lists); index ``keep #j`` is the
-``j``-th :class:`~sabacc.core.actions.Keep` of the decision's legal list, in the variant's order
-(Coruscant Shift: by the binary mask of hand positions, so with five distinct cards ``keep #j``
-keeps the cards whose positions are the bits of ``j``).
+**Subsets** (a kind whose control is a subset: "choose a subset of your cards"). Its declared
+``subsets`` (the most subsets one decision lists) are its slots; index ``keep #j`` is the
+``j``-th action of that kind in the decision's legal list, in the variant's order (Coruscant
+Shift: by the binary mask of hand positions, so with five distinct cards ``keep #j`` keeps the
+cards whose positions are the bits of ``j``).
 
 ``stand``, ``check``, ``call`` come first on purpose: the lowest legal index is always the
 passive choice (stand, check, call), which is what the environments play for an illegal index
@@ -46,24 +48,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sabacc.core.actions import (
-    CALL,
-    CALL_HAND,
-    CHECK,
-    GAIN,
-    JUNK,
-    STAND,
-    Action,
-    Bet,
-    Discard,
-    Gain,
-    Keep,
-    Raise,
-    Swap,
-)
-from sabacc.core.cards import signed
+from sabacc.core.actions import Action, Bet, Raise
 from sabacc.core.errors import OptionError
 from sabacc.core.options import Options
+from sabacc.engine.actions import Control
 from sabacc.engine.betting import Legal
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import VariantInfo
@@ -74,36 +62,6 @@ Mask = npt.NDArray[np.int8]
 
 #: Default bet/raise sizes of the no-limit Spike family.
 DEFAULT_SIZES: tuple[BetSize, ...] = ("min", 0.5, 1.0, 2.0, "max")
-
-#: Every action kind the table knows, passive ones first. A variant's own kinds, in table order,
-#: come from its RL feature spec (``action_kinds``); one that declares none gets them all.
-ALL_KINDS = (
-    "stand",
-    "check",
-    "call",
-    "junk",
-    "call hand",
-    "gain",
-    "gain value",
-    "swap discard",
-    "swap draw",
-    "swap moon",
-    "discard",
-)
-_SIMPLE: dict[str, Action] = {
-    "stand": STAND,
-    "check": CHECK,
-    "call": CALL,
-    "junk": JUNK,
-    "call hand": CALL_HAND,
-    "gain": GAIN,
-}
-
-
-def variant_kinds(info: VariantInfo) -> tuple[str, ...]:
-    """The variant's action kinds in table order (its RL feature spec's ``action_kinds``)."""
-    spec = info.rl_spec
-    return spec.action_kinds if spec is not None and spec.action_kinds else ALL_KINDS
 
 
 def default_bet_sizes(variant: str, options: Options) -> tuple[BetSize, ...]:
@@ -159,25 +117,18 @@ class ActionTable:
         self.variant = info.name
         values = sorted(set(info.deck.values))
         self.values: tuple[int, ...] = tuple(values)
-        kinds = variant_kinds(info)
         fixed: list[Action] = []
         keep_slots = 0
-        for kind in kinds:
-            if kind == "keep":
-                spec = info.rl_spec
-                keep_slots = spec.keep_slots if spec is not None else 0
-            elif kind in _SIMPLE:
-                fixed.append(_SIMPLE[kind])
-            elif kind == "gain value":
-                fixed.extend(Gain(v) for v in values)
-            elif kind == "discard":
-                fixed.extend(Discard(v) for v in values)
-            else:
-                source = kind.split()[1]
-                fixed.extend(Swap(source, v) for v in values)
-        spec = info.rl_spec
-        if spec is not None and spec.own_actions is not None:
-            fixed.extend(spec.own_actions(options))
+        subset_kinds = [kind for kind in info.actions if kind.control is Control.SUBSET]
+        if len(subset_kinds) > 1:
+            raise OptionError(f"{info.name}: the action table holds one subset kind at most")
+        #: The subset kind's class (its actions fill the ``keep #j`` slots), if any.
+        self.subset_type: type[Action] | None = subset_kinds[0].cls if subset_kinds else None
+        for kind in info.actions:
+            if kind.control is Control.SUBSET:
+                keep_slots = kind.subsets
+            elif kind.slots is not None:
+                fixed.extend(kind.slots(values, options))
         self.fixed: tuple[Action, ...] = tuple(fixed)
         self.fixed_index: dict[Action, int] = {a: i for i, a in enumerate(fixed)}
         self.keep_base = len(fixed)
@@ -191,7 +142,7 @@ class ActionTable:
         self.raise_base = self.bet_base + len(sizes)
         self.n = self.raise_base + len(sizes)
         self.labels: tuple[str, ...] = tuple(
-            [self._fixed_label(a) for a in fixed]
+            [str(a) for a in fixed]
             + [f"keep #{j + 1}" for j in range(keep_slots)]
             + [f"bet {_size_label(s)}" for s in sizes]
             + [f"raise {_size_label(s)}" for s in sizes]
@@ -211,12 +162,6 @@ class ActionTable:
         self._exact = tuple((j, int(x)) for j, (kind, x) in enumerate(self._size_code) if kind == 3)
         self._zero = bytearray(self.n)
         self._by_id: dict[int, tuple[Action, int]] = {}
-
-    @staticmethod
-    def _fixed_label(action: Action) -> str:
-        if isinstance(action, Gain) and action.value is not None:
-            return f"gain {signed(action.value)}"
-        return str(action)
 
     def __len__(self) -> int:
         return self.n
@@ -253,8 +198,9 @@ class ActionTable:
         found: dict[int, Action] = {}
         by_id = self._by_id
         keeps = 0
+        subset = self.subset_type
         for action in legal.fixed:
-            if type(action) is Keep:
+            if type(action) is subset:
                 if keeps >= self.keep_slots:
                     raise KeyError(f"{action}: more subsets than the {self.variant} table holds")
                 m[self.keep_base + keeps] = 1
@@ -297,7 +243,7 @@ class ActionTable:
     def decode(self, index: int, legal: Legal, pot: int, to_call: int) -> Action | None:
         """The action of ``index`` at this decision, or ``None`` if it is not legal."""
         if self.keep_base <= index < self.bet_base:
-            keeps = [a for a in legal.fixed if type(a) is Keep]
+            keeps = [a for a in legal.fixed if type(a) is self.subset_type]
             j = index - self.keep_base
             return keeps[j] if j < len(keeps) else None
         if 0 <= index < self.keep_base:
@@ -319,8 +265,8 @@ class ActionTable:
 
     def fixed_index_of(self, action: Action, legal: Legal) -> int:
         """The one index of a fixed legal action (a subset: its keep slot in ``legal``)."""
-        if type(action) is Keep:
-            keeps = [a for a in legal.fixed if type(a) is Keep]
+        if type(action) is self.subset_type:
+            keeps = [a for a in legal.fixed if type(a) is self.subset_type]
             return self.keep_base + keeps.index(action)
         return self.fixed_index[action]
 
@@ -332,10 +278,7 @@ class ActionTable:
     @staticmethod
     def situation(observation: Observation) -> tuple[Legal, int, int]:
         """``(legal, pot, to_call)`` from a JSON observation (what a bot is given)."""
-        from sabacc.core.actions import parse_action
-
-        rl = lookup(observation["variant"]).rl_spec
-        parse = rl.parse if rl is not None and rl.parse is not None else parse_action
+        parse = lookup(observation["variant"]).parse_action
         spec = observation["legal"]
         bet = spec["bet"]
         raise_ = spec["raise"]

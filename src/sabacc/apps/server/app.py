@@ -76,8 +76,8 @@ ODDS_BUDGET = 10.0
 
 def variants_catalogue() -> dict[str, Any]:
     """Each variant's declared facts (what the web client draws from, so that it never names a
-    variant): names, players, options with their choices and ranges, piles, pots, card art;
-    and the bots."""
+    variant): names, players, options with their choices and ranges, piles, pots, card art,
+    action kinds and shown fields; and the bots."""
     out = []
     for name in variant_names():
         info = lookup(name)
@@ -120,6 +120,23 @@ def variants_catalogue() -> dict[str, Any]:
                 ],
                 "text": vocabulary_json(info),
                 "display": dataclasses.asdict(info.display),
+                # the declared action kinds: how the client groups and draws each legal action
+                "actions": [
+                    {
+                        "name": kind.name,
+                        "head": " ".join(kind.head),
+                        "form": kind.form,
+                        "control": str(kind.control),
+                        "key": kind.key,
+                        "pile": kind.pile,
+                        "source": kind.source,
+                        "betting": kind.betting,
+                    }
+                    for kind in info.actions
+                ],
+                # the observation fields shown in a place of their own (not as loose facts)
+                "fields": [{"key": f.key, "show": f.show} for f in info.fields],
+                "placed_fields": sorted(info.placed_fields),
             }
         )
     default = lookup(str(CreateTable.model_fields["variant"].default)).name

@@ -18,27 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from sabacc.apps.tui.view import card_value, side_item_help, side_item_name
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Keep,
-    Raise,
-    Stand,
-    Swap,
-    parse_action,
-)
+from sabacc.core.actions import Action, Bet, Call, Raise
+from sabacc.core.cards import signed
 from sabacc.core.errors import IllegalActionError
+from sabacc.engine.actions import JUNK_KIND, STAND_KIND, ActionKind, Control
 from sabacc.services.render import action_key, vocabulary
+from sabacc.variants.registry import lookup
 
 #: Keys free for action kinds nobody planned for (a future variant's new action).
 SPARE_KEYS = "fiklouvyz"
@@ -51,7 +39,7 @@ class Option:
     key: str
     code: str
     action: Action
-    where: str  # "hand" or "sun": which row of cards the digit refers to; "menu": a list
+    where: str  # "hand", or the pile's name ("sun"): the row the digit refers to; "menu": a list
     index: int  # position in that row
     help: str = ""  # a menu entry's one-line effect
 
@@ -65,7 +53,7 @@ class Choice:
     kind: str  # "direct" | "pick" | "size" | "subset"
     action: Action | None = None
     options: tuple[Option, ...] = ()
-    subsets: tuple[Keep, ...] = ()  # a subset choice: every legal subset
+    subsets: tuple[Action, ...] = ()  # a subset choice: every legal subset
     prompt: str = ""
     size_kind: str = ""  # "bet" or "raise"
     low: int = 0
@@ -79,11 +67,20 @@ MENU_KEYS = "1234567890abcdefgilmnopqruvwyz"
 def build_choices(
     obs: Mapping[str, Any],
     lang: str = "en",
-    parse: Callable[[str], Action] = parse_action,
+    parse: Callable[[str], Action] | None = None,
 ) -> list[Choice]:
     """The choices for the observing seat (empty when it is not its turn), labelled in the
-    variant's words in ``lang``. ``parse`` reads the legal actions' texts (the game's own
-    parser, for a variant with actions of its own)."""
+    variant's words in ``lang``. ``parse`` reads the legal actions' texts (default: the
+    variant's parser).
+
+    Each legal action is sorted under its declared kind (:class:`ActionKind`), whose control
+    shape makes the choice: stand first, then the card kinds in the variant's order (a hand or
+    pile card to pick, or one direct action), the betting ones, the amounts, a subset, junk
+    last; a kind the shapes above do not cover (a variant's own) gets one key per action.
+    """
+    info = lookup(str(obs["variant"]))
+    if parse is None:
+        parse = info.parse_action
     legal = obs.get("legal") or {}
     actions: list[Action] = []
     for text in legal.get("actions") or []:
@@ -91,13 +88,19 @@ def build_choices(
             actions.append(parse(str(text)))
         except IllegalActionError:  # pragma: no cover - the engine only lists valid actions
             continue
-    vocab = vocabulary(str(obs.get("variant", "")) or None, lang)
+    vocab = vocabulary(info, lang)
     you = obs.get("you") or {}
     hand: list[str] = list(you.get("cards") or [])
     hand_values: list[int] = list(you.get("values") or [card_value(c) for c in hand])
-    sun: list[str] = list(obs.get("sun") or [])
     to_call = int((obs.get("betting") or {}).get("to_call") or 0)
     legal_set = set(actions)
+    by_kind: dict[str, list[Action]] = {}
+    kind_of: dict[Action, ActionKind] = {}
+    for a in actions:
+        kind = info.parser.kind_of(a)
+        if kind is not None:
+            by_kind.setdefault(kind.name, []).append(a)
+            kind_of[a] = kind
     choices: list[Choice] = []
     used: set[str] = set()
 
@@ -109,91 +112,82 @@ def build_choices(
         used.add(key)
         choices.append(choice)
 
-    def hand_pick(make: Callable[[int], Action]) -> tuple[Option, ...]:
+    def card_action(kind: ActionKind, value: int) -> Action | None:
+        return kind.parse((signed(value),), signed(value))
+
+    def hand_pick(kind: ActionKind) -> tuple[Option, ...]:
         opts = []
         for i, (code, value) in enumerate(zip(hand, hand_values, strict=False)):
-            act = make(value)
-            if act in legal_set:
+            act = card_action(kind, value)
+            if act is not None and act in legal_set:
                 opts.append(Option(str(i + 1), code, act, "hand", i))
         return tuple(opts)
 
-    def pick_or_direct(
-        key: str, label: str, prompt: str, options: tuple[Option, ...], verb: str
-    ) -> None:
+    def pile_pick(kind: ActionKind) -> tuple[Option, ...]:
+        opts = []
+        for i, code in enumerate(obs.get(kind.pile) or []):
+            act = card_action(kind, card_value(code))
+            if act is not None and act in legal_set:
+                opts.append(Option(str(i + 1), code, act, kind.source, i))
+        return tuple(opts)
+
+    def pick_or_direct(kind: ActionKind, prompt: str, options: tuple[Option, ...]) -> None:
         if not options:
             return
+        key, label = vocab.key_for(kind.name, kind.key), vocab.label(kind.name)
         distinct = {o.action for o in options}
         if len(distinct) == 1:
             only = options[0]
+            verb = vocab.text(f"short.{kind.name}")
             add(Choice(key, f"{verb} {only.code}", "direct", action=only.action))
         else:
             add(Choice(key, label, "pick", options=options, prompt=prompt))
 
-    for a in actions:
-        if isinstance(a, Stand):
-            add(Choice(vocab.key_for("stand", "s"), vocab.label("stand"), "direct", action=a))
-            break
-    if any(isinstance(a, Gain) and a.value is None for a in actions):
-        gain = next(a for a in actions if a == Gain())
-        add(Choice(vocab.key_for("gain", "g"), vocab.label("gain"), "direct", action=gain))
-    sun_gains = [a for a in actions if isinstance(a, Gain) and a.value is not None]
-    if sun_gains:
-        opts = tuple(
-            Option(str(i + 1), code, Gain(card_value(code)), "sun", i)
-            for i, code in enumerate(sun)
-            if Gain(card_value(code)) in legal_set
-        )
-        pick_or_direct(
-            vocab.key_for("gain_sun", "g"),
-            vocab.label("gain_sun"),
-            vocab.text("ui.pick_sun"),
-            opts,
-            vocab.text("short.gain_sun"),
-        )
-    for source, key, prompt in (
-        ("discard", "d", vocab.text("ui.pick_discard")),
-        ("draw", "e", vocab.text("ui.pick_draw")),
-        ("moon", "m", vocab.text("ui.pick_moon")),
-    ):
-        if any(isinstance(a, Swap) and a.source == source for a in actions):
-            name = f"swap_{source}"
-            opts = hand_pick(partial(Swap, source))
-            verb = vocab.text(f"short.{name}")
-            pick_or_direct(vocab.key_for(name, key), vocab.label(name), prompt, opts, verb)
-    if any(isinstance(a, Discard) for a in actions):
-        pick_or_direct(
-            vocab.key_for("discard", "x"),
-            vocab.label("discard"),
-            vocab.text("ui.pick_discard_card"),
-            hand_pick(Discard),
-            vocab.text("short.discard"),
-        )
-    for a in actions:
-        if isinstance(a, Check):
-            add(Choice(vocab.key_for("check", "c"), vocab.label("check"), "direct", action=a))
-        elif isinstance(a, Call):
-            label = vocab.label("call_amount", amount=to_call) if to_call else vocab.label("call")
-            add(Choice(vocab.key_for("call", "c"), label, "direct", action=a))
-        elif isinstance(a, CallHand):
-            key = vocab.key_for("call_hand", "c")
-            add(Choice(key, vocab.label("call_hand"), "direct", action=a))
-    for kind, key in (("bet", "b"), ("raise", "r")):
-        rng = legal.get(kind)
+    def direct(kind: ActionKind, action: Action) -> None:
+        label = vocab.label(kind.name)
+        if isinstance(action, Call) and to_call:
+            label = vocab.label("call_amount", amount=to_call)
+        add(Choice(vocab.key_for(kind.name, kind.key), label, "direct", action=action))
+
+    def picks_a_card(kind: ActionKind) -> bool:
+        return "<card>" in kind.form and kind.control in (Control.CARD, Control.PILE)
+
+    if "stand" in by_kind:
+        direct(STAND_KIND, by_kind["stand"][0])
+    for kind in info.actions:  # the card kinds, in the variant's order
+        if kind.betting or kind.name not in by_kind or kind.name in ("stand", "junk"):
+            continue
+        if picks_a_card(kind) and kind.control is Control.PILE:
+            prompt = vocab.text(f"ui.pick_{kind.source}")
+            pick_or_direct(kind, prompt, pile_pick(kind))
+        elif picks_a_card(kind):
+            which = kind.source or f"{kind.name}_card"
+            pick_or_direct(kind, vocab.text(f"ui.pick_{which}"), hand_pick(kind))
+        elif kind.control is Control.DIRECT and kind.source:  # take from a pile (gain)
+            direct(kind, by_kind[kind.name][0])
+    for a in actions:  # check, call and the like, as the engine lists them
+        kind = kind_of.get(a)
+        if kind is not None and kind.betting and kind.control is Control.DIRECT:
+            direct(kind, a)
+    for kind in info.actions:
+        rng = legal.get(kind.name) if kind.control is Control.AMOUNT else None
         if rng:
             lo, hi = int(rng[0]), int(rng[1])
-            key, label = vocab.key_for(kind, key), vocab.label(kind)
+            key, label = vocab.key_for(kind.name, kind.key), vocab.label(kind.name)
             if lo == hi:
-                act: Action = Bet(lo) if kind == "bet" else Raise(lo)
+                act = kind.parse((str(lo),), str(lo))
                 add(Choice(key, f"{label} {lo}", "direct", action=act))
             else:
-                add(Choice(key, f"{label} {lo}-{hi}", "size", size_kind=kind, low=lo, high=hi))
-    keeps = tuple(a for a in actions if isinstance(a, Keep))
-    if keeps:
-        label = vocab.text("short.keep") if vocab.has("short.keep") else "keep"
-        add(Choice(vocab.key_for("keep", "k"), label, "subset", subsets=keeps))
-    for a in actions:
-        if isinstance(a, Junk):
-            add(Choice(vocab.key_for("junk", "j"), vocab.label("junk"), "direct", action=a))
+                size = kind.name
+                add(Choice(key, f"{label} {lo}-{hi}", "size", size_kind=size, low=lo, high=hi))
+    for kind in info.actions:
+        subsets = by_kind.get(kind.name) if kind.control is Control.SUBSET else None
+        if subsets:
+            short = f"short.{kind.name}"
+            label = vocab.text(short) if vocab.has(short) else kind.name
+            add(Choice(vocab.key_for(kind.name, kind.key), label, "subset", subsets=tuple(subsets)))
+    if "junk" in by_kind:
+        direct(JUNK_KIND, by_kind["junk"][0])
     # Anything not covered above (a variant's new action): one spare key each.
     covered = {
         a
@@ -229,10 +223,10 @@ def build_choices(
             )
             continue
         own_key = display.keys.get(text) if display is not None else None
-        kind = action_key(a)
+        word = action_key(a)
         own = display.label(text, lang) if display is not None else None
-        label = own or (vocab.label(kind) if vocab.has(f"label.{kind}") else text)
-        add(Choice(own_key or vocab.key_for(kind, SPARE_KEYS[0]), label, "direct", action=a))
+        label = own or (vocab.label(word) if vocab.has(f"label.{word}") else text)
+        add(Choice(own_key or vocab.key_for(word, SPARE_KEYS[0]), label, "direct", action=a))
     if menu and side is not None:
         title = (display.label(side.action, lang) if display is not None else None) or side.action
         prompt = side.title.get(lang) or side.title.get("en", title)
@@ -248,13 +242,18 @@ def build_choices(
     return choices
 
 
+def subset_cards(action: Action) -> tuple[str, ...]:
+    """The card codes a subset action keeps (its ``cards``, see :attr:`Control.SUBSET`)."""
+    return tuple(getattr(action, "cards", ()))
+
+
 def locked_positions(choice: Choice, hand: Sequence[str]) -> set[int]:
     """Hand positions every legal subset keeps (cards kept before: they cannot be dropped)."""
     if not choice.subsets:
         return set()
-    common = set(choice.subsets[0].cards)
+    common = set(subset_cards(choice.subsets[0]))
     for keep in choice.subsets[1:]:
-        common &= set(keep.cards)
+        common &= set(subset_cards(keep))
     locked: set[int] = set()
     for code in common:
         for i, c in enumerate(hand):
@@ -264,11 +263,11 @@ def locked_positions(choice: Choice, hand: Sequence[str]) -> set[int]:
     return locked
 
 
-def subset_action(choice: Choice, hand: Sequence[str], chosen: set[int]) -> Keep | None:
-    """The legal :class:`Keep` of the chosen hand positions, or None if it is not legal."""
+def subset_action(choice: Choice, hand: Sequence[str], chosen: set[int]) -> Action | None:
+    """The legal subset action of the chosen hand positions, or None if it is not legal."""
     codes = sorted(hand[i] for i in chosen if 0 <= i < len(hand))
     for keep in choice.subsets:
-        if sorted(keep.cards) == codes:
+        if sorted(subset_cards(keep)) == codes:
             return keep
     return None
 

@@ -52,6 +52,7 @@ from sabacc.apps.tui.widgets import ActionBar, CardsView, SeatView
 from sabacc.apps.tui.wrap import CellLog
 from sabacc.core import events as ev
 from sabacc.core.errors import SabaccError
+from sabacc.engine.actions import Control
 from sabacc.services.render import Vocabulary, vocabulary
 
 
@@ -228,12 +229,12 @@ class TableLayout(TableState):
                     lines.append(fact_line)
             shown = piles(obs, game.info, self.lang)[:PILE_SLOTS]
         self.query_one("#centre-text", Static).update(Text("\n").join(lines))
-        picking_sun = self.mode == "pick" and self.pick is not None
-        sun_picks = (
-            {o.index for o in self.pick.options if o.where == "sun"}
-            if picking_sun and self.pick is not None
-            else set()
-        )
+        # Cards being picked from a pile (a Sun card to take): numbered and lit on that pile.
+        pile_picks: dict[str, set[int]] = {}
+        if self.mode == "pick" and self.pick is not None:
+            for o in self.pick.options:
+                if o.where not in ("hand", "menu"):
+                    pile_picks.setdefault(o.where, set()).add(o.index)
         self.pile_names = [p.name for p in shown]
         # Each pile as wide as its cards; the widest shrinks to chips if they do not all fit.
         card = CARD_SIZE[self.has_class("roomy") and not self.has_class("crowded")][0]
@@ -257,11 +258,12 @@ class TableLayout(TableState):
                 self.pile_widths[i] = (widths[i], label_width)
                 view.styles.width = widths[i]
                 slot.styles.width = max(widths[i], label_width)
-            numbered = pile.name == "sun" and bool(sun_picks)
+            picks = pile_picks.get(pile.name, set())
+            numbered = bool(picks)
             view.show(
                 game.variant,
                 pile.codes,
-                highlight=sun_picks if pile.name == "sun" else set(),
+                highlight=picks,
                 numbered=numbered,
                 backs=pile.backs,
                 empty_text="—",
@@ -345,9 +347,12 @@ class TableLayout(TableState):
         hints.display = hint is not None
         hints.update(hint or "")
 
-    @staticmethod
-    def _keep_word(v: Vocabulary) -> str:
-        return v.label("keep") if v.has("label.keep") else v.text("ui.keep")
+    def _keep_word(self, v: Vocabulary) -> str:
+        """The word confirming a subset: the variant's subset kind's label, else "keep"."""
+        game = self.game
+        kinds = game.info.actions if game is not None else ()
+        name = next((k.name for k in kinds if k.control is Control.SUBSET), "")
+        return v.label(name) if name and v.has(f"label.{name}") else v.text("ui.keep")
 
     def _draw_actions(self, obs: Mapping[str, Any], review: Mapping[str, Any] | None) -> None:
         game = self.game

@@ -18,6 +18,7 @@ from rich.text import Text
 import sabacc
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import SabaccError
+from sabacc.engine.actions import COMMON_FIELDS
 from sabacc.engine.variant import SideHand, TableDisplay, VariantInfo
 from sabacc.services.render import Vocabulary, action_label, vocabulary
 from sabacc.variants.registry import lookup
@@ -309,54 +310,6 @@ def phase_title(phase: str) -> str:
 
 
 # ---------------------------------------------------------------------- table facts
-#: Observation keys the table draws in a dedicated place; any other scalar key is listed as is.
-KNOWN_KEYS = frozenset(
-    {
-        "schema_version",
-        "variant",
-        "seat",
-        "hand",
-        "phase",
-        "dealer",
-        "current_player",
-        "is_over",
-        "seats",
-        "pots",
-        "betting",
-        "legal",
-        "last_hand",
-        "you",
-        "outcome",
-        "round",
-        "rounds",
-        "discard_top",
-        "discard_pile",
-        "draw_pile",
-        "mucked",
-        "dice",
-        "sun",
-        "moon_count",
-        "moon_known",
-        "moon",
-        "discard_stack",
-        "starting_player",
-        "hand_cap",
-        "turn",
-        "orbit",
-        "max_orbits",
-        "calls_open",
-        "bet_limit",
-        "raises",
-        "max_raises",
-        "deck",
-        "out_of_play",
-        "roll",
-        "shift",
-        "caller",
-    }
-)
-
-
 def words(obs: Mapping[str, Any], lang: str = "en") -> Vocabulary:
     """The table's words for the observation's variant in ``lang`` (the catalogue's ``ui.*``
     keys and the variant's own terms)."""
@@ -575,8 +528,9 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
     info = _info(obs)
     piles = [p.key for p in info.piles] if info is not None and info.display.declared_piles else []
     shown = info.display.shown_keys if info is not None else ()
+    placed = info.placed_fields if info is not None else COMMON_FIELDS
     for key, value in obs.items():
-        if key in KNOWN_KEYS or value is None or isinstance(value, dict | list):
+        if key in placed or value is None or isinstance(value, dict | list):
             continue
         if v.variant_has(f"fact.{key}"):
             continue  # the variant words it: key_facts
@@ -596,11 +550,12 @@ def key_facts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
     v = words(obs, lang)
     info = _info(obs)
     shown = (*info.display.shown_keys, info.display.lost_key) if info is not None else ()
+    placed = info.placed_fields if info is not None else COMMON_FIELDS
     parts = []
     for key, value in obs.items():
         if value is None or isinstance(value, dict | list) or not v.variant_has(f"fact.{key}"):
             continue
-        if key in KNOWN_KEYS or key in shown or value is False:
+        if key in placed or key in shown or value is False:
             continue  # the top bar or the pot line says it; a flag that is off says nothing
         term = v.text(f"choice.{value}") if v.has(f"choice.{value}") else str(value)
         text = v.text(f"fact.{key}", value=value, term=term)

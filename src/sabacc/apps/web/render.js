@@ -6,13 +6,12 @@ import { esc } from "./dom.js";
 import { getLang, handName, has, t } from "./i18n.js";
 import { actionText, displayCode } from "./text.js";
 
-const KNOWN_KEYS = new Set([
-  "schema_version", "variant", "seat", "hand", "phase", "dealer", "current_player", "is_over", "seats", "pots",
-  "betting", "legal", "last_hand", "you", "outcome", "round", "rounds", "discard_top",
-  "discard_pile", "draw_pile", "mucked", "dice", "sun", "moon_count", "moon_known",
-  "discard_stack", "starting_player", "hand_cap", "deck", "out_of_play", "roll", "shift",
-  "turn", "orbit", "max_orbits", "calls_open", "bet_limit", "raises", "max_raises", "caller",
-]);
+// The observation keys shown in a place of their own: every observation's common keys and the
+// variant's declared fields (VariantInfo.placed_fields, from /api/variants); any other scalar
+// key is listed among the facts.
+function placedKeys(variant) {
+  return new Set(variantInfo(variant)?.placed_fields || []);
+}
 
 // i18n keys of the generic pile names a variant may declare.
 const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", moon: "moon", sun: "sun", out: "out_pile" };
@@ -189,6 +188,7 @@ function seatHTML(view, s, pos) {
 }
 
 function centerHTML(obs, style) {
+  const placed = placedKeys(obs.variant);
   const lines = [];
   // the variant's own name for its phase first (Coruscant's selection, Kessel's impostor)
   const own = variantInfo(obs.variant)?.text?.phases?.[getLang()]?.[obs.phase];
@@ -228,11 +228,11 @@ function centerHTML(obs, style) {
       const back = value ? backHTML("", `pile-card ${pile.name}`) : `<div class="card empty-slot"></div>`;
       piles.push(`<div class="pile ${act ? "takes" : ""}"${act}><div class="stack-cards">${back}<span class="count">${value}</span></div><label>${label}${known.length ? ` · ${known.map((c) => displayCode(c, style)).join(" ")}` : ""}</label></div>`);
     }
-    KNOWN_KEYS.add(pile.key);
+    placed.add(pile.key);
     // A declared pile's top and size under shorter keys are the same fact: not listed again.
-    for (const key of Object.keys(obs)) if (pile.key.startsWith(key)) KNOWN_KEYS.add(key);
+    for (const key of Object.keys(obs)) if (pile.key.startsWith(key)) placed.add(key);
   }
-  (display.shown_keys || []).forEach((k) => KNOWN_KEYS.add(k)); // shown elsewhere (TableDisplay)
+  (display.shown_keys || []).forEach((k) => placed.add(k)); // shown elsewhere (TableDisplay)
   if (piles.length) lines.push(`<div class="piles">${piles.join("")}</div>`);
   lines.push(...rows);
   // pots
@@ -256,7 +256,7 @@ function centerHTML(obs, style) {
   const extra = [];
   if (obs.calls_open) extra.push(`<span class="chip">${t("calls_open")}</span>`);
   for (const [key, value] of Object.entries(obs)) {
-    if (KNOWN_KEYS.has(key) || value == null || value === false || typeof value === "object") continue;
+    if (placed.has(key) || value == null || value === false || typeof value === "object") continue;
     if (value === true) {
       extra.push(`<span class="chip">${esc(key_label(key, obs.variant))}</span>`);
       continue;

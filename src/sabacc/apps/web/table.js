@@ -627,9 +627,15 @@ export class TablePage {
     const own = (a) => display.labels?.[lang]?.[a] ?? display.labels?.en?.[a];
     const side = display.side_hand;
     const sideButtons = [];
-    const keeps = []; // "choose a subset of your cards": one picker, not a button per subset
+    // The variant's declared action kinds (/api/variants): a subset kind ("choose a subset of
+    // your cards") is one picker, not a button per subset; a kind picking a pile's card (a
+    // face-up pile's) offers that pile's cards.
+    const kinds = variantInfo(obs.variant)?.actions || [];
+    const subsetKind = kinds.find((k) => k.control === "subset");
+    const subsetHead = subsetKind ? `${subsetKind.head} ` : null;
+    const keeps = [];
     for (const a of legal.actions) {
-      if (a.startsWith("keep ")) {
+      if (subsetHead && a.startsWith(subsetHead)) {
         keeps.push(a);
         continue;
       }
@@ -658,17 +664,26 @@ export class TablePage {
       } else simple.push(a);
     }
     const mine = obs.you?.cards || [];
-    const sun = obs.sun || [];
+    const pileCards = kinds.filter((k) => k.control === "pile" && k.pile).flatMap((k) => obs[k.pile] || []);
     const cardFor = (value) => {
       const v = Number(value.replace(/[a-z]$/, ""));
-      const pool = [...mine, ...sun];
+      const pool = [...mine, ...pileCards];
       const code = pool.find((c) => Number(String(c).replace(/[a-z]$/, "")) === v);
       return code || value;
     };
-    const order = ["check", "call", "stand", "gain", "call hand", "junk"];
-    simple.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+    // Buttons in order: check and call, stand, the variant's card actions, its own betting
+    // actions (drawn as an accent), junk; anything else after them.
+    const kindOf = (a) => kinds.find((k) => k.head === a);
+    const rank = (a) => {
+      const shared = { check: 0, call: 1, stand: 2, junk: 5 }[a];
+      if (shared !== undefined) return shared;
+      const kind = kindOf(a);
+      return kind ? (kind.betting ? 4 : 3) : 99;
+    };
+    simple.sort((a, b) => rank(a) - rank(b));
+    const accent = (a) => rank(a) === 4;
     const buttons = simple.map(
-      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${a === "call hand" ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${esc(own(a) || "") || actionLabel(a, obs.variant)}</button>`,
+      (a) => `<button class="act ${a === "junk" ? "danger" : ""} ${accent(a) ? "accent" : ""}" data-action="${esc(a)}" ${this.pending ? "disabled" : ""}>${esc(own(a) || "") || actionLabel(a, obs.variant)}</button>`,
     );
     // What each swap gives and takes: the card is yours, the pile's top is what you take
     // (face-up piles show it; face-down ones give an unseen card). Piles come from the variant.
@@ -680,14 +695,21 @@ export class TablePage {
       if (Array.isArray(value)) return value.length ? value[value.length - 1] : null;
       return value || null;
     };
+    // A group's name: its declared kind's (a card taken from a pile: "gain sun"), else its words.
+    const groupName = (head) => {
+      const own = kinds.find((k) => k.head === head && k.form.includes("<card>"));
+      return own ? own.name.replace(/_/g, " ") : head;
+    };
+    // A card button's caption, by its declared kind: a hand card given for a pile's card
+    // (a swap), a pile's card taken, else the action's words.
     const caption = (kind, value) => {
       const card = displayCode(cardFor(value), this.style);
-      const [verb, source] = kind.split(" ");
-      if (verb === "swap" && source) {
-        const top = pileTop(source);
+      const own = kinds.find((k) => k.head === kind && k.form.includes("<card>"));
+      if (own?.control === "card" && own.source) {
+        const top = pileTop(own.source);
         return top ? t("give_take", { give: card, take: displayCode(top, this.style) }) : t("give_take_hidden", { give: card });
       }
-      if (verb === "gain") return t("take_card", { take: card });
+      if (own?.control === "pile") return t("take_card", { take: card });
       return actionText(`${kind} ${value}`);
     };
     if (sideButtons.length) {
@@ -708,7 +730,7 @@ export class TablePage {
     const groupHTML = [...groups.entries()].map(([kind, items]) =>
       kind === "\u0000side"
         ? `<div class="act-group tokens"><span class="group-label">${esc(this.sideTitle)}</span>${items.join("")}</div>`
-        : `<div class="act-group"><span class="group-label">${actionLabel(kind === "gain" ? "gain sun" : kind, obs.variant)}</span>
+        : `<div class="act-group"><span class="group-label">${actionLabel(groupName(kind), obs.variant)}</span>
         ${items.map((it) => `<button class="act card-btn" data-action="${esc(it.action)}" title="${esc(caption(kind, it.value))}" ${this.pending ? "disabled" : ""}>${cardHTML(cardFor(it.value), this.style, "sm")}<small class="give-take">${esc(caption(kind, it.value))}</small></button>`).join("")}
       </div>`,
     );
@@ -734,17 +756,18 @@ export class TablePage {
     }
     let subset = "";
     if (keeps.length) {
-      const sets = keeps.map((a) => a.slice(5).split(" "));
+      const sets = keeps.map((a) => a.slice(subsetHead.length).split(" "));
       const locked = new Set(sets.reduce((acc, s) => acc.filter((c) => s.includes(c))));
       // the cards chosen so far survive a redraw (a spectator arriving, a chat line)
       const key = `${this.msg?.game_no}:${this.msg?.version}`;
       const picked = new Set(this.keepChoice?.key === key ? this.keepChoice.codes : []);
       const on = (c) => locked.has(c) || picked.has(c);
-      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}" data-key="${esc(key)}">
-        <span class="group-label">${actionLabel("keep", obs.variant)}</span>
+      const name = subsetKind.name.replace(/_/g, " ");
+      subset = `<div class="act-group subset" data-keeps="${esc(JSON.stringify(keeps))}" data-head="${esc(subsetHead)}" data-key="${esc(key)}">
+        <span class="group-label">${actionLabel(name, obs.variant)}</span>
         <p class="keep-hint muted small">${t(locked.size ? "keep_hint_more" : "keep_hint")}</p>
         ${mine.map((c, i) => `<button class="act card-btn toggle ${on(c) ? "on" : ""} ${locked.has(c) ? "locked" : ""}" data-pos="${i}" data-code="${esc(c)}" aria-pressed="${on(c)}" title="${esc(displayCode(c, this.style))}" ${this.pending || locked.has(c) ? "disabled" : ""}>${cardHTML(c, this.style, "sm")}</button>`).join("")}
-        <button class="act primary" id="keep-go" disabled>${actionLabel("keep", obs.variant)}</button>
+        <button class="act primary" id="keep-go" disabled>${actionLabel(name, obs.variant)}</button>
       </div>`;
     }
     const toCall = obs.betting?.to_call ? `<span class="chip">${t("to_call", { n: obs.betting.to_call })}</span>` : "";
@@ -861,7 +884,8 @@ export class TablePage {
       const keeps = JSON.parse(picker.dataset.keeps);
       const chosen = () =>
         $$(".subset .toggle.on").map((b) => b.dataset.code).sort().join(" ");
-      const match = () => keeps.find((a) => a.slice(5).split(" ").sort().join(" ") === chosen());
+      const head = picker.dataset.head;
+      const match = () => keeps.find((a) => a.slice(head.length).split(" ").sort().join(" ") === chosen());
       $$(".subset .toggle:not(.locked)").forEach((b) =>
         b.addEventListener("click", () => {
           b.classList.toggle("on");

@@ -18,23 +18,13 @@ import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from sabacc.core.actions import (
-    Action,
-    Bet,
-    Call,
-    CallHand,
-    Check,
-    Discard,
-    Gain,
-    Junk,
-    Keep,
-    Raise,
-    Stand,
-    Swap,
-)
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
 from sabacc.engine.betting import Legal
 from sabacc.engine.bots import BotModel, View, card_value, legal_from_actions
+from sabacc.variants.classic.actions import CallHand
+from sabacc.variants.coruscant_shift.actions import Keep
 from sabacc.variants.registry import lookup
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 
 __all__ = [
     "View",

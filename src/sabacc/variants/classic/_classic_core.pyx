@@ -29,9 +29,10 @@ import random as _random
 from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
-from sabacc.core.actions import CALL, CALL_HAND, CHECK, GAIN, JUNK, STAND
-from sabacc.core.actions import Bet, Call, CallHand, Check, Gain, Junk, Raise, Stand, Swap
-from sabacc.core.actions import parse_action
+from sabacc.core.actions import CALL, CHECK, JUNK, STAND
+from sabacc.core.actions import Bet, Call, Check, Junk, Raise, Stand
+from sabacc.variants.classic.actions import CALL_HAND, CallHand
+from sabacc.variants.spike_family.actions import GAIN, Gain, Swap
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
@@ -43,6 +44,9 @@ from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.variants.classic.rules import (
     CLASSIC_DECK, ClassicGame, ClassicOptions, evaluate_classic, exchange_action,
 )
+
+#: Classic's one text parser (built from its declared action kinds).
+cdef object parse_action = ClassicGame.info.parse_action
 
 DEF MAXP = 8
 DEF NC = 76

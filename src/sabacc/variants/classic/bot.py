@@ -11,9 +11,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sabacc.core.actions import Action, Gain, Stand, Swap
+from sabacc.core.actions import Action, Stand
 from sabacc.core.cards import Deck
 from sabacc.engine.bots import BotModel, View
+from sabacc.variants.spike_family.actions import Gain, Swap
 
 
 def classic_q(values: Sequence[int], scoring: str = "signed") -> float:

@@ -27,34 +27,25 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, TypedDict
 
-from sabacc.core.actions import (
-    CALL,
-    CALL_HAND,
-    CHECK,
-    GAIN,
-    JUNK,
-    STAND,
-    Action,
-    CallHand,
-    Gain,
-    Stand,
-    Swap,
-)
+from sabacc.core.actions import CALL, CHECK, JUNK, STAND, Action, Stand
 from sabacc.core.cards import Card, Deck
 from sabacc.core.errors import OptionError
 from sabacc.core.events import CardTaken, Dealt, DiceRolled, Event
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine.actions import Field, betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import SUDDEN_DEMISE, Pile, PotRule, VariantInfo
+from sabacc.variants.classic.actions import CALL_HAND, CALL_HAND_KIND, EXCHANGE_KIND, CallHand
 from sabacc.variants.classic.bot import ClassicBot
 from sabacc.variants.classic.odds import ClassicOdds
 from sabacc.variants.classic.text import CLASSIC_TEXT
 from sabacc.variants.registry import register
+from sabacc.variants.spike_family.actions import GAIN, GAIN_KIND, Gain, Swap
 
 # --------------------------------------------------------------------------------------------
 # Hand evaluation
@@ -685,7 +676,6 @@ CLASSIC_FEATURES = FeatureSpec(
     ),
     writer=_classic_writer,
     from_observation=_classic_from_observation,
-    action_kinds=("stand", "check", "call", "junk", "call hand", "gain", "swap draw"),
     env_name="classic",
     bet_sizes=_classic_bet_sizes,
 )
@@ -736,6 +726,21 @@ ClassicGame.info = register(
         game_type=ClassicGame,
         evaluator=evaluate,
         rl_spec=CLASSIC_FEATURES,
+        actions=betting_kinds(CALL_HAND_KIND, GAIN_KIND, EXCHANGE_KIND),
+        fields=(
+            Field("deck", "pile"),
+            Field("out_of_play", "pile"),
+            Field("roll", "dice"),
+            Field("shift", "dice"),
+            Field("turn", "bar"),
+            Field("orbit", "bar"),
+            Field("max_orbits", "bar"),
+            Field("calls_open", "bar"),
+            Field("caller", "bar"),
+            Field("bet_limit", "hidden"),
+            Field("raises", "hidden"),
+            Field("max_raises", "hidden"),
+        ),
         summary="The 76-card game of the Star Wars galaxy: highest total up to 23, shifting cards.",
         rules_text=CLASSIC_RULES,
         piles=(Pile("deck", False, "deck"), Pile("out", False, "out_of_play")),

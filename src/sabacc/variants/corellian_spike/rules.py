@@ -21,7 +21,7 @@ from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypedDict
 
-from sabacc.core.actions import GAIN, STAND, Action, Gain, Stand, Swap
+from sabacc.core.actions import STAND, Action, Stand
 from sabacc.core.cards import Card
 from sabacc.core.events import (
     CardDiscarded,
@@ -33,6 +33,7 @@ from sabacc.core.events import (
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine.actions import Field, betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
@@ -41,13 +42,20 @@ from sabacc.engine.observation import Observation
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.text import SPIKE_TEXT
 from sabacc.variants.registry import register
+from sabacc.variants.spike_family.actions import (
+    GAIN,
+    GAIN_KIND,
+    SWAP_DISCARD_KIND,
+    SWAP_DRAW_KIND,
+    Gain,
+    Swap,
+    swap_action,
+)
 from sabacc.variants.spike_family.bot import SpikeBot
 from sabacc.variants.spike_family.deck import SPIKE_DECK as SPIKE_DECK
 from sabacc.variants.spike_family.hands import SPIKE_TIEBREAKS, evaluate_spike
 from sabacc.variants.spike_family.odds import SpikeOdds
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
-
-_SWAPS: dict[tuple[str, int], Swap] = {}
 
 
 class SpikePart(TypedDict):
@@ -64,15 +72,6 @@ class SpikePart(TypedDict):
 
 class SpikeObservation(Observation, SpikePart):
     """A Corellian Spike observation (:meth:`SpikeGame.observation`, both engines)."""
-
-
-def swap_action(source: str, value: int) -> Swap:
-    """The interned :class:`Swap` action (legal-action lists reuse the same objects)."""
-    key = (source, value)
-    action = _SWAPS.get(key)
-    if action is None:
-        action = _SWAPS[key] = Swap(source, value)
-    return action
 
 
 @dataclass(frozen=True)
@@ -529,7 +528,6 @@ SPIKE_FEATURES = FeatureSpec(
     ),
     writer=_spike_writer,
     from_observation=_spike_from_observation,
-    action_kinds=("stand", "check", "call", "junk", "gain", "swap discard", "swap draw"),
     env_name="spike",
 )
 
@@ -556,6 +554,15 @@ def total_zero(hand: HandValue) -> bool:
 
 #: The pots of the Spike family: the best hand takes the main pot, and the sabacc pot too if it
 #: totals 0 (otherwise the sabacc pot carries over).
+#: The Spike family's own observation fields and how the tables show them.
+SPIKE_FIELDS: tuple[Field, ...] = (
+    Field("discard_top", "hidden"),  # the discard pile's top: drawn with the pile
+    Field("discard_pile", "pile"),
+    Field("draw_pile", "pile"),
+    Field("mucked", "pile"),
+    Field("dice", "dice"),
+)
+
 SPIKE_POTS = (
     PotRule("main", "the best hand", lambda hand: True),
     PotRule("sabacc", "the best hand, if it totals 0", total_zero, sabacc=True),
@@ -591,6 +598,8 @@ SpikeGame.info = register(
         game_type=SpikeGame,
         evaluator=evaluate,
         rl_spec=SPIKE_FEATURES,
+        actions=betting_kinds(GAIN_KIND, SWAP_DISCARD_KIND, SWAP_DRAW_KIND),
+        fields=SPIKE_FIELDS,
         summary="The Sabacc For Charity tournament game from Solo: 62 cards, 3 rounds, spike dice.",
         rules_text=SPIKE_RULES,
         piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from sabacc.core.actions import Action, Keep
+from sabacc.core.actions import Action
 from sabacc.core.cards import Deck
 from sabacc.engine.bots import BotModel, View, card_value
+from sabacc.variants.coruscant_shift.actions import Keep
 
 #: Suit letters of the Spike deck's staves by the silver die's names.
 _LETTERS = {"circle": "c", "triangle": "t", "square": "s"}

@@ -26,18 +26,20 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypedDict
 
-from sabacc.core.actions import Action, Keep, keep_action, parse_action
+from sabacc.core.actions import Action
 from sabacc.core.cards import Card
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.core.events import Dealt, Event
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine.actions import betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
-from sabacc.variants.corellian_spike.rules import SpikeGame
+from sabacc.variants.corellian_spike.rules import SPIKE_FIELDS, SpikeGame
+from sabacc.variants.coruscant_shift.actions import KEEP_KIND, Keep, keep_action
 from sabacc.variants.coruscant_shift.bot import CoruscantBot
 from sabacc.variants.coruscant_shift.odds import CoruscantOdds
 from sabacc.variants.coruscant_shift.text import CORUSCANT_TEXT
@@ -360,7 +362,7 @@ class CoruscantGame(SpikeGame):
         """A ``keep`` naming cards by value only (``keep -3 +5 0``) as the cards of the hand it
         means; refused when a value-only card could be either of two suits."""
         try:
-            act = parse_action(action)
+            act = CoruscantGame.info.parse_action(action)
         except IllegalActionError:
             return action
         seat = self.to_act
@@ -544,8 +546,6 @@ CORUSCANT_FEATURES = FeatureSpec(
     ),
     writer=_coruscant_writer,
     from_observation=_coruscant_from_observation,
-    action_kinds=("stand", "check", "call", "junk", "keep"),  # stand: never legal, kept first
-    keep_slots=2**HAND_SIZE - 1,
     env_name="coruscant",
 )
 
@@ -604,5 +604,8 @@ CoruscantGame.info = register(
             ChanceEvent("roll", "the gold die (target number) and the silver die (suit)", 6),
         ),
         rl_spec=CORUSCANT_FEATURES,
+        # stand is never legal; it is kept first, the passive choice of the RL table
+        actions=betting_kinds(KEEP_KIND),
+        fields=SPIKE_FIELDS,
     )
 )

@@ -4,6 +4,7 @@
 ``keep``, ``discard``, ``impostor 4`` (an Impostor's die at the reveal), ``prime 3`` (Prime
 Sabacc's die), ``token free_draw``, ``token target_tariff 2`` (a target seat). Every text form
 round-trips through :func:`parse_kessel_action` and ``str()``; ``KesselGame.parse_action`` uses it.
+The parser is built from Kessel's declared kinds (:data:`KESSEL_KINDS`, in RL table order).
 """
 
 from __future__ import annotations
@@ -13,19 +14,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sabacc.core.actions import (
-    Action,
-    Call,
-    CallHand,
-    Check,
-    Junk,
-    Stand,
-    checked_action,
-    parse_action,
-    whole_number,
-)
+from sabacc.core.actions import Action, whole_number
 from sabacc.core.errors import IllegalActionError
 from sabacc.core.events import Event
+from sabacc.engine.actions import (
+    STAND_KIND,
+    ActionKind,
+    ActionParser,
+    Control,
+    constant,
+    one_slot,
+)
 from sabacc.variants.kessel.tokens import TARGETED, TOKEN_HELP, TOKENS
 
 # ------------------------------------------------------------------ actions
@@ -41,6 +40,15 @@ class Draw(Action):
 
     def __str__(self) -> str:
         return f"draw {self.source}"
+
+    def checked(self) -> Action:
+        source: object = self.source
+        if type(source) is str and source in DRAW_SOURCES:
+            return self
+        raise IllegalActionError(
+            f"draw {source!r}: draw from where? say 'draw sand', 'draw blood', "
+            "'draw sand discard' or 'draw blood discard'"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +75,9 @@ class ChooseImpostor(Action):
     def __str__(self) -> str:
         return f"impostor {self.value}"
 
+    def checked(self) -> Action:
+        return _die_choice(self)
+
 
 @dataclass(frozen=True, slots=True)
 class ChoosePrime(Action):
@@ -77,6 +88,9 @@ class ChoosePrime(Action):
 
     def __str__(self) -> str:
         return f"prime {self.value}"
+
+    def checked(self) -> Action:
+        return _die_choice(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +103,37 @@ class PlayToken(Action):
 
     def __str__(self) -> str:
         return f"token {self.token}" if self.target is None else f"token {self.token} {self.target}"
+
+    def checked(self) -> Action:
+        """The play if its token is a name (``str``) and its target a seat number (``int``) or
+        None; a NumPy integer target is converted. A ``bool`` is not a seat number: ``1.0`` and
+        ``True`` equal ``1`` (and hash alike), so unchecked they would pass as the legal seat-1
+        play and the history would record ``token target_tariff 1.0``, which does not replay."""
+        token: object = self.token
+        target: object = self.target
+        if type(token) is not str:
+            raise IllegalActionError(f"token: the token must be a token name (str), got {token!r}")
+        if target is None or type(target) is int:
+            return self
+        whole = whole_number(target)
+        if whole is None:
+            raise IllegalActionError(
+                f"token {token}: the target must be a seat number (int), got {target!r}"
+            )
+        return PlayToken(token, whole)
+
+
+def _die_choice(action: ChooseImpostor | ChoosePrime) -> Action:
+    """``action`` if its die value is an ``int``; a NumPy integer is converted."""
+    value: object = action.value
+    if type(value) is int:
+        return action
+    whole = whole_number(value)
+    if whole is None:
+        raise IllegalActionError(
+            f"{action.kind}: the value must be a die value 1-6 (int), got {value!r}"
+        )
+    return type(action)(whole)
 
 
 DRAWS: dict[str, Draw] = {s: Draw(s) for s in DRAW_SOURCES}
@@ -127,105 +172,95 @@ def token_actions(
             yield token_action(token, other)
 
 
-def _die_choice(action: ChooseImpostor | ChoosePrime) -> Action:
-    """``action`` if its die value is an ``int``; a NumPy integer is converted."""
-    value: object = action.value
-    if type(value) is int:
-        return action
-    whole = whole_number(value)
-    if whole is None:
-        raise IllegalActionError(
-            f"{action.kind}: the value must be a die value 1-6 (int), got {value!r}"
-        )
-    return type(action)(whole)
+def _draw_kind(source: str, pile: str, pile_name: str) -> ActionKind:
+    """``draw <source>``: take the top of the pile ``pile`` (its observation key), whose
+    declared name is ``pile_name``."""
+    return ActionKind(
+        "draw_" + source.replace(" ", "_"),
+        Draw,
+        f"draw {source}",
+        constant(DRAWS[source]),
+        Control.PILE,
+        pile=pile,
+        source=pile_name,
+        matches=lambda action: isinstance(action, Draw) and action.source == source,
+        slots=one_slot(DRAWS[source]),
+    )
 
 
-def _token_play(action: PlayToken) -> PlayToken:
-    """``action`` if its token is a name (``str``) and its target a seat number (``int``) or
-    None; a NumPy integer target is converted. A ``bool`` is not a seat number."""
-    token: object = action.token
-    target: object = action.target
-    if type(token) is not str:
-        raise IllegalActionError(f"token: the token must be a token name (str), got {token!r}")
-    if target is None or type(target) is int:
-        return action
-    whole = whole_number(target)
-    if whole is None:
-        raise IllegalActionError(
-            f"token {token}: the target must be a seat number (int), got {target!r}"
-        )
-    return PlayToken(token, whole)
+def _die_kind(name: str, choices: dict[int, ChooseImpostor] | dict[int, ChoosePrime]) -> ActionKind:
+    def parse(words: Sequence[str], text: str) -> Action | None:
+        if len(words) != 1:
+            return None
+        if words[0].isdigit() and 1 <= int(words[0]) <= 6:
+            return choices[int(words[0])]
+        raise IllegalActionError(f"{text!r}: choose a die value 1-6, e.g. '{name} 4'")
+
+    def slots(values: Sequence[int], options: object) -> Sequence[Action]:
+        return tuple(choices.values())
+
+    cls = ChooseImpostor if name == "impostor" else ChoosePrime
+    return ActionKind(name, cls, f"{name} <die>", parse, Control.DIE, key=name[0], slots=slots)
 
 
-#: The action kinds without fields: nothing to check (the first test: the most common plays).
-_FIELDLESS: frozenset[type[Action]] = frozenset(
-    {Stand, Keep, DiscardDrawn, Check, Call, Junk, CallHand}
+def _parse_token(words: Sequence[str], text: str) -> Action | None:
+    if len(words) not in (1, 2):
+        return None
+    name = words[0].replace("-", "_")
+    if name not in TOKEN_HELP:
+        raise IllegalActionError(f"{text!r}: unknown token; tokens: " + ", ".join(TOKENS))
+    if len(words) == 1:
+        return token_action(name)
+    if not words[1].isdigit():
+        raise IllegalActionError(f"{text!r}: the target is a seat number, e.g. 'token {name} 2'")
+    return token_action(name, int(words[1]))
+
+
+#: The most seats at a Kessel table: a targeted token has one RL slot per seat.
+MAX_SEATS = 6
+
+
+def _token_slots(values: Sequence[int], options: object) -> Sequence[Action]:
+    out: list[Action] = []
+    for token in TOKENS:
+        if token in TARGETED:
+            out.extend(token_action(token, s) for s in range(MAX_SEATS))
+        else:
+            out.append(token_action(token))
+    return tuple(out)
+
+
+#: Kessel's action kinds, in RL action-table order (stand first: the passive choice).
+KESSEL_KINDS: tuple[ActionKind, ...] = (
+    STAND_KIND,
+    _draw_kind("sand", "sand_draw", "sand draw"),
+    _draw_kind("blood", "blood_draw", "blood draw"),
+    _draw_kind("sand discard", "sand_discard_pile", "sand discard"),
+    _draw_kind("blood discard", "blood_discard_pile", "blood discard"),
+    ActionKind("keep", Keep, "keep", constant(KEEP), key="k", slots=one_slot(KEEP)),
+    ActionKind(
+        "discard",
+        DiscardDrawn,
+        "discard",
+        constant(DISCARD_DRAWN),
+        key="x",
+        slots=one_slot(DISCARD_DRAWN),
+    ),
+    _die_kind("impostor", IMPOSTOR_CHOICES),
+    _die_kind("prime", PRIME_CHOICES),
+    ActionKind(
+        "token",
+        PlayToken,
+        "token <token> [seat]",
+        _parse_token,
+        Control.ITEM,
+        key="t",
+        slots=_token_slots,
+    ),
 )
 
-
-def checked_kessel_action(action: Action) -> Action:
-    """``action`` if its fields are well formed, raising :class:`IllegalActionError` if not
-    (both engines' boundary, before any change): a token's target is a seat number, a die
-    choice a whole number, a draw's source one of :data:`DRAW_SOURCES`; the core's actions go
-    through :func:`~sabacc.core.actions.checked_action`. ``1.0`` and ``True`` equal ``1`` (and
-    hash alike), so without this they would pass as the legal seat-1 action and the history
-    would record ``token target_tariff 1.0``, which does not replay."""
-    kind = type(action)
-    if kind in _FIELDLESS:
-        return action
-    if kind is Draw:
-        source: object = action.source  # type: ignore[attr-defined]
-        if type(source) is str and source in DRAWS:
-            return action
-        raise IllegalActionError(
-            f"draw {source!r}: draw from where? say 'draw sand', 'draw blood', "
-            "'draw sand discard' or 'draw blood discard'"
-        )
-    if kind is PlayToken:
-        return _token_play(action)  # type: ignore[arg-type]
-    if kind is ChooseImpostor or kind is ChoosePrime:
-        return _die_choice(action)  # type: ignore[arg-type]
-    return checked_action(action)
-
-
-def parse_kessel_action(text: str | Action) -> Action:
-    """Parse a Kessel action (see the module docstring); other text goes to the core parser.
-    An :class:`Action` is checked by :func:`checked_kessel_action`."""
-    if isinstance(text, Action):
-        return checked_kessel_action(text)
-    if not isinstance(text, str):
-        raise IllegalActionError(f"an action must be text or an Action, not {type(text).__name__}")
-    norm = " ".join(text.strip().lower().split())
-    words = norm.split(" ")
-    head = words[0]
-    if norm == "keep":
-        return KEEP
-    if norm == "discard":
-        return DISCARD_DRAWN
-    if head == "draw":
-        rest = " ".join(words[1:])
-        if rest in DRAWS:
-            return DRAWS[rest]
-        raise IllegalActionError(
-            f"{text!r}: draw from where? say 'draw sand', 'draw blood', 'draw sand discard' "
-            "or 'draw blood discard'"
-        )
-    if head in ("impostor", "prime") and len(words) == 2:
-        if words[1].isdigit() and 1 <= int(words[1]) <= 6:
-            return (IMPOSTOR_CHOICES if head == "impostor" else PRIME_CHOICES)[int(words[1])]
-        raise IllegalActionError(f"{text!r}: choose a die value 1-6, e.g. '{head} 4'")
-    if head == "token" and len(words) in (2, 3):
-        name = words[1].replace("-", "_")
-        if name not in TOKEN_HELP:
-            raise IllegalActionError(f"{text!r}: unknown token; tokens: " + ", ".join(TOKENS))
-        if len(words) == 2:
-            return token_action(name)
-        if not words[2].isdigit():
-            raise IllegalActionError(
-                f"{text!r}: the target is a seat number, e.g. 'token {name} 2'"
-            )
-        return token_action(name, int(words[2]))
-    return parse_action(text)
+#: Kessel's one text parser, built from :data:`KESSEL_KINDS`.
+parse_kessel_action = ActionParser(KESSEL_KINDS)
 
 
 # ------------------------------------------------------------------ events

@@ -6,8 +6,8 @@ observation alike, so the two views agree by construction. Its blocks: the turn,
 player, both discard tops and piles by card kind, the draw piles' sizes, a drawn card (its face
 when this seat knows it, and the pile it came from), the round's token rules, the dice to choose
 from, per seat the unplayed token count, stood, immune and embargoed, this seat's own unplayed
-tokens, and the chips lost so far. Actions: stand, the four draws, keep, discard, the Impostor
-and Prime Sabacc values 1-6, and every token (a targeted one once per seat number).
+tokens, and the chips lost so far. Its actions (and their RL table slots) are declared in
+:mod:`sabacc.variants.kessel.actions`.
 """
 
 from __future__ import annotations
@@ -15,26 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableSequence
 from typing import Any
 
-from sabacc.core.actions import Action
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
-from sabacc.variants.kessel.actions import (
-    DISCARD_DRAWN,
-    DRAW_SOURCES,
-    DRAWS,
-    IMPOSTOR_CHOICES,
-    KEEP,
-    PRIME_CHOICES,
-    parse_kessel_action,
-    token_action,
-)
-from sabacc.variants.kessel.tokens import TARGETED, TOKENS
+from sabacc.variants.kessel.actions import DRAW_SOURCES
+from sabacc.variants.kessel.tokens import TOKENS
 
 #: Card kinds of a family, in feature order: 1-6, Impostor, Sylop.
 _KIND = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "I": 6, "0": 7}
 _SOURCE = {s: i for i, s in enumerate(DRAW_SOURCES)}
 _TOKEN = {t: i for i, t in enumerate(TOKENS)}
-#: Most seats a Kessel table has (targets of targeted tokens in the action table).
-MAX_SEATS = 6
 
 
 def _kind(code: str | None) -> int:
@@ -124,19 +112,6 @@ def _from_observation(obs: Mapping[str, Any], ids: Mapping[str, int]) -> tuple[A
     return kessel_extra(obs, obs["seat"], len(obs["seats"]))
 
 
-def kessel_actions(options: Any) -> tuple[Action, ...]:
-    """Kessel's fixed actions after ``stand``, in action-table order."""
-    out: list[Action] = [DRAWS[s] for s in DRAW_SOURCES]
-    out += [KEEP, DISCARD_DRAWN]
-    out += list(IMPOSTOR_CHOICES.values()) + list(PRIME_CHOICES.values())
-    for token in TOKENS:
-        if token in TARGETED:
-            out.extend(token_action(token, s) for s in range(MAX_SEATS))
-        else:
-            out.append(token_action(token))
-    return tuple(out)
-
-
 KESSEL_FEATURES = FeatureSpec(
     phases=("turn", "draw", "impostor", "prime"),
     ranks=4,  # Pure, Prime, Sabacc, a difference
@@ -161,9 +136,6 @@ KESSEL_FEATURES = FeatureSpec(
     ),
     writer=_writer,
     from_observation=_from_observation,
-    action_kinds=("stand",),
-    own_actions=kessel_actions,
-    parse=parse_kessel_action,
     bet_sizes=lambda options: (),
     env_name="kessel",
 )

@@ -44,6 +44,7 @@ from sabacc.core.events import (
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
+from sabacc.engine.actions import Field
 from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
@@ -54,6 +55,7 @@ from sabacc.variants.kessel.actions import (
     DRAWS,
     IMPOSTOR_CHOICES,
     KEEP,
+    KESSEL_KINDS,
     PRIME_CHOICES,
     ChipsLost,
     ChipsMoved,
@@ -65,7 +67,6 @@ from sabacc.variants.kessel.actions import (
     Keep,
     PlayToken,
     TokenPlayed,
-    parse_kessel_action,
     token_actions,
 )
 from sabacc.variants.kessel.bot import KesselBot
@@ -275,9 +276,6 @@ class KesselGame(Game):
     @property
     def deck(self) -> KesselDeck:
         return kessel_deck(self.options.impostors, self.options.sylops)
-
-    def parse_action(self, action: Action | str) -> Action:
-        return parse_kessel_action(action)
 
     # ------------------------------------------------------------------ round state
     def _reset_hand_state(self) -> None:
@@ -957,5 +955,7 @@ KesselGame.info = register(
         compiled=load_compiled_core,
         rl_spec=KESSEL_FEATURES,
         display=KESSEL_DISPLAY,
+        actions=KESSEL_KINDS,
+        fields=(Field("dice", "dice"), Field("starting_player", "bar"), Field("turn", "bar")),
     )
 )

@@ -35,10 +35,10 @@ import random as _random
 from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
-from sabacc.core.actions import CALL, CHECK, GAIN, JUNK, STAND
-from sabacc.core.actions import (
-    Action, Bet, Call, Check, Discard, Gain, Junk, Keep, Raise, Stand, Swap, parse_action,
-)
+from sabacc.core.actions import CALL, CHECK, JUNK, STAND
+from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
+from sabacc.variants.spike_family.actions import GAIN, Discard, Gain, Swap, swap_action
+from sabacc.variants.coruscant_shift.actions import Keep
 from sabacc.variants.spike_family.deck import SPIKE_DECK
 from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
@@ -49,7 +49,7 @@ from sabacc.engine.game import (
 )
 from sabacc.core.errors import IllegalActionError, OptionError
 from sabacc.variants.spike_family.hands import evaluate_spike
-from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeOptions, swap_action
+from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeOptions
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 from sabacc.variants.spike_family.deck import SPIKE_STAVES
 from sabacc.variants.coruscant_shift.rules import (
@@ -817,7 +817,7 @@ cdef void _read_options(Opts* o, object options) except *:
 
 cdef inline bint _well_formed(object action) except -1:
     """Whether ``action`` is a Spike action object with plain-int fields: the fast path of
-    ``apply`` and ``is_legal``. Anything else goes through ``parse_action``, the reference
+    ``apply`` and ``is_legal``. Anything else goes through the variant's parser, the reference
     engine's one boundary (text, whole-number amounts and card values)."""
     t = type(action)
     if t is _Bet or t is _Raise:
@@ -1993,7 +1993,7 @@ cdef class SpikeCore(_BettingCore):
 
     def is_legal(self, action):
         try:
-            parsed = action if _well_formed(action) else parse_action(action)
+            parsed = action if _well_formed(action) else self._game_type.info.parse_action(action)
         except IllegalActionError:
             return False
         if self.st.over or self.st.to_act < 0:
@@ -2015,7 +2015,7 @@ cdef class SpikeCore(_BettingCore):
         if not _well_formed(action) and (
             type(action) is not _Keep or self._keep_index(action, len(self._acts)) < 0
         ):  # a Keep this core listed for this decision is well formed
-            action = parse_action(action)
+            action = self._game_type.info.parse_action(action)
         if self.st.over:
             raise IllegalActionError("the game is over: no more actions")
         actor = self.st.to_act
@@ -3047,7 +3047,7 @@ cdef void _fill_core(SpikeCore new, object src, object rng_state, object hands, 
     new.seed = src.seed
     new.names = list(src.names)
     new._seats = [s for s, _ in src.actions]
-    new._acts = [parse_action(a) for _, a in src.actions]
+    new._acts = [new._game_type.info.parse_action(a) for _, a in src.actions]
     results = src.hand_results
     new.hand_nets = [(r.hand, r.dealer, r.reason, tuple(r.net)) for r in results]
     new._results = list(results)
@@ -3076,7 +3076,8 @@ cdef void _fill_core(SpikeCore new, object src, object rng_state, object hands, 
             elif text.startswith("kept "):  # nor which cards were kept (Coruscant)
                 last.append(_Keep(()))
             else:
-                last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
+                last.append(new._game_type.info.parse_action(
+                    text[: len(text) - 9] if st.allin_last[s] else text))
             st.last_kind[s] = _LAST_KIND_OF.get(last[s].kind, -1)
     new._last = last
     st.ndraw = len(draw)

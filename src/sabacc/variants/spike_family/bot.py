@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from sabacc.core.actions import Action, Discard, Gain, Stand, Swap
+from sabacc.core.actions import Action, Stand
 from sabacc.core.cards import Deck
 from sabacc.core.hands import HandValue
 from sabacc.engine.bots import BotModel, View
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from sabacc.variants.spike_family.hands import (
     SPIKE_CODES,
     SPIKE_MAX_VALUE,

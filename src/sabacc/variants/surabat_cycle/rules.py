@@ -28,10 +28,11 @@ from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypedDict
 
-from sabacc.core.actions import STAND, Action, Discard, Gain, Stand, Swap
+from sabacc.core.actions import STAND, Action, Stand
 from sabacc.core.cards import Card
 from sabacc.core.events import CardDiscarded, CardTaken, Dealt, Event, Flipped, Reshuffled
 from sabacc.core.options import Options
+from sabacc.engine.actions import Field, betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
@@ -39,14 +40,22 @@ from sabacc.engine.observation import Observation
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, VariantInfo
 from sabacc.variants.corellian_spike.rules import (
     SPIKE_DECK,
+    SPIKE_FIELDS,
     SPIKE_POTS,
     SpikeGame,
     SpikeOptions,
     evaluate,
-    swap_action,
 )
 from sabacc.variants.registry import register
+from sabacc.variants.spike_family.actions import Discard, Gain, Swap, swap_action
 from sabacc.variants.spike_family.hands import SPIKE_TIEBREAKS
+from sabacc.variants.surabat_cycle.actions import (
+    DISCARD_KIND,
+    GAIN_SUN_KIND,
+    SWAP_MOON_KIND,
+    discard_action,
+    gain_action,
+)
 from sabacc.variants.surabat_cycle.bot import SurabatBot
 from sabacc.variants.surabat_cycle.odds import SurabatOdds
 from sabacc.variants.surabat_cycle.text import SURABAT_TEXT
@@ -55,25 +64,6 @@ from sabacc.variants.surabat_cycle.text import SURABAT_TEXT
 SUN_SIZE = 3
 #: Cards put face down on the Moon pile at the start of a hand.
 MOON_SIZE = 2
-
-_GAINS: dict[int, Gain] = {}
-_DISCARDS: dict[int, Discard] = {}
-
-
-def gain_action(value: int) -> Gain:
-    """The interned ``gain <value>`` action (take the Sun card of that value)."""
-    action = _GAINS.get(value)
-    if action is None:
-        action = _GAINS[value] = Gain(value)
-    return action
-
-
-def discard_action(value: int) -> Discard:
-    """The interned ``discard <value>`` action (the forced discard over the hand cap)."""
-    action = _DISCARDS.get(value)
-    if action is None:
-        action = _DISCARDS[value] = Discard(value)
-    return action
 
 
 class SurabatPart(TypedDict):
@@ -512,7 +502,6 @@ SURABAT_FEATURES = FeatureSpec(
     ),
     writer=_surabat_writer,
     from_observation=_surabat_from_observation,
-    action_kinds=("stand", "check", "call", "junk", "gain value", "swap moon", "discard"),
     env_name="surabat",
 )
 
@@ -565,6 +554,16 @@ SurabatGame.info = register(
         game_type=SurabatGame,
         evaluator=evaluate,
         rl_spec=SURABAT_FEATURES,
+        actions=betting_kinds(GAIN_SUN_KIND, SWAP_MOON_KIND, DISCARD_KIND),
+        fields=(
+            *SPIKE_FIELDS,
+            Field("sun", "pile"),
+            Field("moon_count", "pile"),
+            Field("moon_known", "hidden"),  # drawn on the Moon pile
+            Field("discard_stack", "hidden"),
+            Field("starting_player", "bar"),
+            Field("hand_cap", "hidden"),
+        ),
         summary="Corellian Spike with a Sun and a Moon pile; one round per player, 500 buy-in.",
         rules_text=SURABAT_RULES,
         piles=(
