@@ -140,7 +140,6 @@ PENDING = {
     "apps/rl/features.py": "the generic RL features name the Spike family's action kinds",
     "apps/tui/view.py": "pile_counts words the face-down piles by their keys",
     "services/bots/policy.py": "the heuristic bot reads the Spike family's piles",
-    "services/bots/reference.py": "a lab reference bot, written for the Spike family",
 }
 #: The catalogue is words, not branches: its texts may say "gain" or "discard".
 TEXT = ("services/messages/",)

@@ -168,6 +168,8 @@ def toy_record(**changes: Any) -> VariantInfo:
         summary="Corellian Spike aiming at a target total.",
         rules_text="The hand closest to the target total wins; on target, the sabacc pot too.",
         piles=spike.piles,
+        actions=spike.actions,
+        fields=spike.fields,
         pots=(
             PotRule("main", "the best hand", lambda hand: True),
             PotRule("sabacc", "the best hand, if it is on target", on_target, sabacc=True),

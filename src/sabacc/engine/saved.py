@@ -31,7 +31,9 @@ SAVE_FORMAT = "sabacc-game"
 SAVE_VERSION = 1
 #: Attributes not saved: the event log (a restored game's starts empty), caches, and what the
 #: save keeps in its own fields (options, RNG, logging switch).
-SKIPPED = frozenset({"events", "_pending", "_legal", "rng", "options", "log", "_subdeck"})
+SKIPPED = frozenset(
+    {"events", "_pending", "_legal", "rng", "options", "log", "_subdeck", "_hand_rounds"}
+)
 
 
 def dump(game: Game, types: Iterable[type]) -> dict[str, Any]:
