@@ -158,6 +158,9 @@ ${camel}Game.info = register(
         summary="$title: a new variant, Corellian Spike's rules for now.",
         rules_text=${upper}_RULES,
         piles=(Pile("draw", False, "draw_pile"), Pile("discard", True, "discard_pile")),
+        # Corellian Spike's action kinds and shown fields: declare the variant's own here
+        actions=SpikeGame.info.actions,
+        fields=SpikeGame.info.fields,
         pots=SPIKE_POTS,
         rounds=${name}_rounds,
         odds=SpikeOdds(),
@@ -165,6 +168,8 @@ ${camel}Game.info = register(
         card_art="spike_family/art.js",
         text=${upper}_TEXT,
         tiebreaks=SPIKE_TIEBREAKS,
+        true_ties=SpikeGame.info.true_ties,
+        true_tie_option="true_tie",
         rl_spec=${upper}_FEATURES,
         chance=(
             ChanceEvent("shuffle", "the deck before the deal; the discard and muck at a reshuffle"),
