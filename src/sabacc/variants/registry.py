@@ -8,7 +8,7 @@ imports only the core and the engine).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from sabacc.core.errors import SabaccError, UnknownVariantError
 from sabacc.engine.game import Game
@@ -25,6 +25,9 @@ _ALIASES: dict[str, str] = {}
 #: The shared message catalogue (language -> key -> template) a record's text may rely on
 #: besides its own, installed by :mod:`sabacc.services.messages` (:func:`set_shared_text`).
 _SHARED_TEXT: Mapping[str, Mapping[str, str]] | None = None
+#: Checks a service adds to every record (:func:`add_record_check`): each returns the record's
+#: faults as sentences (the bots' levels: distinct levels must not play one bot undeclared).
+_CHECKS: list[Callable[[VariantInfo], list[str]]] = []
 
 
 class VariantRecordError(SabaccError, ValueError):
@@ -93,6 +96,21 @@ def set_shared_text(catalogue: Mapping[str, Mapping[str, str]]) -> None:
             raise VariantRecordError(f"variant {info.name!r} lacks text:\n  " + "\n  ".join(faults))
 
 
+def add_record_check(check: Callable[[VariantInfo], list[str]]) -> None:
+    """Add a check every record must pass (by a service that knows more of a record than the
+    registry may import, on that service's import): the variants registered so far are checked
+    now, every later one at :func:`register` (raises :class:`VariantRecordError`)."""
+    if check in _CHECKS:
+        return
+    _CHECKS.append(check)
+    for info in list(_REGISTRY.values()):
+        faults = check(info)
+        if faults:
+            raise VariantRecordError(
+                f"variant {info.name!r} cannot be registered:\n  " + "\n  ".join(faults)
+            )
+
+
 def check_record(info: VariantInfo) -> list[str]:
     """Every fault of a record, as sentences (empty: it can be registered).
 
@@ -129,6 +147,8 @@ def check_record(info: VariantInfo) -> list[str]:
     faults += _tie_faults(info)
     if _SHARED_TEXT is not None:
         faults += _text_faults(info, _SHARED_TEXT)
+    for check in _CHECKS:
+        faults += check(info)
     return faults
 
 

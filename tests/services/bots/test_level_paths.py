@@ -151,3 +151,16 @@ def test_levels_that_coincide_undeclared_are_refused() -> None:
     assert strengths(measured) == 2
     with pytest.raises(OptionError, match="unknown levels"):
         check_levels(dataclasses.replace(spike, bot=_Unknown()))
+
+
+def test_register_refuses_levels_that_coincide_undeclared() -> None:
+    """The bots' level check is one of the registry's record checks: a variant whose distinct
+    levels would play one bot undeclared is not registered at all."""
+    from sabacc.core.errors import UnknownVariantError
+    from sabacc.variants.registry import VariantRecordError, register
+
+    toy = dataclasses.replace(lookup("spike"), name="coinciding_toy", aliases=(), bot=_Coinciding())
+    with pytest.raises(VariantRecordError, match="levels easy, normal all play heuristic"):
+        register(toy)
+    with pytest.raises(UnknownVariantError):
+        lookup("coinciding_toy")

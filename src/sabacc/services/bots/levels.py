@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sabacc.core.errors import OptionError
+from sabacc.variants.registry import add_record_check
 
 if TYPE_CHECKING:
     from sabacc.engine.variant import VariantInfo
@@ -221,3 +222,15 @@ def levels_note(variant: VariantInfo, lang: str = "en") -> str | None:
     same = "; ".join(" and ".join(group) for group in groups)
     noun = "bot strength" if count == 1 else "bot strengths"
     return f"{variant.title} has {count} {noun}: {same} play the same bot."
+
+
+def level_faults(variant: VariantInfo) -> list[str]:
+    """:func:`check_levels` as the registry's record check: its refusal as a fault."""
+    try:
+        check_levels(variant)
+    except OptionError as exc:
+        return [str(exc)]
+    return []
+
+
+add_record_check(level_faults)
