@@ -321,7 +321,10 @@ class Game(ABC):
 
     def parse_action(self, action: Action | str) -> Action:
         """An action from its text form, by the variant's parser (built from its declared
-        action kinds)."""
+        action kinds); an :class:`Action` is checked by its own :meth:`~Action.checked`, as the
+        parser would (the common case, without the parser's call: apply's hot path)."""
+        if isinstance(action, Action):
+            return action.checked()
         return type(self).info.parse_action(action)
 
     def is_legal(self, action: Action | str) -> bool:
