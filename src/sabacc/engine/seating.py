@@ -17,11 +17,11 @@ join may take; a join takes the first empty seat or a new one at the end of the 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sabacc.core.actions import whole_number
 from sabacc.core.errors import IllegalActionError, OptionError
 
 #: Why credits are added to a seat between hands (:class:`~sabacc.core.events.ChipsAdded`).
@@ -81,23 +81,11 @@ class Seating:
         return out
 
 
-def whole(value: object) -> int | None:
-    """``value`` as an int if it is a whole number (an int or a NumPy integer, not a bool)."""
-    if type(value) is int:
-        return value
-    if isinstance(value, bool | float | str) or not hasattr(value, "__index__"):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
-
-
 def check_stacks(stacks: object, n: int) -> tuple[int, ...]:
     """The setup's ``stacks`` as a tuple, one whole number >= 1 per seat, or OptionError."""
     if isinstance(stacks, str | bytes) or not isinstance(stacks, Sequence):
         raise OptionError(f"stacks={stacks!r}: must be a list of credits, one per seat")
-    values = [whole(x) for x in stacks]
+    values = [whole_number(x) for x in stacks]
     if len(values) != n:
         raise OptionError(f"stacks={list(stacks)!r}: {n} seats need {n} stacks")
     if any(v is None or v < 1 for v in values):
@@ -107,7 +95,7 @@ def check_stacks(stacks: object, n: int) -> tuple[int, ...]:
 
 def check_amount(what: str, value: object) -> int:
     """A stack or rebuy amount: a whole number >= 1, or IllegalActionError."""
-    amount = whole(value)
+    amount = whole_number(value)
     if amount is None or amount < 1:
         raise IllegalActionError(f"{what} {value!r}: must be a whole number of credits, at least 1")
     return amount
