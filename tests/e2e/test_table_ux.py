@@ -178,7 +178,8 @@ def test_a_phone_seat_keeps_a_round_pot_and_tokens_on_one_line(
     seat's avatar, so the top seat's box grew into the felt's centre and, with a tall docked
     bar (some shift tokens' buttons), covered its title (1 run in 8 of the layout test). On a
     phone the facts now take the box's whole width: two facts are one line, never a fact
-    split, and the box is no taller than its name, tags and that line."""
+    split, and the box is no taller than its name, tags and that line; the top seat's three
+    (once it has stood) are one line too."""
     created = srv.create(
         variant="kessel", seats=["human"] + ["bot:easy"] * 3, player_name="Leia", turn_timer=0
     )
@@ -209,6 +210,30 @@ def test_a_phone_seat_keeps_a_round_pot_and_tokens_on_one_line(
             if seat["facts"] <= 2:
                 assert seat["lines"] == 1, seat
             assert seat["box"] <= seat["bare"] + 12 * seat["lines"] + 14, seat
+        # Once the top seat has stood it has three facts ("pot 2 · tok 1 · stood"): they
+        # wrapped in its 98 px, and its box covered the centre's title (1 run in 20).
+        apex = None
+        for _ in range(10):
+            apex = page.evaluate(
+                """() => {
+                    const s = document.querySelector('.felt .seat.apex');
+                    const facts = s.querySelector('.seat-facts');
+                    const line = parseFloat(getComputedStyle(facts).lineHeight);
+                    return {text: facts.textContent, facts: facts.querySelectorAll('span').length,
+                            lines: Math.round(facts.getBoundingClientRect().height / line)};
+                }"""
+            )
+            if apex["facts"] >= 3:
+                break
+            try:
+                page.wait_for_selector("#actions button:not([disabled])", timeout=15_000)
+            except PlaywrightError:
+                break  # the game ended
+            page.wait_for_function(SETTLED, timeout=10_000)
+            _play_passively(page)
+            page.wait_for_timeout(300)
+        assert apex is not None and apex["facts"] >= 3, f"the top seat never stood: {apex}"
+        assert apex["lines"] == 1, apex
     finally:
         ctx.close()
 
