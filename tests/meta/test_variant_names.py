@@ -139,7 +139,6 @@ PENDING = {
     "apps/commands/odds.py": "`sabacc odds` flags for the Spike family's piles (--sun, --moon)",
     "apps/rl/features.py": "the generic RL features name the Spike family's action kinds",
     "apps/tui/view.py": "pile_counts words the face-down piles by their keys",
-    "services/bots/policy.py": "the heuristic bot reads the Spike family's piles",
 }
 #: The catalogue is words, not branches: its texts may say "gain" or "discard".
 TEXT = ("services/messages/",)

@@ -58,8 +58,12 @@ def unseen_from_observation(obs: Mapping[str, Any]) -> dict[int, int]:
     deck = info.deck.value_counts
     card_value = _code_values(info.name).get
     seen: list[int] = list(obs.get("you", {}).get("values", []))
-    codes: list[str] = list(obs.get("discard_pile", [])) + list(obs.get("sun", []))
-    codes += [c for c in obs.get("moon_known", []) if c]
+    codes: list[str] = []
+    for pile in info.piles:  # the declared piles: every face-up card, and the known ones
+        if pile.face_up:
+            codes += list(obs.get(pile.key) or [])
+        if pile.known_key is not None:
+            codes += [c for c in obs.get(pile.known_key) or [] if c]
     me = obs.get("seat")
     for s in obs.get("seats", []):
         if s.get("seat") != me:
@@ -80,9 +84,6 @@ def view_from_observation(obs: Mapping[str, Any], legal: Sequence[Action]) -> Vi
     seats = obs.get("seats", [])
     stack = next((int(s["stack"]) for s in seats if s["seat"] == me), 0)
     opponents = sum(1 for s in seats if s["seat"] != me and s["status"] in ("active", "all_in"))
-    top = obs.get("discard_top")
-    moon_known = obs.get("moon_known") or []
-    moon_top = moon_known[-1] if moon_known else None
     variant = str(obs.get("variant"))
     return View(
         variant=variant,
@@ -97,9 +98,6 @@ def view_from_observation(obs: Mapping[str, Any], legal: Sequence[Action]) -> Vi
         round=int(obs.get("round") or 1),
         rounds=int(obs.get("rounds") or 1),
         hand_cap=int(obs.get("hand_cap") or 5),
-        discard_top=card_value(top) if top else None,
-        sun=tuple(card_value(c) for c in obs.get("sun", [])),
-        moon_top=card_value(moon_top) if moon_top else None,
         unseen=unseen_from_observation(obs),
         calls_open=bool(obs.get("calls_open", False)),
         **_model(variant).view_extras(obs),

@@ -15,7 +15,7 @@ from typing import Any
 from sabacc.core.actions import Action, Stand
 from sabacc.core.cards import Deck
 from sabacc.core.hands import HandValue
-from sabacc.engine.bots import BotModel, View
+from sabacc.engine.bots import BotModel, View, card_value
 from sabacc.variants.spike_family.actions import Discard, Gain, Swap
 from sabacc.variants.spike_family.hands import (
     SPIKE_CODES,
@@ -204,6 +204,11 @@ class SpikeBot(BotModel):
         """(discard top, Sun cards, own Moon top) as ``seat`` sees them."""
         discard = game.discard
         return (discard[-1].value if discard else None), (), None
+
+    def view_extras(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """The discard pile's top: the one face-up card a seat can take."""
+        top = observation.get("discard_top")
+        return {"discard_top": card_value(top) if top else None}
 
     def view_from_game(self, game: Any, seat: int) -> View:
         info = game.info

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from sabacc.engine.bots import card_value
 from sabacc.variants.spike_family.bot import SpikeBot
 
 
@@ -15,3 +17,12 @@ class SurabatBot(SpikeBot):
         moon = game.moon
         moon_top = moon[-1].value if moon and game.moon_owner[-1] == seat else None
         return None, tuple(c.value for c in game.sun), moon_top
+
+    def view_extras(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """The Sun's cards, and the Moon's top where this seat knows it (it put it there)."""
+        known = observation.get("moon_known") or []
+        top = known[-1] if known else None
+        return {
+            "sun": tuple(card_value(c) for c in observation.get("sun") or []),
+            "moon_top": card_value(top) if top else None,
+        }
