@@ -5,6 +5,7 @@ variant's model, not from pile names the policy knows."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_every_face_up_and_known_card_is_seen() -> None:
             break
         seat = game.current_player
         assert seat is not None
-        obs = game.observation(seat)
+        obs: dict[str, Any] = dict(game.observation(seat))
         unseen = unseen_from_observation(obs)
         public = list(obs.get("sun") or []) + list(obs.get("discard_pile") or [])
         public += [c for c in obs.get("moon_known") or [] if c]
