@@ -575,7 +575,15 @@ def cluster(
     if nginx_binary() is None:
         pytest.skip("nginx is not installed")
     empty_schema(pg_url)
-    flags = [*UNLIMITED, "--cluster", "--lease-ttl", f"{lease_ttl:g}"]
+    # nginx on loopback names the clients (X-Forwarded-For): trust it, as docs/deploy.md says
+    flags = [
+        *UNLIMITED,
+        "--cluster",
+        "--lease-ttl",
+        f"{lease_ttl:g}",
+        "--trusted-proxy",
+        "127.0.0.1",
+    ]
     servers: dict[str, ServerProcess] = {}
     proxy: NginxProxy | None = None
     try:

@@ -106,13 +106,18 @@ def serve(
         float,
         typer.Option(help="Seconds before a dead server's tables are taken over (cluster)."),
     ] = 3.0,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or CIDR network; repeat or comma-separate for more) "
+            "whose X-Forwarded-For / X-Real-IP names the client. None by default, loopback "
+            "included: a client's own such headers are ignored.",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str,
-        typer.Option(
-            help="Addresses of reverse proxies whose X-Forwarded-For names the client "
-            "(comma-separated, * for any)."
-        ),
-    ] = "127.0.0.1",
+        typer.Option(hidden=True, help="Former name of --trusted-proxy (no default now)."),
+    ] = "",
     secure_cookies: Annotated[
         bool,
         typer.Option(
@@ -163,7 +168,17 @@ def serve(
         secure_cookies=secure_cookies,
         leaderboard_min_games=leaderboard_min_games,
         login_attempts=login_attempts,
+        trusted_proxies=(
+            *(trusted_proxy or ()),
+            *([forwarded_allow_ips] if forwarded_allow_ips else []),
+        ),
     )
+    from sabacc.apps.server.proxies import parse_networks
+
+    try:
+        parse_networks(settings.trusted_proxies)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--trusted-proxy") from None
     from sabacc.services.store import redact_url
 
     typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
@@ -173,5 +188,4 @@ def serve(
         port,
         log_level=log_level,
         header_timeout=header_timeout,
-        forwarded_allow_ips=forwarded_allow_ips,
     )

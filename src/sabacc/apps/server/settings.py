@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -82,6 +82,10 @@ class Settings:
     #: Session cookies marked Secure even when the request looks like plain http (behind a
     #: proxy that terminates TLS without saying so; https requests get Secure anyway).
     secure_cookies: bool = False
+    #: Reverse proxies (addresses or CIDR networks) whose ``X-Forwarded-For`` / ``X-Real-IP``
+    #: name the client; none by default, so a client's own such headers are ignored
+    #: (sabacc.apps.server.proxies).
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
     #: Failed log-ins allowed per address and username within 5 minutes (6x per address).
     login_attempts: int = 5
     #: Rated games an account needs to appear on a leaderboard.
