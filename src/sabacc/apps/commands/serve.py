@@ -131,6 +131,23 @@ def serve(
     login_attempts: Annotated[
         int, typer.Option(help="Failed log-ins per address and username within 5 minutes.")
     ] = 5,
+    signups_per_hour: Annotated[
+        int, typer.Option(help="Accounts one address may make per hour (0: any).")
+    ] = 10,
+    logins_per_minute: Annotated[
+        int, typer.Option(help="Log-in attempts, good or bad, per address per minute (0: any).")
+    ] = 20,
+    auth_rate: Annotated[
+        float,
+        typer.Option(help="Password hashes (sign-ups, log-ins) per second site-wide (0: any)."),
+    ] = 5.0,
+    auth_burst: Annotated[int, typer.Option(help="Burst of password hashes site-wide.")] = 20,
+    hash_workers: Annotated[
+        int, typer.Option(help="Threads that hash passwords (about 64 MiB each while hashing).")
+    ] = 1,
+    hash_queue: Annotated[
+        int, typer.Option(help="Hashes waiting for a thread before more get 503 (0: any).")
+    ] = 8,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -168,6 +185,12 @@ def serve(
         secure_cookies=secure_cookies,
         leaderboard_min_games=leaderboard_min_games,
         login_attempts=login_attempts,
+        signups_per_hour=signups_per_hour,
+        logins_per_minute=logins_per_minute,
+        auth_rate=auth_rate,
+        auth_burst=auth_burst,
+        hash_workers=hash_workers,
+        hash_queue=hash_queue,
         trusted_proxies=(
             *(trusted_proxy or ()),
             *([forwarded_allow_ips] if forwarded_allow_ips else []),
