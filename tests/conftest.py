@@ -14,6 +14,7 @@ Two things are arranged here:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from collections.abc import Iterator
@@ -86,3 +87,56 @@ def _timing_tests_run_alone(
             fcntl.flock(lock, fcntl.LOCK_UN)
             if alone:
                 fcntl.flock(turnstile, fcntl.LOCK_UN)
+
+
+#: Seconds the suite's child processes get to exit at the end of the run before they count as
+#: left behind (a server stopped with SIGTERM finishes its shutdown meanwhile).
+LEFTOVER_GRACE = 10.0
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _become_subreaper() -> bool:
+    """Linux: orphans of our children (a bot worker whose server was killed) are re-parented
+    to this process instead of init, so the end-of-run check can still find them."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _nothing_left_behind() -> Iterator[None]:
+    """Fail the run (an error at the last test's teardown) if a process the tests started
+    outlives them: servers, bot workers, browsers, databases. Torn down last (set up first).
+    What is left is listed and killed, so a failed run leaves nothing behind either."""
+    from tests.procs import alive, command, descendants, has_proc, reap_zombies
+
+    watching = has_proc() and _become_subreaper()
+    yield
+    if not watching:
+        return
+    import signal
+    import time
+
+    me = os.getpid()
+    deadline = time.monotonic() + LEFTOVER_GRACE
+    left = descendants(me)
+    while left and time.monotonic() < deadline:
+        reap_zombies()
+        time.sleep(0.2)
+        left = descendants(me)
+    reap_zombies()
+    if not left:
+        return
+    listed = [f"{pid} {command(pid)[:160]}" for pid in left]
+    for pid in left:
+        if alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    pytest.fail(
+        f"{len(left)} process(es) the tests started outlived the run:\n" + "\n".join(listed),
+        pytrace=False,
+    )

@@ -124,6 +124,11 @@ def _layout_ok(page: Page, where: str) -> None:
             assert not _overlap(d, f), f"{where}: the docked bar {d} is over {f} on the felt"
 
 
+def _table_status(srv: ServerProcess, code: str) -> str:
+    """The table's status as the server has it (``playing``, ``finished``...)."""
+    return str(srv.get(f"/api/tables/{code}").json()["status"])
+
+
 def _play_passively(page: Page) -> None:
     """Take the turn with a passive action: check, stand, call; a keep picker keeps its first
     free card; else the first action offered."""
@@ -156,10 +161,15 @@ def test_actions_on_screen_and_nothing_covers_pots_or_cards(
         turns = 0
         deadline = time.monotonic() + 60
         while turns < 6 and time.monotonic() < deadline:
+            # Wait for the player's next turn until the deadline, not a fixed 15 s: a hand can
+            # end early (everybody stands) and the next one take long on a loaded machine.
+            # Only the game's end stops the wait.
             try:
-                page.wait_for_selector("#actions button:not([disabled])", timeout=15_000)
-            except Exception:
-                break  # the game ended
+                page.wait_for_selector("#actions button:not([disabled])", timeout=5_000)
+            except PlaywrightError:
+                if _table_status(srv, created["code"]) == "finished":
+                    break
+                continue
             page.wait_for_timeout(150)  # let the layout settle (fitFelt, fonts)
             _check_layout(page, f"{variant} {size} turn {turns + 1}")
             turns += 1

@@ -66,7 +66,16 @@ def site(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     srv = ServerProcess(
         tmp_path / "site.db",
         db_url=db_url,
-        extra=[*UNLIMITED, "--leaderboard-min-games", "1", "--login-attempts", "3"],
+        # The TLS test plays the proxy on loopback: trust it (its X-Forwarded-Proto).
+        extra=[
+            *UNLIMITED,
+            "--leaderboard-min-games",
+            "1",
+            "--login-attempts",
+            "3",
+            "--trusted-proxy",
+            "127.0.0.1",
+        ],
     ).start()
     yield srv
     srv.stop()

@@ -1,8 +1,9 @@
 """Per-client limits: API rate (429), tables created per hour, sockets held, WebSocket messages
 over all of a client's sockets, and long codes for unlisted tables.
 
-Every test client comes from 127.0.0.1; uvicorn trusts ``X-Forwarded-For`` from there (as from
-a reverse proxy on the same host), which lets one test be several clients.
+Every test client comes from 127.0.0.1; the server trusts ``X-Forwarded-For`` from there
+(``--trusted-proxy 127.0.0.1``, a reverse proxy on the same host), which lets one test be
+several clients.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     extra = [
         "--http-rate", "0.5", "--http-burst", "6", "--tables-per-hour", "2",
         "--sockets-per-client", "3", "--client-rate", "5", "--client-burst", "10",
-        "--rate", "1000", "--burst", "1000",
+        "--rate", "1000", "--burst", "1000", "--trusted-proxy", "127.0.0.1",
     ]  # fmt: skip
     srv = ServerProcess(tmp_path_factory.mktemp("limits") / "limits.db", extra=extra).start()
     yield srv

@@ -30,6 +30,8 @@ def test_load_script_small_run(server: ServerProcess) -> None:
 def test_load_script_reconnects_when_the_server_restarts(tmp_path: Path) -> None:
     """The server is restarted during a run (its sockets close with 1012, service restart):
     the clients reconnect and carry on, and the count of lost actions still adds up."""
+    import contextlib
+    import sqlite3
     import threading
     import time
 
@@ -44,8 +46,19 @@ def test_load_script_reconnects_when_the_server_restarts(tmp_path: Path) -> None
     sys.modules["load_server"] = module
     spec.loader.exec_module(module)
 
+    def stored_actions() -> int:
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{srv.db_path}?mode=ro", uri=True)) as db:
+                return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
+        except sqlite3.Error:  # not made yet, or locked for a moment
+            return 0
+
     def restart() -> None:
-        time.sleep(3.0)
+        # Restart once play is under way (actions stored at every table's pace), not after a
+        # fixed time: on a loaded machine setting the tables up alone can take longer.
+        deadline = time.monotonic() + 120
+        while stored_actions() < 15 and time.monotonic() < deadline:
+            time.sleep(0.05)
         srv.stop()
         srv.start()
 

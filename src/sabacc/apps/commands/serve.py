@@ -106,13 +106,18 @@ def serve(
         float,
         typer.Option(help="Seconds before a dead server's tables are taken over (cluster)."),
     ] = 3.0,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or CIDR network; repeat or comma-separate for more) "
+            "whose X-Forwarded-For / X-Real-IP names the client. None by default, loopback "
+            "included: a client's own such headers are ignored.",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str,
-        typer.Option(
-            help="Addresses of reverse proxies whose X-Forwarded-For names the client "
-            "(comma-separated, * for any)."
-        ),
-    ] = "127.0.0.1",
+        typer.Option(hidden=True, help="Former name of --trusted-proxy (no default now)."),
+    ] = "",
     secure_cookies: Annotated[
         bool,
         typer.Option(
@@ -126,6 +131,23 @@ def serve(
     login_attempts: Annotated[
         int, typer.Option(help="Failed log-ins per address and username within 5 minutes.")
     ] = 5,
+    signups_per_hour: Annotated[
+        int, typer.Option(help="Accounts one address may make per hour (0: any).")
+    ] = 10,
+    logins_per_minute: Annotated[
+        int, typer.Option(help="Log-in attempts, good or bad, per address per minute (0: any).")
+    ] = 20,
+    auth_rate: Annotated[
+        float,
+        typer.Option(help="Password hashes (sign-ups, log-ins) per second site-wide (0: any)."),
+    ] = 5.0,
+    auth_burst: Annotated[int, typer.Option(help="Burst of password hashes site-wide.")] = 20,
+    hash_workers: Annotated[
+        int, typer.Option(help="Threads that hash passwords (about 64 MiB each while hashing).")
+    ] = 1,
+    hash_queue: Annotated[
+        int, typer.Option(help="Hashes waiting for a thread before more get 503 (0: any).")
+    ] = 8,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -163,7 +185,23 @@ def serve(
         secure_cookies=secure_cookies,
         leaderboard_min_games=leaderboard_min_games,
         login_attempts=login_attempts,
+        signups_per_hour=signups_per_hour,
+        logins_per_minute=logins_per_minute,
+        auth_rate=auth_rate,
+        auth_burst=auth_burst,
+        hash_workers=hash_workers,
+        hash_queue=hash_queue,
+        trusted_proxies=(
+            *(trusted_proxy or ()),
+            *([forwarded_allow_ips] if forwarded_allow_ips else []),
+        ),
     )
+    from sabacc.apps.server.proxies import parse_networks
+
+    try:
+        parse_networks(settings.trusted_proxies)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--trusted-proxy") from None
     from sabacc.services.store import redact_url
 
     typer.echo(f"sabacc: serving on http://{host}:{port}/ (database {redact_url(db)})")
@@ -173,5 +211,4 @@ def serve(
         port,
         log_level=log_level,
         header_timeout=header_timeout,
-        forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -51,6 +51,7 @@ from sabacc.apps.server.protocol import (
     Sync,
     TokenBody,
 )
+from sabacc.apps.server.proxies import ForwardedFor, TrustedProxies
 from sabacc.apps.server.settings import Settings
 from sabacc.core.errors import UnknownVariantError
 from sabacc.engine.variant import VariantInfo
@@ -283,6 +284,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(Guard, limits=limits)
+    app.add_middleware(ForwardedFor, proxies=TrustedProxies(settings.trusted_proxies))
 
     def mgr() -> TableManager:
         return holder["manager"]
@@ -621,7 +623,6 @@ def run(
     log_level: str = "info",
     access_log: bool = False,
     header_timeout: float = 10.0,
-    forwarded_allow_ips: str = "127.0.0.1",
 ) -> None:
     """Serve ``app`` with uvicorn (incoming WebSocket messages are capped at 64 KiB).
 
@@ -647,6 +648,5 @@ def run(
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=30,
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
+        proxy_headers=False,  # forwarded addresses: sabacc.apps.server.proxies
     )

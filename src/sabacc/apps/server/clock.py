@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.lifeline import watch_parent
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import Table
 from sabacc.core.actions import CHECK, JUNK, STAND, Action, Bet, Raise
@@ -71,10 +73,16 @@ def odds_hints(obs: Any) -> dict[str, Any]:
 
 def bot_pool(workers: int) -> Executor:
     """Where bots think: ``workers`` processes (started with ``spawn``: the server's threads and
-    sockets are not copied), or one thread if ``workers`` is 0."""
+    sockets are not copied), or one thread if ``workers`` is 0. A worker exits on its own
+    when the server dies, even by ``kill -9`` (:mod:`sabacc.apps.server.lifeline`)."""
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="sabacc-bot")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def decision_key(table: Table) -> Key:

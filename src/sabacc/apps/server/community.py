@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sabacc.apps.server.auth import hash_token, new_token
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.limits import client_key
+from sabacc.apps.server.passwords import PasswordGate
 from sabacc.apps.server.protocol import MAX_NAME, CreateTable
 from sabacc.apps.server.settings import Settings
 from sabacc.core.errors import SabaccError
@@ -285,6 +286,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
     router = APIRouter()
     reserved = reserved_names()
     lifetime = timedelta(days=settings.session_days)
+    gate = PasswordGate(settings)  # throttles and the bounded hashing pool (S4)
 
     def client_of(request: Request) -> str:
         return client_key(request.client.host if request.client else None)
@@ -361,7 +363,8 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             accounts.check_password(body.password, username)
         except AccountError as exc:
             raise ServerError(exc.code, exc.message) from None
-        hashed = await asyncio.to_thread(accounts.hash_password, body.password)
+        gate.signup(client_of(request))
+        hashed = await gate.run(accounts.hash_password, body.password)
         m = mgr()
         try:
             user = await m.read(
@@ -385,19 +388,20 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
                 "too many failed log-ins: wait a few minutes and try again",
                 status=429,
             )
+        gate.login(client)
         m = mgr()
         user = await m.read(lambda: m.store.user_by_key(key))
         if len(body.password) > accounts.PASSWORD_MAX:
             ok = False
         else:
             stored = user.password_hash if user is not None else accounts.dummy_hash()
-            ok = await asyncio.to_thread(accounts.verify_password, stored, body.password)
+            ok = await gate.run(accounts.verify_password, stored, body.password)
         if user is None or not ok:
             community.logins.failed(client, key)
             raise ServerError("bad_login", "wrong username or password", status=401)
         community.logins.succeeded(client, key)
         if accounts.needs_rehash(user.password_hash):
-            rehashed = await asyncio.to_thread(accounts.hash_password, body.password)
+            rehashed = await gate.run(accounts.hash_password, body.password)
             account = user.id
             await m.persist(lambda: m.store.set_password(account, rehashed))
         claimed = await m.persist(claim(user, body.tokens))
@@ -424,7 +428,8 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
     async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
         check_csrf(request)
         user = await logged_in(request)
-        ok = len(body.current) <= accounts.PASSWORD_MAX and await asyncio.to_thread(
+        gate.other()
+        ok = len(body.current) <= accounts.PASSWORD_MAX and await gate.run(
             accounts.verify_password, user.password_hash, body.current
         )
         if not ok:
@@ -433,7 +438,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             accounts.check_password(body.new, user.username)
         except AccountError as exc:
             raise ServerError(exc.code, exc.message) from None
-        hashed = await asyncio.to_thread(accounts.hash_password, body.new)
+        hashed = await gate.run(accounts.hash_password, body.new)
         m = mgr()
         keep = hash_token(request.cookies.get(SESSION_COOKIE, ""))
         account = user.id
@@ -451,7 +456,8 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
     ) -> dict[str, Any]:
         check_csrf(request)
         user = await logged_in(request)
-        ok = len(body.password) <= accounts.PASSWORD_MAX and await asyncio.to_thread(
+        gate.other()
+        ok = len(body.password) <= accounts.PASSWORD_MAX and await gate.run(
             accounts.verify_password, user.password_hash, body.password
         )
         if not ok:

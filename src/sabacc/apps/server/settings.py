@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -82,7 +82,22 @@ class Settings:
     #: Session cookies marked Secure even when the request looks like plain http (behind a
     #: proxy that terminates TLS without saying so; https requests get Secure anyway).
     secure_cookies: bool = False
+    #: Reverse proxies (addresses or CIDR networks) whose ``X-Forwarded-For`` / ``X-Real-IP``
+    #: name the client; none by default, so a client's own such headers are ignored
+    #: (sabacc.apps.server.proxies).
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
     #: Failed log-ins allowed per address and username within 5 minutes (6x per address).
     login_attempts: int = 5
+    #: Password hashing (sabacc.apps.server.passwords; 0 lifts a limit): sign-ups per hour and
+    #: log-in attempts per minute one address may make (429 past them)...
+    signups_per_hour: int = 10
+    logins_per_minute: int = 20
+    #: ...hashing requests per second over the whole site, and the burst (503 past them)...
+    auth_rate: float = 5.0
+    auth_burst: int = 20
+    #: ...and the threads that hash (about 0.1 s of CPU and 64 MiB each), with at most
+    #: ``hash_queue`` requests waiting for one (503 beyond; 0: no bound).
+    hash_workers: int = 1
+    hash_queue: int = 8
     #: Rated games an account needs to appear on a leaderboard.
     leaderboard_min_games: int = 5
