@@ -1,5 +1,5 @@
 # Included (at module level, after _core_protocol.pxi) by the compiled cores with betting
-# rounds (_classic_core, _spike_core): each seat's betting state from the C state (fields
+# rounds (_classic_core, the Spike family's): each seat's betting state from the C state (fields
 # n, folded, acted, round_bet) and a betting decision's legal list (fields to_call_pos,
 # bet_lo/bet_hi, raise_lo/raise_hi; the module's _CALL_JUNK, _CHECK_JUNK, _BETS, _RAISES),
 # and the copy of those fields, the table's and the RNG's from a described state (from_game,

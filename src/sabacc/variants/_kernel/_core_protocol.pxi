@@ -1,5 +1,5 @@
-# Included (at module level) by every compiled core module (_classic_core, _kessel_core,
-# _spike_core): the base class of its core, compiled against that module's own ``State``
+# Included (at module level) by every compiled core module (_classic_core, _kessel_core, and
+# the Spike family's three through _spike_family.pxi): the base class of its core, compiled against that module's own ``State``
 # struct, whose field names the cores share (n, over, to_act, hand_no, stacks, out,
 # in_hand, committed, hand_start). It holds the C state and the action log and defines the
 # protocol members every core reads the same way; a core overrides ``_buy_in`` (its
