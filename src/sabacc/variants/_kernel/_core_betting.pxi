@@ -1,9 +1,21 @@
-# Included (at module level, after _core_protocol.pxi) by the compiled cores with betting
-# rounds (_classic_core, the Spike family's): each seat's betting state from the C state (fields
-# n, folded, acted, round_bet) and a betting decision's legal list (fields to_call_pos,
-# bet_lo/bet_hi, raise_lo/raise_hi; the module's _CALL_JUNK, _CHECK_JUNK, _BETS, _RAISES),
-# and the copy of those fields, the table's and the RNG's from a described state (from_game,
-# from_snapshot). Kessel Sabacc has no betting rounds and keeps its own constants.
+# Included (at module level, after _core_protocol.pxi and _core_table.pxi) by the compiled cores
+# with betting rounds (_classic_core, and the Spike family's three through _spike_family.pxi):
+# their base class ``_BettingCore``, with what they share beyond the protocol members: the
+# options and logs, each seat's betting state from the C state (fields n, folded, acted,
+# round_bet), a betting decision's legal list (fields to_call_pos, bet_lo/bet_hi,
+# raise_lo/raise_hi; the module's _CALL_JUNK, _CHECK_JUNK, _BETS, _RAISES), the table's
+# read-only state, the history document, the seat check of ``apply``, the hand results and the
+# observation; and the copy of the table's and the RNG's fields from a described state
+# (from_game, from_snapshot). Kessel Sabacc has no betting rounds and keeps its own constants.
+#
+# What the including module defines besides its ``State``, ``Opts``, ``_PHASES``, ``_CODES``,
+# ``_CARDS`` and ``VAL`` (the ``core_*`` functions this base class calls where cores differ):
+#   g_compute_legal(st, o)              the current decision's legal flags (C)
+#   core_make_legal(self)               the decision's Legal (most: self._legal_of(...))
+#   core_build_result(self, index)      finished hand ``index``'s HandResult
+#   core_known_cards(st, s, me)         the codes of seat ``s``'s cards seat ``me`` may know
+#   core_structure(self), core_unit(self)   the observation's betting structure and unit
+#   r_you_hand(self, values), r_observe(self, obs, me)   the variant's part of an observation
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
@@ -12,6 +24,261 @@ from cpython.object cimport PyObject
 
 cdef class _BettingCore(_CoreBase):
     """A compiled core with betting rounds (not used alone)."""
+
+    cdef Opts o
+    cdef readonly object options
+    cdef readonly object seed
+    cdef readonly list names
+    cdef list _last           # last action object of each seat, this hand
+    cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
+    # What each finished hand's HandResult needs beyond its hand_nets entry, in the core's
+    # compact form (core_build_result reads it); None for a hand copied from a reference game
+    # or a snapshot (its HandResult is in _results already).
+    cdef list _hand_data
+    cdef list _results        # HandResult of the first len(_results) hands, built lazily
+    cdef object _legal_obj
+
+    #: The reference engine's game class whose rules this core plays (its options type and
+    #: VariantInfo come with it): the core's public class sets them.
+    _game_type = None
+    _options_type = None
+
+    @property
+    def variant(self):
+        return self._game_type.info.name
+
+    @property
+    def info(self):
+        return self._game_type.info
+
+    cdef inline void _compute_legal(self) noexcept:
+        g_compute_legal(&self.st, &self.o)
+
+    cdef inline long long _pot_total(self) noexcept:
+        return g_pot_total(&self.st)
+
+    cdef long long _buy_in(self) noexcept:
+        """Each seat's starting stack (``payoffs`` is the stack less this)."""
+        return self.o.start
+
+    def legal(self):
+        """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
+        if self.st.over or self.st.to_act < 0:
+            return NO_ACTIONS
+        if self._legal_obj is None:
+            self._compute_legal()
+            self._legal_obj = core_make_legal(self)
+        return self._legal_obj
+
+    cdef object _legal_of(self, tuple fixed):
+        """The Legal of this decision: ``fixed`` (its listed actions), with the bet and raise
+        ranges in a betting phase."""
+        if self.st.phase != PH_BETTING:
+            return Legal(fixed)
+        bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
+        raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
+        return Legal(fixed, bet, raise_)
+
+    cdef int _actor(self, object seat) except -1:
+        """The seat to act, checking that the game goes on and that ``seat`` (None: anyone) is
+        that seat (``apply``'s checks before the action's own)."""
+        cdef int actor
+        if self.st.over:
+            raise IllegalActionError("the game is over: no more actions")
+        actor = self.st.to_act
+        if seat is not None:
+            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
+                seat, self.st.n
+            )
+            if number is None:
+                raise IllegalActionError(
+                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
+                )
+            if number != actor:
+                raise IllegalActionError(
+                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
+                )
+        return actor
+
+    def history(self):
+        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
+        outcome = self.outcome
+        return {
+            "format": HISTORY_FORMAT,
+            "version": HISTORY_VERSION,
+            "variant": self._game_type.info.name,
+            "options": self.options.changed(),
+            "seed": self.seed,
+            "players": list(self.names),
+            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
+            "result": outcome.to_dict() if outcome else None,
+        }
+
+    def total_credits(self):
+        """Stacks plus every pot plus the house: constant through a game (conservation)."""
+        return (sum(self.stacks) + self._pot_total() + self.st.sabacc_pot + self.st.carry
+                + self.st.house)
+
+    def pot_total(self):
+        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
+        return self._pot_total()
+
+    # ------------------------------------------------------------------ state, read-only copies
+    @property
+    def dealer(self):
+        return self.st.dealer
+
+    @property
+    def orbit_steps(self):
+        return self.st.orbit_steps
+
+    @property
+    def phase(self):
+        return _PHASES[self.st.phase]
+
+    @property
+    def cur_bet(self):
+        return self.st.cur_bet
+
+    @property
+    def raises(self):
+        return self.st.raises
+
+    @property
+    def dead(self):
+        return self.st.dead
+
+    @property
+    def sabacc_pot(self):
+        return self.st.sabacc_pot
+
+    @property
+    def carry(self):
+        return self.st.carry
+
+    @property
+    def house(self):
+        return self.st.house
+
+    @property
+    def hands(self):
+        return [[_CARDS[self.st.hands[s][i]] for i in range(self.st.hlen[s])]
+                for s in range(self.st.n)]
+
+    @property
+    def draw(self):
+        return [_CARDS[self.st.draw[i]] for i in range(self.st.ndraw)]
+
+    # ------------------------------------------------------------------ results, observation
+    cdef object _last_result(self):
+        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
+        cdef int i
+        if not self._hand_data:
+            return None
+        for i in range(len(self._results), len(self._hand_data)):
+            self._results.append(core_build_result(self, i))
+        return self._results[len(self._results) - 1]
+
+    @property
+    def hand_results(self):
+        """The typed result of every finished hand, equal to the reference engine's
+        :attr:`Game.hand_results`: built on first use from the compact record each hand end
+        keeps, then cached. A new list each time (the results themselves are immutable)."""
+        self._last_result()
+        return list(self._results)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
+        equal to the reference engine's :meth:`Game.observation` in every state, ``last_hand``,
+        ``legal``, side pots, ``you`` and ``outcome`` included. Raises IndexError for a seat
+        not at this table (the reference engine reads a negative seat from the end)."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s, i, me = -1
+        cdef signed char c
+        cdef long long to_call = 0, total = 0
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            seat = _index(seat)  # an int (a NumPy integer is taken too)
+            if not 0 <= seat < n:
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            me = seat
+        current = self.current_player
+        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
+        last = self.last_action
+        seats = []
+        for s in range(n):
+            if st.out[s]:
+                status = "out"
+            elif not st.in_hand[s]:
+                status = "waiting"
+            elif st.folded[s]:
+                status = "junked"
+            elif st.stacks[s] == 0:
+                status = "all_in"
+            else:
+                status = "active"
+            seats.append(
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "stack": st.stacks[s],
+                    "committed": st.committed[s],
+                    "round_bet": st.round_bet[s],
+                    "cards": st.hlen[s],
+                    "known_cards": core_known_cards(st, s, me),
+                    "status": status,
+                    "dealer": s == st.dealer,
+                    "last_action": last[s],
+                }
+            )
+        if me >= 0 and st.phase == PH_BETTING:
+            to_call = st.cur_bet - st.round_bet[me]
+            if to_call < 0:
+                to_call = 0
+        result = self._last_result()
+        obs = {
+            "schema_version": SCHEMA_VERSION,
+            "variant": self._game_type.info.name,
+            "seat": seat,
+            "hand": st.hand_no,
+            "phase": _PHASES[st.phase],
+            "dealer": st.dealer,
+            "current_player": current,
+            "is_over": bool(st.over),
+            "seats": seats,
+            "pots": {
+                "main": self._pot_total(),
+                "sabacc": st.sabacc_pot,
+                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            },
+            "betting": {
+                "current_bet": st.cur_bet,
+                "to_call": to_call,
+                "structure": core_structure(self),
+                "unit": core_unit(self),
+            },
+            "legal": legal.to_dict(),
+            "last_hand": None if result is None else result.to_dict(),
+        }
+        if me >= 0:
+            codes = []
+            values = []
+            for i in range(st.hlen[me]):
+                c = st.hands[me][i]
+                codes.append(_CODES[c])
+                values.append(VAL[c])
+                total += VAL[c]
+            obs["you"] = {
+                "cards": codes,
+                "values": values,
+                "total": total,
+                "hand": r_you_hand(self, values),
+            }
+        r_observe(self, obs, me)  # the variant's table
+        if st.over:
+            obs["outcome"] = self.outcome.to_dict()
+        return obs
 
     cdef list _betting_list(self):
         """A betting decision's legal actions (after the C state's legal computation): check

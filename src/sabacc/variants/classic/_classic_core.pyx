@@ -180,6 +180,8 @@ ctypedef struct State:
     long long rec_carry
     long long rec_sabacc_left
 
+include "sabacc/variants/_kernel/_core_table.pxi"
+
 cdef signed char VAL[NC]
 cdef int _i
 for _i in range(NC):
@@ -316,24 +318,8 @@ cdef inline bint key_special(int key) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------- the rules, in C
-cdef inline long long g_pot_total(State* st) noexcept nogil:
-    cdef long long t = st.dead
-    cdef int s
-    for s in range(st.n):
-        t += st.committed[s]
-    return t
-
-
 cdef inline bint g_live(State* st, int s) noexcept nogil:
     return st.in_hand[s] and not st.folded[s]
-
-
-cdef inline int g_nlive(State* st) noexcept nogil:
-    cdef int s, k = 0
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            k += 1
-    return k
 
 
 cdef void g_ante_due(State* st, Opts* o, long long* main, long long* sab) noexcept nogil:
@@ -350,57 +336,6 @@ cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
     cdef long long main, sab
     g_ante_due(st, o, &main, &sab)
     return st.stacks[s] >= main + sab and st.stacks[s] > 0
-
-
-cdef int g_order_from(State* st, int start, int* out) noexcept nogil:
-    """Live seats clockwise from ``start`` (inclusive)."""
-    cdef int i, s, k = 0
-    for i in range(st.n):
-        s = (start + i) % st.n
-        if st.in_hand[s] and not st.folded[s]:
-            out[k] = s
-            k += 1
-    return k
-
-
-cdef int g_odd_order(State* st, int mask, int* out) noexcept nogil:
-    """The seats of ``mask`` from the dealer's left (the odd-credit order)."""
-    cdef int i, s, k = 0
-    for i in range(st.n):
-        s = (st.dealer + 1 + i) % st.n
-        if mask >> s & 1:
-            out[k] = s
-            k += 1
-    return k
-
-
-cdef long long g_pay(State* st, int s, long long amount, int where) noexcept nogil:
-    """Up to ``amount`` from a stack into a pot (0 main, 1 sabacc, 2 dead); what was paid."""
-    if amount > st.stacks[s]:
-        amount = st.stacks[s]
-    if amount <= 0:
-        return 0
-    st.stacks[s] -= amount
-    if where == 1:
-        st.sabacc_pot += amount
-    elif where == 0:
-        st.committed[s] += amount
-    else:
-        st.dead += amount
-    return amount
-
-
-cdef void g_award(State* st, long long amount, int mask) noexcept nogil:
-    cdef int order[MAXP]
-    cdef int k = g_odd_order(st, mask, order)
-    cdef long long base, odd
-    cdef int i
-    if k == 0:
-        return
-    base = amount // k
-    odd = amount % k
-    for i in range(k):
-        st.stacks[order[i]] += base + (1 if i < odd else 0)
 
 
 cdef void g_reset_hand_state(State* st) noexcept nogil:
@@ -715,29 +650,6 @@ cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) n
             return False
     g_return_uncalled(st)
     return True
-
-
-cdef void g_return_uncalled(State* st) noexcept nogil:
-    cdef int s, top = -1
-    cdef long long others = 0, excess
-    if not st.cur_bet:
-        return
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            if top < 0 or st.committed[s] > st.committed[top]:
-                top = s
-    if top < 0:
-        return
-    for s in range(st.n):
-        if s != top and st.committed[s] > others:
-            others = st.committed[s]
-    excess = st.committed[top] - others
-    if st.round_bet[top] < excess:
-        excess = st.round_bet[top]
-    if excess > 0:
-        st.committed[top] -= excess
-        st.round_bet[top] -= excess
-        st.stacks[top] += excess
 
 
 cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
@@ -1056,18 +968,11 @@ cdef class ClassicCore(_BettingCore):
     ``sabacc.new_game("classic", engine="compiled")``.
     """
 
-    cdef Opts o
-    cdef readonly object options
-    cdef readonly object seed
-    cdef readonly list names
-    cdef list _last           # last action object of each seat, this hand
-    cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
-    # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
-    # (results, shown, demise cards, carried main, carried sabacc); None for a hand copied from
-    # a reference game by from_game (its HandResult is in _results already).
-    cdef list _hand_data
-    cdef list _results        # HandResult of the first len(_results) hands, built lazily
-    cdef object _legal_obj
+    # _hand_data (the kernel's _BettingCore): each finished hand's (results, shown, demise
+    # cards, carried main, carried sabacc).
+
+    _game_type = ClassicGame
+    _options_type = ClassicOptions
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
@@ -1127,23 +1032,6 @@ cdef class ClassicCore(_BettingCore):
         g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
-    @property
-    def variant(self):
-        return "classic"
-
-    @property
-    def info(self):
-        return ClassicGame.info
-
-    def legal(self):
-        """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
-        if self.st.over or self.st.to_act < 0:
-            return NO_ACTIONS
-        if self._legal_obj is None:
-            g_compute_legal(&self.st, &self.o)
-            self._legal_obj = self._make_legal()
-        return self._legal_obj
-
     def legal_actions(self):
         """Every legal action for ``current_player``, each bet/raise size listed."""
         cdef State* st = &self.st
@@ -1173,22 +1061,8 @@ cdef class ClassicCore(_BettingCore):
         cdef int actor
         if not _well_formed(action):
             action = parse_action(action)
-        if self.st.over:
-            raise IllegalActionError("the game is over: no more actions")
-        actor = self.st.to_act
-        if seat is not None:
-            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
-                seat, self.st.n
-            )
-            if number is None:
-                raise IllegalActionError(
-                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
-                )
-            if number != actor:
-                raise IllegalActionError(
-                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
-                )
-        g_compute_legal(&self.st, &self.o)
+        actor = self._actor(seat)
+        self._compute_legal()
         if not self._contains(action):
             raise IllegalActionError(
                 illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
@@ -1200,24 +1074,6 @@ cdef class ClassicCore(_BettingCore):
         self._last[actor] = action
         self._perform(actor, action)
         return None
-
-    cdef long long _buy_in(self) noexcept:
-        """Each seat's starting stack (``payoffs`` is the stack less this)."""
-        return self.o.start
-
-    def history(self):
-        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
-        outcome = self.outcome
-        return {
-            "format": HISTORY_FORMAT,
-            "version": HISTORY_VERSION,
-            "variant": "classic",
-            "options": self.options.changed(),
-            "seed": self.seed,
-            "players": list(self.names),
-            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
-            "result": outcome.to_dict() if outcome else None,
-        }
 
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
@@ -1241,52 +1097,7 @@ cdef class ClassicCore(_BettingCore):
             self.hand_nets, self._hand_data, self._results,
         ))
 
-    def total_credits(self):
-        """Stacks plus every pot plus the house: constant through a game (conservation)."""
-        return (sum(self.stacks) + g_pot_total(&self.st) + self.st.sabacc_pot + self.st.carry
-                + self.st.house)
-
-    def pot_total(self):
-        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
-        return g_pot_total(&self.st)
-
     # ------------------------------------------------------------------ state, read-only copies
-    @property
-    def dealer(self):
-        return self.st.dealer
-
-    @property
-    def orbit_steps(self):
-        return self.st.orbit_steps
-
-    @property
-    def phase(self):
-        return _PHASES[self.st.phase]
-
-    @property
-    def cur_bet(self):
-        return self.st.cur_bet
-
-    @property
-    def raises(self):
-        return self.st.raises
-
-    @property
-    def dead(self):
-        return self.st.dead
-
-    @property
-    def sabacc_pot(self):
-        return self.st.sabacc_pot
-
-    @property
-    def carry(self):
-        return self.st.carry
-
-    @property
-    def house(self):
-        return self.st.house
-
     @property
     def turn(self):
         """The seat whose turn it is (-1 before the first turn of a hand)."""
@@ -1315,19 +1126,10 @@ cdef class ClassicCore(_BettingCore):
         return bool(self.st.last_shift)
 
     @property
-    def hands(self):
-        return [[_CARDS[self.st.hands[s][i]] for i in range(self.st.hlen[s])]
-                for s in range(self.st.n)]
-
-    @property
     def public_ids(self):
         """Cards everybody saw go into each hand: none in classic (every card is dealt or
         drawn face down)."""
         return [set() for _ in range(self.st.n)]
-
-    @property
-    def draw(self):
-        return [_CARDS[self.st.draw[i]] for i in range(self.st.ndraw)]
 
     @property
     def discards(self):
@@ -1402,16 +1204,6 @@ cdef class ClassicCore(_BettingCore):
                     if seen[v]:
                         out.append(_EXCHANGE[v])
         return out
-
-    cdef object _make_legal(self):
-        if self.st.phase == PH_CALLING:
-            return _LEGAL_CALLING
-        fixed = tuple(self._fixed_list())
-        if self.st.phase != PH_BETTING:
-            return Legal(fixed)
-        bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
-        raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
-        return Legal(fixed, bet, raise_)
 
     cdef bint _contains(self, object action) except -1:
         cdef State* st = &self.st
@@ -1552,127 +1344,6 @@ cdef class ClassicCore(_BettingCore):
         if sab_left:
             carried["sabacc"] = sab_left
         return HandResult(hand, dealer, reason, tuple(pots), hands, carried, net)
-
-    cdef object _last_result(self):
-        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
-        cdef int i
-        if not self._hand_data:
-            return None
-        for i in range(len(self._results), len(self._hand_data)):
-            self._results.append(self._build_result(i))
-        return self._results[len(self._results) - 1]
-
-    @property
-    def hand_results(self):
-        """The typed result of every finished hand, equal to the reference engine's
-        :attr:`Game.hand_results`: built on first use from the compact record each hand end
-        keeps, then cached. A new list each time (the results themselves are immutable)."""
-        self._last_result()
-        return list(self._results)
-
-    def observation(self, seat):
-        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
-        equal to the reference engine's :meth:`ClassicGame.observation` in every state, key
-        for key. Raises IndexError for a seat not at this table."""
-        cdef State* st = &self.st
-        cdef int n = st.n, s, i, me = -1
-        cdef signed char c
-        cdef long long to_call = 0, total = 0
-        if seat is not None:
-            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            seat = _index(seat)
-            if not 0 <= seat < n:
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            me = seat
-        current = self.current_player
-        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
-        last = self.last_action
-        seats = []
-        for s in range(n):
-            if st.out[s]:
-                status = "out"
-            elif not st.in_hand[s]:
-                status = "waiting"
-            elif st.folded[s]:
-                status = "junked"
-            elif st.stacks[s] == 0:
-                status = "all_in"
-            else:
-                status = "active"
-            seats.append(
-                {
-                    "seat": s,
-                    "name": self.names[s],
-                    "stack": st.stacks[s],
-                    "committed": st.committed[s],
-                    "round_bet": st.round_bet[s],
-                    "cards": st.hlen[s],
-                    "known_cards": [],
-                    "status": status,
-                    "dealer": s == st.dealer,
-                    "last_action": last[s],
-                }
-            )
-        if me >= 0 and st.phase == PH_BETTING:
-            to_call = st.cur_bet - st.round_bet[me]
-            if to_call < 0:
-                to_call = 0
-        result = self._last_result()
-        obs = {
-            "schema_version": SCHEMA_VERSION,
-            "variant": "classic",
-            "seat": seat,
-            "hand": st.hand_no,
-            "phase": _PHASES[st.phase],
-            "dealer": st.dealer,
-            "current_player": current,
-            "is_over": bool(st.over),
-            "seats": seats,
-            "pots": {
-                "main": g_pot_total(st),
-                "sabacc": st.sabacc_pot,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
-            "betting": {
-                "current_bet": st.cur_bet,
-                "to_call": to_call,
-                "structure": "limit",
-                "unit": 1,
-            },
-            "legal": legal.to_dict(),
-            "last_hand": None if result is None else result.to_dict(),
-        }
-        if me >= 0:
-            codes = []
-            values = []
-            for i in range(st.hlen[me]):
-                c = st.hands[me][i]
-                codes.append(_CODES[c])
-                values.append(VAL[c])
-                total += VAL[c]
-            obs["you"] = {
-                "cards": codes,
-                "values": values,
-                "total": total,
-                "hand": (evaluate_classic(values, self.options.scoring).to_dict()
-                         if values else None),
-            }
-        obs["turn"] = st.turn
-        obs["orbit"] = st.orbit
-        obs["max_orbits"] = self.o.max_orbits
-        obs["calls_open"] = st.orbit >= self.o.min_turns
-        obs["bet_limit"] = self.o.bet_limit
-        obs["raises"] = st.raises
-        obs["max_raises"] = self.o.max_raises
-        obs["deck"] = st.ndraw
-        obs["out_of_play"] = st.ndisc
-        obs["roll"] = st.last_roll or None
-        obs["shift"] = bool(st.last_shift)
-        obs["caller"] = None if st.caller < 0 else st.caller
-        if st.over:
-            obs["outcome"] = self.outcome.to_dict()
-        return obs
 
     def full_state(self):
         """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
@@ -1838,6 +1509,46 @@ cdef class ClassicCore(_BettingCore):
         st.legal_ok = 0
         new._legal_obj = None
         return new
+
+
+# ---------------------------------------------------------------------------------- the kernel's hooks
+# (what the kernel's _BettingCore calls where the cores differ; see _core_betting.pxi)
+
+cdef object core_make_legal(_BettingCore game):
+    if game.st.phase == PH_CALLING:
+        return _LEGAL_CALLING
+    return game._legal_of(tuple((<ClassicCore>game)._fixed_list()))
+
+cdef inline object core_build_result(_BettingCore game, int index):
+    return (<ClassicCore>game)._build_result(index)
+
+cdef inline list core_known_cards(State* st, int s, int me):
+    return []  # every card is dealt or drawn face down
+
+cdef inline object core_structure(_BettingCore self):
+    return "limit"
+
+cdef inline object core_unit(_BettingCore self):
+    return 1
+
+cdef inline object r_you_hand(_BettingCore self, list values):
+    return evaluate_classic(values, self.options.scoring).to_dict() if values else None
+
+cdef void r_observe(_BettingCore self, dict obs, int me) except *:
+    """Classic's table: the turn and orbit, the call, the limits, the deck, the dice."""
+    cdef State* st = &self.st
+    obs["turn"] = st.turn
+    obs["orbit"] = st.orbit
+    obs["max_orbits"] = self.o.max_orbits
+    obs["calls_open"] = st.orbit >= self.o.min_turns
+    obs["bet_limit"] = self.o.bet_limit
+    obs["raises"] = st.raises
+    obs["max_raises"] = self.o.max_raises
+    obs["deck"] = st.ndraw
+    obs["out_of_play"] = st.ndisc
+    obs["roll"] = st.last_roll or None
+    obs["shift"] = bool(st.last_shift)
+    obs["caller"] = None if st.caller < 0 else st.caller
 
 
 def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,

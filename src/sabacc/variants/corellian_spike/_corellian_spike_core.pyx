@@ -73,7 +73,7 @@ cdef inline void r_reset_hand(State* st, Opts* o) noexcept nogil:
 cdef void r_deal(State* st, Opts* o) noexcept nogil:
     """Two cards each from the dealer's left, the discard pile's first card, the first round."""
     cdef int order[MAXP]
-    cdef int k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    cdef int k = g_order_from(st, (st.dealer + 1) % st.n, order)
     g_deal_round(st, o, order, k, 2)
     st.ndraw -= 1
     st.discard[0] = st.draw[st.ndraw]
@@ -82,7 +82,7 @@ cdef void r_deal(State* st, Opts* o) noexcept nogil:
     g_begin_card_phase(st, o)
 
 cdef inline int r_card_order(State* st, Opts* o, int* order) noexcept nogil:
-    return g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    return g_order_from(st, (st.dealer + 1) % st.n, order)
 
 cdef inline int r_betting_start(State* st, Opts* o) noexcept nogil:
     return (st.dealer + 1) % st.n
@@ -189,10 +189,10 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
 cdef inline object r_shown_value(object cards, int target, int suit):
     return evaluate_spike([_VALUES[c] for c in cards])
 
-cdef inline object r_you_hand(SpikeFamilyCore self, list values):
+cdef inline object r_you_hand(_BettingCore self, list values):
     return evaluate_spike(values).to_dict() if values else None
 
-cdef void r_observe(SpikeFamilyCore self, dict obs, int me) except *:
+cdef void r_observe(_BettingCore self, dict obs, int me) except *:
     cdef State* st = &self.st
     cdef int i
     obs["round"] = st.round
@@ -446,7 +446,7 @@ cdef bint vec_decode(State* st, Opts* o, VecCfg* cfg, long long idx, int* kind,
         if k == A_CALL:
             return st.to_call_pos
         return k == A_JUNK
-    pot = g_pot_total(st, o)
+    pot = g_pot_total(st)
     if idx < cfg.raise_base:
         if not st.bet_hi:
             return False
@@ -532,7 +532,7 @@ cdef void vec_obs(State* st, Opts* o, VecCfg* cfg, float* f) noexcept nogil:
         f[cfg.o_rank + (rank if rank < cfg.nranks else cfg.nranks) - 1] = 1.0
         f[cfg.o_size + 1] = <float>(<double>total / cfg.total_scale)
     b = cfg.o_pots
-    f[b] = <float>(<double>g_pot_total(st, o) / buy)
+    f[b] = <float>(<double>g_pot_total(st) / buy)
     f[b + 1] = <float>(<double>st.sabacc_pot / buy)
     f[b + 2] = <float>(<double>st.cur_bet / buy)
     if st.phase == PH_BETTING:

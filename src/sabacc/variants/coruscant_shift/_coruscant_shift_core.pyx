@@ -278,7 +278,7 @@ cdef inline void r_deal(State* st, Opts* o) noexcept nogil:
     c_deal(st, o)
 
 cdef inline int r_card_order(State* st, Opts* o, int* order) noexcept nogil:
-    return g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    return g_order_from(st, (st.dealer + 1) % st.n, order)
 
 cdef inline int r_betting_start(State* st, Opts* o) noexcept nogil:
     return (st.dealer + 1) % st.n
@@ -321,7 +321,7 @@ cdef void c_deal(State* st, Opts* o) noexcept nogil:
     """Five cards each from the dealer's left, then the gold and silver dice."""
     cdef int order[MAXP]
     cdef int k, i, r, s, gold, silver
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    k = g_order_from(st, (st.dealer + 1) % st.n, order)
     g_deal_round(st, o, order, k, HAND_SIZE)
     gold = GOLD[mt_die(&st.rng) - 1]
     silver = (mt_die(&st.rng) - 1) % 3
@@ -335,7 +335,7 @@ cdef void c_begin_selection(State* st, Opts* o, int which) noexcept nogil:
     cdef int k, i
     st.selection = which
     st.phase = PH_SELECTION
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    k = g_order_from(st, (st.dealer + 1) % st.n, order)
     for i in range(k):
         st.queue[i] = <signed char>order[i]
     st.qlen = k
@@ -391,7 +391,7 @@ cdef void c_shift(State* st, Opts* o) noexcept nogil:
     cdef int k, i, j, need, s
     st.phase = PH_SHIFT
     st.to_act = -1
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    k = g_order_from(st, (st.dealer + 1) % st.n, order)
     for i in range(k):
         c_set_aside(st, o, order[i])
     for i in range(k):
@@ -462,10 +462,10 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
 cdef inline object r_shown_value(object cards, int target, int suit):
     return evaluate_target([_CARDS[c] for c in cards], target, _SUIT_NAMES[suit])
 
-cdef inline object r_you_hand(SpikeFamilyCore self, list values):
+cdef inline object r_you_hand(_BettingCore self, list values):
     return None  # the kept set's value: r_observe
 
-cdef void r_observe(SpikeFamilyCore self, dict obs, int me) except *:
+cdef void r_observe(_BettingCore self, dict obs, int me) except *:
     cdef State* st = &self.st
     cdef int n = st.n, s, i, k
     # A junked hand is empty but its kept count stays (as in the reference).

@@ -222,6 +222,8 @@ ctypedef struct State:
     int rec_target
     int rec_suit
 
+include "sabacc/variants/_kernel/_core_table.pxi"
+
 #: The action codes' index in sabacc.apps.rl.features.LAST_ACTIONS (stand, gain, swap, discard,
 #: check, call, bet, raise, junk, call hand).
 cdef signed char LAST_KIND[13]
@@ -625,7 +627,7 @@ cdef void g_compute_legal(State* st, Opts* o) noexcept nogil:
     if to_call <= 0:
         if st.cur_bet > 0:
             g_raise_range(st, o, s, 0, stack)
-        elif g_size_range(st, o, stack, g_pot_total(st, o), &lo, &hi):
+        elif g_size_range(st, o, stack, g_pot_total(st), &lo, &hi):
             st.bet_lo = lo
             st.bet_hi = hi
         return
@@ -670,18 +672,11 @@ cdef void g_raise_range(State* st, Opts* o, int s, long long to_call, long long 
             others += 1
     if not others:
         return
-    if g_size_range(st, o, stack - to_call, g_pot_total(st, o) + to_call, &lo, &hi):
+    if g_size_range(st, o, stack - to_call, g_pot_total(st) + to_call, &lo, &hi):
         st.raise_lo = lo
         st.raise_hi = hi
 
 # ------------------------------------------------------------------ helpers
-cdef inline long long g_pot_total(State* st, Opts* o) noexcept nogil:
-    cdef long long t = st.dead
-    cdef int s
-    for s in range(st.n):
-        t += st.committed[s]
-    return t
-
 cdef inline bint g_can_draw(State* st, Opts* o) noexcept nogil:
     """A card can be drawn (the variant's reshuffle rule says what goes back in)."""
     return r_can_draw(st, o)
@@ -694,62 +689,8 @@ cdef inline int g_rounds(State* st, Opts* o) noexcept nogil:
     k = st.nround if st.nround else st.n
     return 4 if k == 2 else k
 
-cdef inline int g_nlive(State* st, Opts* o) noexcept nogil:
-    cdef int s, k = 0
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            k += 1
-    return k
-
 cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
     return st.stacks[s] >= r_ante(st, o) + o.sab_ante and st.stacks[s] > 0
-
-cdef int g_order_from(State* st, Opts* o, int start, int* out) noexcept nogil:
-    """Live seats clockwise from ``start``; returns how many."""
-    cdef int i, s, k = 0
-    for i in range(st.n):
-        s = (start + i) % st.n
-        if st.in_hand[s] and not st.folded[s]:
-            out[k] = s
-            k += 1
-    return k
-
-cdef int g_odd_order(State* st, Opts* o, int mask, int* out) noexcept nogil:
-    """The seats of ``mask`` from the dealer's left (odd-credit order); returns how many."""
-    cdef int i, s, k = 0
-    for i in range(st.n):
-        s = (st.dealer + 1 + i) % st.n
-        if mask >> s & 1:
-            out[k] = s
-            k += 1
-    return k
-
-cdef long long g_pay(State* st, Opts* o, int s, long long amount, int where) noexcept nogil:
-    """Stack -> pot (where: 0 main/committed, 1 sabacc, 2 dead); returns what was paid."""
-    if amount > st.stacks[s]:
-        amount = st.stacks[s]
-    if amount <= 0:
-        return 0
-    st.stacks[s] -= amount
-    if where == 1:
-        st.sabacc_pot += amount
-    elif where == 0:
-        st.committed[s] += amount
-    else:
-        st.dead += amount
-    return amount
-
-cdef void g_award(State* st, Opts* o, long long amount, int mask) noexcept nogil:
-    cdef int order[MAXP]
-    cdef int k = g_odd_order(st, o, mask, order)
-    cdef long long base, odd
-    cdef int i
-    if k == 0:
-        return
-    base = amount // k
-    odd = amount % k
-    for i in range(k):
-        st.stacks[order[i]] += base + (1 if i < odd else 0)
 
 cdef signed char g_draw(State* st, Opts* o) noexcept nogil:
     """The draw top (reshuffling first if the pile is empty); -1 if no card is left."""
@@ -870,12 +811,12 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     g_reset_hand_state(st, o)
     st.dead = st.carry
     st.carry = 0
-    k = g_odd_order(st, o, alive_mask, order)
+    k = g_odd_order(st, alive_mask, order)
     for i in range(k):
         s = order[i]
         st.in_hand[s] = 1
-        g_pay(st, o, s, ante, 0)
-        g_pay(st, o, s, o.sab_ante, 1)
+        g_pay(st, s, ante, 0)
+        g_pay(st, s, o.sab_ante, 1)
     # deal: the whole deck, shuffled
     for i in range(NC):
         st.draw[i] = <signed char>i
@@ -968,12 +909,12 @@ cdef inline void g_gain_or_swap(State* st, Opts* o, int s, int kind, long long a
     by all) or the draw top, for the fees; the turn passes on."""
     cdef signed char taken, given
     if kind == A_GAIN:
-        g_pay(st, o, s, o.gain_fee, 2)
+        g_pay(st, s, o.gain_fee, 2)
         taken = g_draw(st, o)
         st.hands[s][st.hlen[s]] = taken
         st.hlen[s] += 1
     elif kind == A_SWAP_DISCARD or kind == A_SWAP_DRAW:
-        g_pay(st, o, s, o.swap_fee, 2)
+        g_pay(st, s, o.swap_fee, 2)
         if kind == A_SWAP_DISCARD:
             st.ndiscard -= 1
             taken = st.discard[st.ndiscard]
@@ -998,13 +939,13 @@ cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) n
     if kind == A_CHECK:
         st.acted[s] = 1
     elif kind == A_CALL:
-        paid = g_pay(st, o, s, st.cur_bet - st.round_bet[s], 0)
+        paid = g_pay(st, s, st.cur_bet - st.round_bet[s], 0)
         st.round_bet[s] += paid
         st.acted[s] = 1
         st.allin_last[s] = st.stacks[s] == 0
     elif kind == A_BET or kind == A_RAISE:
         to_call = st.cur_bet - st.round_bet[s]
-        paid = g_pay(st, o, s, to_call + amount, 0)
+        paid = g_pay(st, s, to_call + amount, 0)
         st.round_bet[s] += paid
         if amount >= o.unit:
             for i in range(st.n):
@@ -1018,47 +959,25 @@ cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) n
         st.folded[s] = 1
         r_on_junk(st, o, s)
         g_clear_hand(st, o, s, st.muck, &st.nmuck)
-    if g_nlive(st, o) > 1:
+    if g_nlive(st) > 1:
         st.to_act = g_next_bettor(st, o, s, 0)
         if st.to_act >= 0:
             return False
     else:
         st.to_act = -1
-    g_return_uncalled(st, o)
+    g_return_uncalled(st)
     return True
-
-cdef void g_return_uncalled(State* st, Opts* o) noexcept nogil:
-    cdef int s, top = -1
-    cdef long long others = 0, excess
-    if not st.cur_bet:
-        return
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            if top < 0 or st.committed[s] > st.committed[top]:
-                top = s
-    if top < 0:
-        return
-    for s in range(st.n):
-        if s != top and st.committed[s] > others:
-            others = st.committed[s]
-    excess = st.committed[top] - others
-    if excess > st.round_bet[top]:
-        excess = st.round_bet[top]
-    if excess > 0:
-        st.committed[top] -= excess
-        st.round_bet[top] -= excess
-        st.stacks[top] += excess
 
 cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
     cdef int s, winner = -1
     cdef long long amount
-    if g_nlive(st, o) != 1:
+    if g_nlive(st) != 1:
         return False
     for s in range(st.n):
         if st.in_hand[s] and not st.folded[s]:
             winner = s
-    amount = g_pot_total(st, o)
-    g_award(st, o, amount, 1 << winner)
+    amount = g_pot_total(st)
+    g_award(st, amount, 1 << winner)
     st.rec_reason = REC_ALL_JUNKED
     st.rec_npots = 1
     st.rec_amount[0] = amount
@@ -1095,7 +1014,7 @@ cdef void g_sabacc_shift(State* st, Opts* o) noexcept nogil:
     cdef int sizes[MAXP]
     cdef int k, i, j, s
     cdef signed char c
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    k = g_order_from(st, (st.dealer + 1) % st.n, order)
     for i in range(k):
         s = order[i]
         sizes[i] = st.hlen[s]
@@ -1131,7 +1050,7 @@ cdef int g_build_pots(State* st, Opts* o, long long* amounts, int* masks) noexce
             if st.stacks[s] == 0:
                 capped |= 1 << s
     if not live:
-        amounts[0] = g_pot_total(st, o)
+        amounts[0] = g_pot_total(st)
         masks[0] = 0
         return 1
     for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
@@ -1196,7 +1115,7 @@ cdef void g_showdown(State* st, Opts* o) noexcept nogil:
             for j in range(st.hlen[s]):
                 total += VAL[st.hands[s][j]]
             totals[s] = total
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    k = g_order_from(st, (st.dealer + 1) % st.n, order)
     st.rec_nshown = k
     for i in range(k):  # the revealed hands, for hand_results
         s = order[i]
@@ -1207,7 +1126,7 @@ cdef void g_showdown(State* st, Opts* o) noexcept nogil:
     st.rec_npots = npots
     for i in range(npots):
         won = g_winners(st, o, masks[i], values, dec_key, dec_val, &ndec)
-        g_award(st, o, amounts[i], won)
+        g_award(st, amounts[i], won)
         st.rec_amount[i] = amounts[i]
         st.rec_mask[i] = won
     overall = g_winners(st, o, live, values, dec_key, dec_val, &ndec)
@@ -1220,7 +1139,7 @@ cdef void g_showdown(State* st, Opts* o) noexcept nogil:
         st.rec_sab = 1
         st.rec_sab_amount = st.sabacc_pot
         st.rec_sab_mask = overall
-        g_award(st, o, st.sabacc_pot, overall)
+        g_award(st, st.sabacc_pot, overall)
         st.sabacc_pot = 0
     st.rec_reason = REC_SHOWDOWN
     g_finish_hand(st, o)
@@ -1252,7 +1171,7 @@ cdef int g_break_true_tie(State* st, Opts* o, int tied) noexcept nogil:
     cdef signed char c
     if o.tie_split:
         return tied
-    k = g_odd_order(st, o, tied, order)
+    k = g_odd_order(st, tied, order)
     while k > 1:
         if not g_can_draw(st, o):
             break
@@ -1311,7 +1230,7 @@ cdef void g_end_game(State* st, Opts* o) noexcept nogil:
         if not alive:
             alive = (1 << st.n) - 1
         if o.final_split:
-            g_award(st, o, leftover, alive)
+            g_award(st, leftover, alive)
         else:
             st.house += leftover
         st.sabacc_pot = 0
@@ -1336,27 +1255,12 @@ cdef class SpikeFamilyCore(_BettingCore):
     its public core (``SpikeCore``, ``SurabatCore``, ``CoruscantCore``).
     """
 
-    cdef Opts o
-    cdef readonly object options
-    cdef readonly object seed
-    cdef readonly list names
-    cdef list _last           # last action object of each seat, this hand
-    cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
-    # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
-    # (pots, sabacc, shown, carried main, carried sabacc). ``pots``: ((amount, winner mask),
-    # ...) for the main pot then each side pot; ``sabacc``: (amount, winner mask) if the sabacc
-    # pot was won, else None; ``shown``: ((seat, card ids as bytes), ...) of the showdown's
-    # hands from the dealer's left, None when everyone else junked. None for a hand copied from
-    # a snapshot by from_snapshot or from_game (its HandResult is in _results already).
-    cdef list _hand_data
-    cdef list _results        # HandResult of the first len(_results) hands, built lazily
-    cdef object _legal_obj
+    # _hand_data (the kernel's _BettingCore): each finished hand's (pots, sabacc, shown,
+    # carried main, carried sabacc, target, suit). ``pots``: ((amount, winner mask), ...) for
+    # the main pot then each side pot; ``sabacc``: (amount, winner mask) if the sabacc pot was
+    # won, else None; ``shown``: ((seat, card ids as bytes), ...) of the showdown's hands from
+    # the dealer's left, None when everyone else junked.
     cdef list _legal_list
-
-    #: The reference engine's game class whose rules this core plays (its options type and
-    #: VariantInfo come with it): the variant's public core class sets them.
-    _game_type = None
-    _options_type = None
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
@@ -1425,23 +1329,6 @@ cdef class SpikeFamilyCore(_BettingCore):
         g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
-    @property
-    def variant(self):
-        return self._game_type.info.name
-
-    @property
-    def info(self):
-        return self._game_type.info
-
-    def legal(self):
-        """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
-        if self.st.over or self.st.to_act < 0:
-            return NO_ACTIONS
-        if self._legal_obj is None:
-            self._compute_legal()
-            self._legal_obj = self._make_legal()
-        return self._legal_obj
-
     def legal_actions(self):
         """Every legal action for ``current_player``, each bet/raise size listed."""
         if self.st.over or self.st.to_act < 0:
@@ -1475,21 +1362,7 @@ cdef class SpikeFamilyCore(_BettingCore):
         if not _well_formed(action) and not r_listed(self, action):
             # (an action this core listed for this decision is well formed)
             action = self._game_type.info.parse_action(action)
-        if self.st.over:
-            raise IllegalActionError("the game is over: no more actions")
-        actor = self.st.to_act
-        if seat is not None:
-            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
-                seat, self.st.n
-            )
-            if number is None:
-                raise IllegalActionError(
-                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
-                )
-            if number != actor:
-                raise IllegalActionError(
-                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
-                )
+        actor = self._actor(seat)
         self._compute_legal()
         if not self._contains(action):
             raise IllegalActionError(
@@ -1503,24 +1376,6 @@ cdef class SpikeFamilyCore(_BettingCore):
         self._last[actor] = action
         self._perform(actor, action)
         return None
-
-    cdef long long _buy_in(self) noexcept:
-        """Each seat's starting stack (``payoffs`` is the stack less this)."""
-        return self.o.start
-
-    def history(self):
-        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
-        outcome = self.outcome
-        return {
-            "format": HISTORY_FORMAT,
-            "version": HISTORY_VERSION,
-            "variant": self._game_type.info.name,
-            "options": self.options.changed(),
-            "seed": self.seed,
-            "players": list(self.names),
-            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
-            "result": outcome.to_dict() if outcome else None,
-        }
 
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
@@ -1546,72 +1401,19 @@ cdef class SpikeFamilyCore(_BettingCore):
             self.hand_nets, self._hand_data, self._results, type(self),
         ))
 
-    def total_credits(self):
-        """Stacks plus every pot plus the house: constant through a game (conservation)."""
-        return sum(self.stacks) + self.pot_total() + self.st.sabacc_pot + self.st.carry + self.st.house
-
-    def pot_total(self):
-        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
-        return self._pot_total()
-
     # ------------------------------------------------------------------ state, read-only copies
-    @property
-    def dealer(self):
-        return self.st.dealer
-
-    @property
-    def orbit_steps(self):
-        return self.st.orbit_steps
-
-    @property
-    def phase(self):
-        return _PHASES[self.st.phase]
-
     @property
     def round(self):
         return self.st.round
-
-    @property
-    def cur_bet(self):
-        return self.st.cur_bet
-
-    @property
-    def raises(self):
-        return self.st.raises
-
-    @property
-    def dead(self):
-        return self.st.dead
-
-    @property
-    def sabacc_pot(self):
-        return self.st.sabacc_pot
-
-    @property
-    def carry(self):
-        return self.st.carry
-
-    @property
-    def house(self):
-        return self.st.house
 
     @property
     def last_dice(self):
         return (self.st.d1, self.st.d2) if self.st.d1 else None
 
     @property
-    def hands(self):
-        return [[_CARDS[self.st.hands[s][i]] for i in range(self.st.hlen[s])]
-                for s in range(self.st.n)]
-
-    @property
     def public_ids(self):
         return [{<int>self.st.hands[s][i] for i in range(self.st.hlen[s])
                  if self.st.pub[self.st.hands[s][i]]} for s in range(self.st.n)]
-
-    @property
-    def draw(self):
-        return [_CARDS[self.st.draw[i]] for i in range(self.st.ndraw)]
 
     @property
     def discard(self):
@@ -1676,14 +1478,6 @@ cdef class SpikeFamilyCore(_BettingCore):
             return list(_CALL_JUNK if self.st.to_call_pos else _CHECK_JUNK)
         return r_card_list(self)
 
-    cdef object _make_legal(self):
-        fixed = tuple(self._fixed_list())
-        if self.st.phase != PH_BETTING:
-            return Legal(fixed)
-        bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
-        raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
-        return Legal(fixed, bet, raise_)
-
     cdef bint _contains(self, object action) except -1:
         cdef State* st = &self.st
         t = type(action)
@@ -1708,12 +1502,6 @@ cdef class SpikeFamilyCore(_BettingCore):
         return r_card_contains(self, action)
 
     # ------------------------------------------------------------------ the rules (C functions)
-    cdef inline void _compute_legal(self) noexcept:
-        g_compute_legal(&self.st, &self.o)
-
-    cdef inline long long _pot_total(self) noexcept:
-        return g_pot_total(&self.st, &self.o)
-
     cdef inline int _build_pots(self, long long* amounts, int* masks) noexcept:
         return g_build_pots(&self.st, &self.o, amounts, masks)
 
@@ -1824,124 +1612,6 @@ cdef class SpikeFamilyCore(_BettingCore):
         if sab_left:
             carried["sabacc"] = sab_left
         return HandResult(hand, dealer, reason, tuple(results), hands, carried, net)
-
-    cdef object _last_result(self):
-        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
-        cdef int i
-        if not self._hand_data:
-            return None
-        for i in range(len(self._results), len(self._hand_data)):
-            self._results.append(self._build_result(i))
-        return self._results[len(self._results) - 1]
-
-    @property
-    def hand_results(self):
-        """The typed result of every finished hand, equal to the reference engine's
-        :attr:`Game.hand_results`: built on first use from the compact record each hand end
-        keeps (pots and winners, the revealed hands' card ids, what was carried), then cached.
-        A new list each time (the results themselves are immutable)."""
-        self._last_result()
-        return list(self._results)
-
-    def observation(self, seat):
-        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
-        equal to the reference engine's :meth:`Game.observation` in every state, ``last_hand``,
-        ``legal``, side pots, ``you`` and ``outcome`` included. Raises IndexError for a seat
-        not at this table (the reference engine reads a negative seat from the end)."""
-        cdef State* st = &self.st
-        cdef int n = st.n, s, i, me = -1
-        cdef signed char c
-        cdef long long to_call = 0, total = 0
-        cdef uint64_t seen
-        if seat is not None:
-            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            seat = _index(seat)  # an int (a NumPy integer is taken too)
-            if not 0 <= seat < n:
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            me = seat
-        current = self.current_player
-        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
-        last = self.last_action
-        seats = []
-        seen = st.seen[me] if me >= 0 else 0  # cards this seat alone saw go in
-        for s in range(n):
-            known = []
-            for i in range(st.hlen[s]):
-                c = st.hands[s][i]
-                if st.pub[c] or (seen and s != me and seen >> c & 1):
-                    known.append(_CODES[c])
-            if st.out[s]:
-                status = "out"
-            elif not st.in_hand[s]:
-                status = "waiting"
-            elif st.folded[s]:
-                status = "junked"
-            elif st.stacks[s] == 0:
-                status = "all_in"
-            else:
-                status = "active"
-            seats.append(
-                {
-                    "seat": s,
-                    "name": self.names[s],
-                    "stack": st.stacks[s],
-                    "committed": st.committed[s],
-                    "round_bet": st.round_bet[s],
-                    "cards": st.hlen[s],
-                    "known_cards": known,
-                    "status": status,
-                    "dealer": s == st.dealer,
-                    "last_action": last[s],
-                }
-            )
-        if me >= 0 and st.phase == PH_BETTING:
-            to_call = st.cur_bet - st.round_bet[me]
-            if to_call < 0:
-                to_call = 0
-        result = self._last_result()
-        obs = {
-            "schema_version": SCHEMA_VERSION,
-            "variant": self._game_type.info.name,
-            "seat": seat,
-            "hand": st.hand_no,
-            "phase": _PHASES[st.phase],
-            "dealer": st.dealer,
-            "current_player": current,
-            "is_over": bool(st.over),
-            "seats": seats,
-            "pots": {
-                "main": self._pot_total(),
-                "sabacc": st.sabacc_pot,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
-            "betting": {
-                "current_bet": st.cur_bet,
-                "to_call": to_call,
-                "structure": str(self.options.betting),
-                "unit": self.o.unit,
-            },
-            "legal": legal.to_dict(),
-            "last_hand": None if result is None else result.to_dict(),
-        }
-        if me >= 0:
-            codes = []
-            values = []
-            for i in range(st.hlen[me]):
-                c = st.hands[me][i]
-                codes.append(_CODES[c])
-                values.append(VAL[c])
-                total += VAL[c]
-            obs["you"] = {
-                "cards": codes,
-                "values": values,
-                "total": total,
-                "hand": r_you_hand(self, values),
-            }
-        r_observe(self, obs, me)  # the variant's table
-        if st.over:
-            obs["outcome"] = self.outcome.to_dict()
-        return obs
 
     def full_state(self):
         """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
@@ -2063,6 +1733,35 @@ cdef class SpikeFamilyCore(_BettingCore):
         new._legal_list = None
         r_forget_listed(new)  # and the actions built for the old state
         return new
+
+
+# ---------------------------------------------------------------------------------- the kernel's hooks
+# (what the kernel's _BettingCore calls where the cores differ; see _core_betting.pxi)
+
+cdef inline object core_make_legal(_BettingCore game):
+    return game._legal_of(tuple((<SpikeFamilyCore>game)._fixed_list()))
+
+cdef inline object core_build_result(_BettingCore game, int index):
+    return (<SpikeFamilyCore>game)._build_result(index)
+
+cdef list core_known_cards(State* st, int s, int me):
+    """Seat ``s``'s cards seat ``me`` may know: the public ones, and those ``me`` alone saw go
+    in (none for a spectator, ``me`` = -1)."""
+    cdef uint64_t seen = st.seen[me] if me >= 0 else 0
+    cdef list known = []
+    cdef int i
+    cdef signed char c
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        if st.pub[c] or (seen and s != me and seen >> c & 1):
+            known.append(_CODES[c])
+    return known
+
+cdef inline object core_structure(_BettingCore self):
+    return str(self.options.betting)
+
+cdef inline object core_unit(_BettingCore self):
+    return self.o.unit
 
 
 def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,

@@ -74,7 +74,7 @@ cdef inline void r_deal(State* st, Opts* o) noexcept nogil:
 cdef inline int r_card_order(State* st, Opts* o, int* order) noexcept nogil:
     """The start rotates among the seats dealt in; a junked seat passes it to its left."""
     cdef int start = st.round_seats[(st.round - 1) % st.nround]
-    cdef int k = g_order_from(st, o, start, order)
+    cdef int k = g_order_from(st, start, order)
     st.starting = order[0] if k else start
     return k
 
@@ -135,7 +135,7 @@ cdef void s_deal(State* st, Opts* o) noexcept nogil:
     """The array (three Sun cards, two Moon cards), then two cards each from the dealer's left."""
     cdef int order[MAXP]
     cdef int k, i
-    k = g_order_from(st, o, (st.dealer + 1) % st.n, order)
+    k = g_order_from(st, (st.dealer + 1) % st.n, order)
     for i in range(k):
         st.round_seats[i] = <signed char>order[i]
     st.nround = k
@@ -190,7 +190,7 @@ cdef bint s_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcep
         st.phase = PH_CARD
         return True
     if kind == A_SUN_GAIN:
-        g_pay(st, o, s, o.gain_fee, 2)
+        g_pay(st, s, o.gain_fee, 2)
         for i in range(st.nsun):  # the newest copy
             if VAL[st.sun[i]] == arg:
                 idx = i
@@ -209,7 +209,7 @@ cdef bint s_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcep
             return False
         return True
     if kind == A_SWAP_MOON:
-        g_pay(st, o, s, o.swap_fee, 2)
+        g_pay(st, s, o.swap_fee, 2)
         given = g_take_from_hand(st, o, s, <int>arg)
         # Nobody else can tell which card went face down: they forget what they knew of the hand.
         for i in range(st.hlen[s]):
@@ -319,10 +319,10 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
 cdef inline object r_shown_value(object cards, int target, int suit):
     return evaluate_spike([_VALUES[c] for c in cards])
 
-cdef inline object r_you_hand(SpikeFamilyCore self, list values):
+cdef inline object r_you_hand(_BettingCore self, list values):
     return evaluate_spike(values).to_dict() if values else None
 
-cdef void r_observe(SpikeFamilyCore self, dict obs, int me) except *:
+cdef void r_observe(_BettingCore self, dict obs, int me) except *:
     cdef State* st = &self.st
     cdef int i
     obs["round"] = st.round
