@@ -339,19 +339,7 @@ cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
 
 
 cdef void g_reset_hand_state(State* st) noexcept nogil:
-    cdef int s
-    for s in range(st.n):
-        st.hlen[s] = 0
-        st.in_hand[s] = 0
-        st.folded[s] = 0
-        st.committed[s] = 0
-        st.round_bet[s] = 0
-        st.acted[s] = 0
-        st.allin_last[s] = 0
-        st.hand_start[s] = st.stacks[s]
-    st.dead = 0
-    st.cur_bet = 0
-    st.raises = 0
+    g_reset_seats(st)
     st.ndraw = 0
     st.ndisc = 0
     st.turn = -1
@@ -367,35 +355,12 @@ cdef void g_reset_hand_state(State* st) noexcept nogil:
 
 cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     """Eliminate who cannot ante, check game end, rotate the button, ante and deal."""
-    cdef int s, nalive = 0, first_alive = -1, step, i, k
+    cdef int s, i, k
     cdef int order[MAXP]
-    cdef int alive_mask = 0
-    cdef bint first = st.hand_no == 0
     cdef long long main, sab
-    for s in range(st.n):
-        if not st.out[s] and not g_can_ante(st, o, s):
-            st.out[s] = 1
-    for s in range(st.n):
-        if not st.out[s]:
-            nalive += 1
-            alive_mask |= 1 << s
-            if first_alive < 0:
-                first_alive = s
-    if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
-        g_end_game(st, o)
+    cdef int alive_mask = g_next_hand(st, o)
+    if not alive_mask:  # the game is over
         return
-    if not first:
-        step = 1
-        while st.out[(st.dealer + step) % st.n]:
-            step += 1
-        st.orbit_steps += step
-        st.dealer = (st.dealer + step) % st.n
-        if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
-            g_end_game(st, o)
-            return
-    elif st.out[st.dealer]:
-        st.dealer = first_alive
-    st.hand_no += 1
     g_reset_hand_state(st)
     st.dead = st.carry
     st.carry = 0
@@ -413,12 +378,7 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     mt_shuffle(&st.rng, st.draw, NC)
     st.ndraw = NC
     k = g_order_from(st, (st.dealer + 1) % st.n, order)
-    for step in range(2):
-        for i in range(k):
-            s = order[i]
-            st.ndraw -= 1
-            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
-            st.hlen[s] += 1
+    g_deal_round(st, order, k, 2)
     st.turn = order[0]
     g_begin_turn(st, o)
 
@@ -440,13 +400,7 @@ cdef int g_next_bettor(State* st, int start, bint inclusive) noexcept nogil:
 
 cdef void g_begin_turn(State* st, Opts* o) noexcept nogil:
     cdef int s, nxt
-    # _open_betting
-    st.phase = PH_BETTING
-    for s in range(st.n):
-        st.round_bet[s] = 0
-        st.acted[s] = 0
-    st.cur_bet = 0
-    st.raises = 0
+    g_open_betting(st)  # _open_betting
     nxt = g_next_bettor(st, st.turn, True)
     st.to_act = nxt
     st.legal_ok = 0
@@ -615,27 +569,9 @@ cdef void g_perform(State* st, Opts* o, int s, int kind, long long arg) noexcept
 
 cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) noexcept nogil:
     """A betting action; True when the betting round is over."""
-    cdef long long paid, to_call
     cdef int i, nxt
-    if kind == A_CHECK:
-        st.acted[s] = 1
-    elif kind == A_CALL:
-        paid = g_pay(st, s, st.cur_bet - st.round_bet[s], 0)
-        st.round_bet[s] += paid
-        st.acted[s] = 1
-        st.allin_last[s] = st.stacks[s] == 0
-    elif kind == A_BET or kind == A_RAISE:
-        to_call = st.cur_bet - st.round_bet[s]
-        paid = g_pay(st, s, to_call + amount, 0)
-        st.round_bet[s] += paid
-        if amount >= 1:  # a full bet/raise reopens the action (the unit is 1)
-            for i in range(st.n):
-                st.acted[i] = 0
-        if kind == A_RAISE:
-            st.raises += 1
-        st.cur_bet = st.round_bet[s]
-        st.acted[s] = 1
-        st.allin_last[s] = st.stacks[s] == 0
+    if kind != A_JUNK:
+        g_wager(st, s, kind, amount, 1)  # the unit is 1
     else:  # junk: the fold fee to the sabacc pot, the cards out of play
         st.folded[s] = 1
         g_pay(st, s, o.fold_fee, 1)
@@ -671,72 +607,6 @@ cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
     st.rec_nshown = 0
     g_finish_hand(st, o, REC_ALL_JUNKED)
     return True
-
-
-cdef int g_build_pots(State* st, long long* amounts, int* masks) noexcept nogil:
-    """``Game.pots()``: the main pot and side pots, split at the all-in seats' levels (as
-    :func:`sabacc.engine.betting.build_pots` with ``all_in``); returns how many."""
-    cdef long long levels[MAXP + 1]
-    cdef long long level, prev = 0, amount, top = -1, c, x, leftover = 0
-    cdef int nlev = 0, npots = 0, s, i, j, elig, live = 0, capped = 0
-    cdef bint seen
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            live |= 1 << s
-            if st.stacks[s] == 0:
-                capped |= 1 << s
-    if not live:
-        amounts[0] = g_pot_total(st)
-        masks[0] = 0
-        return 1
-    for s in range(st.n):
-        if live >> s & 1 and st.committed[s] > top:
-            top = st.committed[s]
-    # the sorted set of the capped seats' levels and the top level
-    for s in range(st.n + 1):
-        if s < st.n:
-            if not capped >> s & 1:
-                continue
-            c = st.committed[s]
-        else:
-            c = top
-        seen = False
-        for i in range(nlev):
-            if levels[i] == c:
-                seen = True
-                break
-        if seen:
-            continue
-        i = nlev
-        while i > 0 and levels[i - 1] > c:
-            levels[i] = levels[i - 1]
-            i -= 1
-        levels[i] = c
-        nlev += 1
-    for j in range(nlev):
-        level = levels[j]
-        amount = 0
-        for s in range(st.n):
-            c = st.committed[s]
-            amount += (c if c < level else level) - (c if c < prev else prev)
-        elig = 0
-        for s in range(st.n):
-            if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
-                elig |= 1 << s
-        if npots and masks[npots - 1] == elig:
-            amounts[npots - 1] += amount
-        elif amount > 0 or not npots:
-            amounts[npots] = amount
-            masks[npots] = elig
-            npots += 1
-        prev = level
-    for s in range(st.n):
-        x = st.committed[s] - prev
-        if x > 0:
-            leftover += x
-    amounts[npots - 1] += leftover
-    amounts[0] += st.dead
-    return npots
 
 
 cdef struct Decision:
@@ -931,26 +801,6 @@ cdef void g_finish_hand(State* st, Opts* o, int reason) noexcept nogil:
     st.dead = 0
     st.to_act = -1
     g_start_hand(st, o)
-
-
-cdef void g_end_game(State* st, Opts* o) noexcept nogil:
-    cdef int s, alive = 0
-    cdef long long leftover = st.sabacc_pot + st.carry
-    if leftover:
-        for s in range(st.n):
-            if not st.out[s]:
-                alive |= 1 << s
-        if not alive:
-            alive = (1 << st.n) - 1
-        if o.final_split:
-            g_award(st, leftover, alive)
-        else:
-            st.house += leftover
-        st.sabacc_pot = 0
-        st.carry = 0
-    st.over = 1
-    st.to_act = -1
-    st.phase = PH_OVER
 
 
 # ---------------------------------------------------------------------------------- the game

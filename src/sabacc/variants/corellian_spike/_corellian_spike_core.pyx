@@ -74,7 +74,7 @@ cdef void r_deal(State* st, Opts* o) noexcept nogil:
     """Two cards each from the dealer's left, the discard pile's first card, the first round."""
     cdef int order[MAXP]
     cdef int k = g_order_from(st, (st.dealer + 1) % st.n, order)
-    g_deal_round(st, o, order, k, 2)
+    g_deal_round(st, order, k, 2)
     st.ndraw -= 1
     st.discard[0] = st.draw[st.ndraw]
     st.ndiscard = 1

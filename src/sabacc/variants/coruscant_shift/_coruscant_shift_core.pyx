@@ -322,7 +322,7 @@ cdef void c_deal(State* st, Opts* o) noexcept nogil:
     cdef int order[MAXP]
     cdef int k, i, r, s, gold, silver
     k = g_order_from(st, (st.dealer + 1) % st.n, order)
-    g_deal_round(st, o, order, k, HAND_SIZE)
+    g_deal_round(st, order, k, HAND_SIZE)
     gold = GOLD[mt_die(&st.rng) - 1]
     silver = (mt_die(&st.rng) - 1) % 3
     st.target = o.target_value if o.fixed_target else gold

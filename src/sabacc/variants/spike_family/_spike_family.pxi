@@ -757,19 +757,8 @@ cdef void g_clear_hand(State* st, Opts* o, int s, signed char* dest, int* ndest)
 # ------------------------------------------------------------------ hand lifecycle
 cdef void g_reset_hand_state(State* st, Opts* o) noexcept nogil:
     cdef int s
-    for s in range(st.n):
-        st.hlen[s] = 0
-        st.in_hand[s] = 0
-        st.folded[s] = 0
-        st.committed[s] = 0
-        st.round_bet[s] = 0
-        st.acted[s] = 0
-        st.allin_last[s] = 0
-        st.hand_start[s] = st.stacks[s]
+    g_reset_seats(st)
     memset(st.pub, 0, sizeof(st.pub))
-    st.dead = 0
-    st.cur_bet = 0
-    st.raises = 0
     st.ndraw = st.ndiscard = st.nmuck = 0
     st.round = 0
     st.qlen = st.qpos = 0
@@ -779,35 +768,12 @@ cdef void g_reset_hand_state(State* st, Opts* o) noexcept nogil:
     r_reset_hand(st, o)
 
 cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
-    cdef int s, nalive = 0, first_alive = -1, step, k, i
+    cdef int s, k, i
     cdef int order[MAXP]
-    cdef int alive_mask = 0
-    cdef bint first = st.hand_no == 0
     cdef long long ante = r_hand_ante(st, o)
-    for s in range(st.n):
-        if not st.out[s] and not g_can_ante(st, o, s):
-            st.out[s] = 1
-    for s in range(st.n):
-        if not st.out[s]:
-            nalive += 1
-            alive_mask |= 1 << s
-            if first_alive < 0:
-                first_alive = s
-    if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
-        g_end_game(st, o)
+    cdef int alive_mask = g_next_hand(st, o)
+    if not alive_mask:  # the game is over
         return
-    if not first:
-        step = 1
-        while st.out[(st.dealer + step) % st.n]:
-            step += 1
-        st.orbit_steps += step
-        st.dealer = (st.dealer + step) % st.n
-        if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
-            g_end_game(st, o)
-            return
-    elif st.out[st.dealer]:
-        st.dealer = first_alive
-    st.hand_no += 1
     g_reset_hand_state(st, o)
     st.dead = st.carry
     st.carry = 0
@@ -823,17 +789,6 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     mt_shuffle_sorted(&st.rng, st.draw, NC)
     st.ndraw = NC
     r_deal(st, o)
-
-cdef void g_deal_round(State* st, Opts* o, int* order, int k, int cards) noexcept nogil:
-    """``cards`` cards each to the seats of ``order``, one at a time around, off the draw top
-    (a fresh deck: no reshuffle)."""
-    cdef int r, i, s
-    for r in range(cards):
-        for i in range(k):
-            s = order[i]
-            st.ndraw -= 1
-            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
-            st.hlen[s] += 1
 
 cdef void g_begin_card_phase(State* st, Opts* o) noexcept nogil:
     cdef int order[MAXP]
@@ -855,13 +810,7 @@ cdef void g_next_card_turn(State* st, Opts* o) noexcept nogil:
         g_begin_betting(st, o)
 
 cdef void g_begin_betting(State* st, Opts* o) noexcept nogil:
-    cdef int s
-    st.phase = PH_BETTING
-    for s in range(st.n):
-        st.round_bet[s] = 0
-        st.acted[s] = 0
-    st.cur_bet = 0
-    st.raises = 0
+    g_open_betting(st)
     st.legal_ok = 0
     st.to_act = g_next_bettor(st, o, r_betting_start(st, o), 1)
     if st.to_act < 0:
@@ -934,27 +883,8 @@ cdef inline void g_gain_or_swap(State* st, Opts* o, int s, int kind, long long a
     g_next_card_turn(st, o)
 
 cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) noexcept nogil:
-    cdef long long paid, to_call
-    cdef int i
-    if kind == A_CHECK:
-        st.acted[s] = 1
-    elif kind == A_CALL:
-        paid = g_pay(st, s, st.cur_bet - st.round_bet[s], 0)
-        st.round_bet[s] += paid
-        st.acted[s] = 1
-        st.allin_last[s] = st.stacks[s] == 0
-    elif kind == A_BET or kind == A_RAISE:
-        to_call = st.cur_bet - st.round_bet[s]
-        paid = g_pay(st, s, to_call + amount, 0)
-        st.round_bet[s] += paid
-        if amount >= o.unit:
-            for i in range(st.n):
-                st.acted[i] = 0
-        if kind == A_RAISE:
-            st.raises += 1
-        st.cur_bet = st.round_bet[s]
-        st.acted[s] = 1
-        st.allin_last[s] = st.stacks[s] == 0
+    if kind != A_JUNK:
+        g_wager(st, s, kind, amount, o.unit)
     else:  # junk: the hand is mucked face down
         st.folded[s] = 1
         r_on_junk(st, o, s)
@@ -1036,64 +966,6 @@ cdef inline void g_flip_discard(State* st, Opts* o) noexcept nogil:
         st.discard[st.ndiscard] = c
         st.ndiscard += 1
 
-cdef int g_build_pots(State* st, Opts* o, long long* amounts, int* masks) noexcept nogil:
-    """Main and side pots at the all-in levels (as :func:`build_pots`); returns how many."""
-    cdef long long levels[MAXP + 1]
-    cdef long long level, prev = 0, amount, top = -1, c, lo, plo, leftover = 0, x
-    cdef int nlev = 0, npots = 0, s, i, j, elig
-    cdef int live = 0, capped = 0
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            live |= 1 << s
-            if st.committed[s] > top:
-                top = st.committed[s]
-            if st.stacks[s] == 0:
-                capped |= 1 << s
-    if not live:
-        amounts[0] = g_pot_total(st)
-        masks[0] = 0
-        return 1
-    for s in range(st.n):  # distinct levels of the all-in seats, plus the top level
-        if capped >> s & 1:
-            levels[nlev] = st.committed[s]
-            nlev += 1
-    levels[nlev] = top
-    nlev += 1
-    for i in range(1, nlev):  # sort ascending
-        x = levels[i]
-        j = i - 1
-        while j >= 0 and levels[j] > x:
-            levels[j + 1] = levels[j]
-            j -= 1
-        levels[j + 1] = x
-    for i in range(nlev):
-        level = levels[i]
-        if i and level == levels[i - 1]:
-            continue
-        amount = 0
-        for s in range(st.n):
-            c = st.committed[s]
-            lo = c if c < level else level
-            plo = c if c < prev else prev
-            amount += lo - plo
-        elig = 0
-        for s in range(st.n):
-            if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
-                elig |= 1 << s
-        if npots and masks[npots - 1] == elig:
-            amounts[npots - 1] += amount
-        elif amount > 0 or not npots:
-            amounts[npots] = amount
-            masks[npots] = elig
-            npots += 1
-        prev = level
-    for s in range(st.n):
-        if st.committed[s] > prev:
-            leftover += st.committed[s] - prev
-    amounts[npots - 1] += leftover
-    amounts[0] += st.dead
-    return npots
-
 cdef void g_showdown(State* st, Opts* o) noexcept nogil:
     cdef int64_t values[MAXP]
     cdef long long amounts[MAXP + 2]
@@ -1122,7 +994,7 @@ cdef void g_showdown(State* st, Opts* o) noexcept nogil:
         st.rec_shown_seat[i] = <signed char>s
         st.rec_shown_len[i] = st.hlen[s]
         memcpy(st.rec_shown[i], st.hands[s], st.hlen[s])
-    npots = g_build_pots(st, o, amounts, masks)
+    npots = g_build_pots(st, amounts, masks)
     st.rec_npots = npots
     for i in range(npots):
         won = g_winners(st, o, masks[i], values, dec_key, dec_val, &ndec)
@@ -1220,30 +1092,6 @@ cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
     st.to_act = -1
     g_start_hand(st, o)
 
-cdef void g_end_game(State* st, Opts* o) noexcept nogil:
-    cdef int s, alive = 0
-    cdef long long leftover = st.sabacc_pot + st.carry
-    if leftover:
-        for s in range(st.n):
-            if not st.out[s]:
-                alive |= 1 << s
-        if not alive:
-            alive = (1 << st.n) - 1
-        if o.final_split:
-            g_award(st, leftover, alive)
-        else:
-            st.house += leftover
-        st.sabacc_pot = 0
-        st.carry = 0
-    st.over = 1
-    st.to_act = -1
-    st.phase = PH_OVER
-
-
-
-# The members every core reads the same way from its C state (n, the decision, payoffs and
-# outcome, the action log, the per-seat money): one source for all cores, a base class
-# compiled against this module's State.
 include "sabacc/variants/_kernel/_core_protocol.pxi"
 include "sabacc/variants/_kernel/_core_betting.pxi"
 
@@ -1503,7 +1351,7 @@ cdef class SpikeFamilyCore(_BettingCore):
 
     # ------------------------------------------------------------------ the rules (C functions)
     cdef inline int _build_pots(self, long long* amounts, int* masks) noexcept:
-        return g_build_pots(&self.st, &self.o, amounts, masks)
+        return g_build_pots(&self.st, amounts, masks)
 
     cdef void _perform(self, int s, object action) except *:
         """Play a legal action object through the C rules, then log the hand it ended."""

@@ -143,7 +143,7 @@ cdef void s_deal(State* st, Opts* o) noexcept nogil:
         s_add_sun(st, o)
     for i in range(MOON_SIZE):
         s_add_moon(st, o)
-    g_deal_round(st, o, order, k, 2)
+    g_deal_round(st, order, k, 2)
     st.round = 1
     g_begin_card_phase(st, o)
 
