@@ -8,10 +8,14 @@
 # observation; and the copy of the table's and the RNG's fields from a described state
 # (from_game, from_snapshot). Kessel Sabacc has no betting rounds and keeps its own constants.
 #
-# What the including module defines besides its ``State``, ``Opts``, ``_PHASES``, ``_CODES``,
+# What the including module defines besides its ``State``, ``Opts``, ``_read_options``,
+# ``_last_options``/``_last_opts``, ``_MT_BASE``, ``_DEFAULT_NAMES``, ``_PHASES``, ``_CODES``,
 # ``_CARDS`` and ``VAL`` (the ``core_*`` functions this base class calls where cores differ):
 #   g_compute_legal(st, o)              the current decision's legal flags (C)
 #   core_make_legal(self)               the decision's Legal (most: self._legal_of(...))
+#   core_contains(self, action)         whether a parsed action is legal now
+#   core_decided(self)                  forget what was built for the decision just taken
+#   core_perform(self, actor, action)   play a legal action and run on to the next decision
 #   core_build_result(self, index)      finished hand ``index``'s HandResult
 #   core_known_cards(st, s, me)         the codes of seat ``s``'s cards seat ``me`` may know
 #   core_structure(self), core_unit(self)   the observation's betting structure and unit
@@ -60,6 +64,83 @@ cdef class _BettingCore(_CoreBase):
     cdef long long _buy_in(self) noexcept:
         """Each seat's starting stack (``payoffs`` is the stack less this)."""
         return self.o.start
+
+    cdef void _open(self, object options, object seed, object players) except *:
+        """The shared part of ``__init__``: the options (the core's options type, or a mapping
+        the reference engine's own code parses and checks), the seats (a count or the names),
+        the seed (the reference engine's rule: whole numbers, None = random), empty logs, and
+        the C state: the options read into ``o`` (the last conversion reused for the same
+        frozen options), the RNG seeded, the stacks, no hand yet."""
+        cdef Opts* o = &self.o
+        cdef State* st = &self.st
+        cdef int s, n
+        global _last_options, _last_opts
+        cls = type(self)
+        options_type = cls._options_type
+        if type(options) is options_type:  # the common case, first: no Mapping check
+            pass
+        elif options is None or isinstance(options, _Mapping):
+            # Parsed and validated by the reference engine's own code, once.
+            options = options_type.from_mapping(options or {})
+        else:
+            raise OptionError(
+                f"{cls.__name__} takes {options_type.__name__} "
+                f"({cls._game_type.info.title} only)"
+            )
+        if type(players) is int:
+            n = players
+            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
+        else:
+            names = [str(p) for p in players]
+            n = len(names)
+        if not 2 <= n <= MAXP or names is None:
+            info = cls._game_type.info
+            raise OptionError(
+                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
+                f"not {n}"
+            )
+        if type(seed) is not int:
+            seed = resolve_seed(seed)
+        self.options = options
+        self.seed = seed
+        self.names = list(names)
+        self._seats = []
+        self._acts = []
+        self.hand_nets = []
+        self._hand_data = []
+        self._results = []
+        self._legal_obj = None
+        self._last = [None] * n
+        memset(st, 0, sizeof(State))
+        if options is _last_options:  # options are frozen: reuse the last conversion
+            memcpy(o, &_last_opts, sizeof(Opts))
+        else:
+            _read_options(o, options)
+            memcpy(&_last_opts, o, sizeof(Opts))
+            _last_options = options
+        mt_seed(&st.rng, &_MT_BASE, seed)
+        st.n = n
+        for s in range(n):
+            st.stacks[s] = o.start
+        st.to_act = -1
+        st.phase = PH_SETUP
+
+    cdef object _play(self, object action, int actor):
+        """The rest of ``apply`` once ``action`` is parsed and ``actor`` checked: refuse an
+        illegal action (state unchanged), log it, play it."""
+        self._compute_legal()
+        if not core_contains(self, action):
+            raise IllegalActionError(
+                illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
+            )
+        self.st.legal_ok = 0
+        self._legal_obj = None
+        core_decided(self)
+        self._seats.append(actor)
+        self._acts.append(action)
+        self._last[actor] = action
+        core_perform(self, actor, action)
+        return None
 
     def legal(self):
         """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""

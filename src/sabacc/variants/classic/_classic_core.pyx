@@ -827,57 +827,17 @@ cdef class ClassicCore(_BettingCore):
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
         cdef State* st = &self.st
-        cdef int s, n
+        cdef int s
         cdef long long main, sab
-        global _last_options, _last_opts
-        if options is None or isinstance(options, _Mapping):
-            options = ClassicOptions.from_mapping(options or {})
-        elif type(options) is not ClassicOptions:
-            raise OptionError("ClassicCore takes ClassicOptions (classic sabacc only)")
-        if type(players) is int:
-            n = players
-            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
-        else:
-            names = [str(p) for p in players]
-            n = len(names)
-        if not 2 <= n <= MAXP or names is None:
-            info = ClassicGame.info
-            raise OptionError(
-                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
-                f"not {n}"
-            )
-        seed = resolve_seed(seed)
-        self.options = options
-        self.seed = seed
-        self.names = list(names)
-        self._seats = []
-        self._acts = []
-        self.hand_nets = []
-        self._hand_data = []
-        self._results = []
-        self._legal_obj = None
-        memset(st, 0, sizeof(State))
-        if options is _last_options:  # options are frozen: reuse the last conversion
-            memcpy(o, &_last_opts, sizeof(Opts))
-        else:
-            _read_options(o, options)
-            memcpy(&_last_opts, o, sizeof(Opts))
-            _last_options = options
-        mt_seed(&st.rng, &_MT_BASE, seed)
-        st.n = n
-        for s in range(n):
-            st.stacks[s] = o.start
-        st.to_act = -1
-        st.phase = PH_SETUP
+        self._open(options, seed, players)
         g_reset_hand_state(st)
-        self._last = [None] * n
-        for s in range(n):
+        for s in range(st.n):
             if g_can_ante(st, o, s):
                 break
         else:
             g_ante_due(st, o, &main, &sab)
             raise OptionError(
-                f"buy_in={options.starting_stack} cannot cover the antes ({main} + {sab})"
+                f"buy_in={self.options.starting_stack} cannot cover the antes ({main} + {sab})"
             )
         g_start_hand(st, o)
 
@@ -911,19 +871,7 @@ cdef class ClassicCore(_BettingCore):
         cdef int actor
         if not _well_formed(action):
             action = parse_action(action)
-        actor = self._actor(seat)
-        self._compute_legal()
-        if not self._contains(action):
-            raise IllegalActionError(
-                illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
-            )
-        self.st.legal_ok = 0
-        self._legal_obj = None
-        self._seats.append(actor)
-        self._acts.append(action)
-        self._last[actor] = action
-        self._perform(actor, action)
-        return None
+        return self._play(action, self._actor(seat))
 
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
@@ -1371,6 +1319,15 @@ cdef object core_make_legal(_BettingCore game):
 
 cdef inline object core_build_result(_BettingCore game, int index):
     return (<ClassicCore>game)._build_result(index)
+
+cdef inline bint core_contains(_BettingCore game, object action) except -1:
+    return (<ClassicCore>game)._contains(action)
+
+cdef inline void core_decided(_BettingCore game) noexcept:
+    pass  # nothing is built per decision beyond the Legal
+
+cdef inline void core_perform(_BettingCore game, int actor, object action) except *:
+    (<ClassicCore>game)._perform(actor, action)
 
 cdef inline list core_known_cards(State* st, int s, int me):
     return []  # every card is dealt or drawn face down

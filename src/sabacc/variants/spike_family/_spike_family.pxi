@@ -1113,61 +1113,12 @@ cdef class SpikeFamilyCore(_BettingCore):
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
         cdef State* st = &self.st
-        cdef int s, n
-        global _last_options, _last_opts
-        cls = type(self)
-        options_type = cls._options_type
-        if type(options) is options_type:  # the common case, first: no Mapping check
-            pass
-        elif options is None or isinstance(options, _Mapping):
-            # Parsed and validated by the reference engine's own code, once.
-            options = options_type.from_mapping(options or {})
-        else:
-            raise OptionError(
-                f"{cls.__name__} takes {options_type.__name__} "
-                f"({cls._game_type.info.title} only)"
-            )
-        if type(players) is int:
-            n = players
-            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
-        else:
-            names = [str(p) for p in players]
-            n = len(names)
-        if not 2 <= n <= MAXP or names is None:
-            info = cls._game_type.info
-            raise OptionError(
-                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
-                f"not {n}"
-            )
-        if type(seed) is not int:  # the reference engine's rule: whole numbers, None = random
-            seed = resolve_seed(seed)
-        self.options = options
-        self.seed = seed
-        self.names = list(names)
-        self._seats = []
-        self._acts = []
-        self.hand_nets = []
-        self._hand_data = []
-        self._results = []
-        self._legal_obj = None
+        cdef int s
+        self._open(options, seed, players)
         self._legal_list = None
-        memset(st, 0, sizeof(State))
-        if options is _last_options:  # options are frozen: reuse the last conversion
-            memcpy(o, &_last_opts, sizeof(Opts))
-        else:
-            _read_options(o, options)
-            memcpy(&_last_opts, o, sizeof(Opts))
-            _last_options = options
-        mt_seed(&st.rng, &_MT_BASE, seed)
-        st.n = n
-        for s in range(n):
-            st.stacks[s] = o.start
-        st.to_act = -1
-        st.phase = PH_SETUP
         st.hand_ante = o.ante
         g_reset_hand_state(st, o)
-        self._last = [None] * n
-        for s in range(n):
+        for s in range(st.n):
             if g_can_ante(st, o, s):
                 break
         else:
@@ -1210,20 +1161,7 @@ cdef class SpikeFamilyCore(_BettingCore):
         if not _well_formed(action) and not r_listed(self, action):
             # (an action this core listed for this decision is well formed)
             action = self._game_type.info.parse_action(action)
-        actor = self._actor(seat)
-        self._compute_legal()
-        if not self._contains(action):
-            raise IllegalActionError(
-                illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
-            )
-        self.st.legal_ok = 0
-        self._legal_obj = None
-        self._legal_list = None
-        self._seats.append(actor)
-        self._acts.append(action)
-        self._last[actor] = action
-        self._perform(actor, action)
-        return None
+        return self._play(action, self._actor(seat))
 
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
@@ -1591,6 +1529,15 @@ cdef inline object core_make_legal(_BettingCore game):
 
 cdef inline object core_build_result(_BettingCore game, int index):
     return (<SpikeFamilyCore>game)._build_result(index)
+
+cdef inline bint core_contains(_BettingCore game, object action) except -1:
+    return (<SpikeFamilyCore>game)._contains(action)
+
+cdef inline void core_decided(_BettingCore game) noexcept:
+    (<SpikeFamilyCore>game)._legal_list = None
+
+cdef inline void core_perform(_BettingCore game, int actor, object action) except *:
+    (<SpikeFamilyCore>game)._perform(actor, action)
 
 cdef list core_known_cards(State* st, int s, int me):
     """Seat ``s``'s cards seat ``me`` may know: the public ones, and those ``me`` alone saw go
