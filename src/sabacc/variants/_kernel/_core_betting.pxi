@@ -16,6 +16,11 @@
 #   core_contains(self, action)         whether a parsed action is legal now
 #   core_decided(self)                  forget what was built for the decision just taken
 #   core_perform(self, actor, action)   play a legal action and run on to the next decision
+#   g_perform(st, o, s, kind, arg)      play action code ``kind`` (C), setting ``st.rec_done``
+#                                       when a hand ended; core_log_hand(self) then logs it
+#   core_clone_decision(self, new), core_copied(new)   a copy's per-decision state
+#   core_view_last(self, s, action), core_view_known(st, s, seat, k), core_view_extra(self,
+#                                       seat)   a seat view's last action, known ids and extra
 #   core_build_result(self, index)      finished hand ``index``'s HandResult
 #   core_known_cards(st, s, me)         the codes of seat ``s``'s cards seat ``me`` may know
 #   core_structure(self), core_unit(self)   the observation's betting structure and unit
@@ -141,6 +146,102 @@ cdef class _BettingCore(_CoreBase):
         self._last[actor] = action
         core_perform(self, actor, action)
         return None
+
+    cdef bint _betting_contains(self, object action) except -1:
+        """Whether a parsed action is legal at this betting decision."""
+        cdef State* st = &self.st
+        t = type(action)
+        if t is _Check:
+            return not st.to_call_pos
+        if t is _Call:
+            return st.to_call_pos
+        if t is _Junk:
+            return True
+        if t is _Bet:
+            a = action.amount
+            if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
+                return False
+            return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
+        if t is _Raise:
+            a = action.amount
+            if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
+                return False
+            return st.raise_lo <= a <= st.raise_hi
+        return False
+
+    cdef void _run(self, int s, int kind, long long arg) except *:
+        """Play seat ``s``'s action code ``kind`` (``arg``: its amount or card) through the C
+        rules, then log the hand it ended."""
+        cdef State* st = &self.st
+        cdef int hand = st.hand_no
+        st.rec_done = 0
+        g_perform(st, &self.o, s, kind, arg)
+        if st.rec_done:
+            core_log_hand(self)
+        if st.hand_no != hand:
+            self._last = [None] * st.n
+
+    def clone(self, *, reseed=None, log=None):
+        """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
+        continuing this game's stream."""
+        cdef _BettingCore new = _assemble(
+            type(self), &self.st, &self.o, self.options, self.seed, self.names, self._seats,
+            self._acts, self._last, self.hand_nets, self._hand_data, self._results,
+        )
+        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
+        new._legal_obj = self._legal_obj
+        core_clone_decision(self, new)
+        if reseed is not None:
+            mt_seed(&new.st.rng, &_MT_BASE, reseed)
+        return new
+
+    def __reduce__(self):
+        """Pickling (process pools, Ray, ``copy.deepcopy``): the C state as bytes, with the
+        Python-side logs. A pickle is read back by the same build of sabacc."""
+        return (_restore, (
+            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
+            self.options, self.seed, self.names, self._seats, self._acts, self._last,
+            self.hand_nets, self._hand_data, self._results, type(self),
+        ))
+
+    def seat_view(self, int seat):
+        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
+        reads; layout in :mod:`sabacc.engine.features`) in one call: ``(phase, main pot,
+        sabacc pot, current bet, dealer offset, own card ids, own total, seats, extra)``, each
+        seat ``(stack, committed, round bet, card count, status, last, known ids)`` from
+        ``seat`` clockwise (``last``: the core's text of its last action this hand), and
+        ``extra`` the core's own (``core_view_extra``)."""
+        cdef State* st = &self.st
+        cdef int n = st.n
+        cdef int k, s, i, status, total = 0
+        if not 0 <= seat < n:
+            raise IndexError(f"no seat {seat} at a {n}-seat table")
+        seats = []
+        for k in range(n):
+            s = seat + k
+            if s >= n:
+                s -= n
+            if st.out[s]:
+                status = 4
+            elif not st.in_hand[s]:
+                status = 3
+            elif st.folded[s]:
+                status = 2
+            elif st.stacks[s] == 0:
+                status = 1
+            else:
+                status = 0
+            a = self._last[s]
+            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
+                          None if a is None else core_view_last(self, s, a),
+                          core_view_known(st, s, seat, k)))
+        for i in range(st.hlen[seat]):
+            total += VAL[st.hands[seat][i]]
+        return (
+            _PHASES[st.phase], self._pot_total(), st.sabacc_pot, st.cur_bet,
+            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
+            tuple(seats), core_view_extra(self, seat),
+        )
 
     def legal(self):
         """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
@@ -407,6 +508,39 @@ cdef class _BettingCore(_CoreBase):
     @property
     def round_bet(self):
         return [self.st.round_bet[s] for s in range(self.st.n)]
+
+
+def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
+             hand_data, results, cls):
+    """Rebuild a pickled core (see ``_BettingCore.__reduce__``)."""
+    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
+        raise ValueError(f"this {cls.__name__} was pickled by another build of sabacc")
+    if not issubclass(cls, _BettingCore):
+        raise TypeError(f"{cls!r} is not a compiled core of this module")
+    return _assemble(cls, <State*><char*>state, <Opts*><char*>opts, options, seed, names, seats,
+                     acts, last, hand_nets, hand_data, results)
+
+
+cdef _BettingCore _assemble(type cls, State* st, Opts* o, options, seed, names, seats, acts,
+                            last, hand_nets, hand_data, results):
+    """A core with a copy of this C state and options and copies of the Python-side logs; its
+    legal actions are computed afresh (``clone`` and unpickling share it)."""
+    cdef _BettingCore new = cls.__new__(cls)
+    memcpy(&new.st, st, sizeof(State))
+    memcpy(&new.o, o, sizeof(Opts))
+    new.st.legal_ok = 0
+    new.options = options
+    new.seed = seed
+    new.names = list(names)
+    new._seats = list(seats)
+    new._acts = list(acts)
+    new._last = list(last)
+    new.hand_nets = list(hand_nets)
+    new._hand_data = list(hand_data)
+    new._results = list(results)
+    new._legal_obj = None
+    core_copied(new)
+    return new
 
 
 cdef void _copy_table(State* st, object src, object rng_state) except *:

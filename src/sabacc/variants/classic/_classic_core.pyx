@@ -873,28 +873,6 @@ cdef class ClassicCore(_BettingCore):
             action = parse_action(action)
         return self._play(action, self._actor(seat))
 
-    def clone(self, *, reseed=None, log=None):
-        """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
-        continuing this game's stream."""
-        cdef ClassicCore new = _assemble(
-            &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
-            self._last, self.hand_nets, self._hand_data, self._results,
-        )
-        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
-        new._legal_obj = self._legal_obj
-        if reseed is not None:
-            mt_seed(&new.st.rng, &_MT_BASE, reseed)
-        return new
-
-    def __reduce__(self):
-        """Pickling (process pools, ``copy.deepcopy``): the C state as bytes, with the
-        Python-side logs. A pickle is read back by the same build of sabacc."""
-        return (_restore, (
-            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
-            self.options, self.seed, self.names, self._seats, self._acts, self._last,
-            self.hand_nets, self._hand_data, self._results,
-        ))
-
     # ------------------------------------------------------------------ state, read-only copies
     @property
     def turn(self):
@@ -1008,23 +986,7 @@ cdef class ClassicCore(_BettingCore):
         cdef int s = st.to_act, i
         t = type(action)
         if st.phase == PH_BETTING:
-            if t is _Check:
-                return not st.to_call_pos
-            if t is _Call:
-                return st.to_call_pos
-            if t is _Junk:
-                return True
-            if t is _Bet:
-                a = action.amount
-                if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
-                    return False
-                return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
-            if t is _Raise:
-                a = action.amount
-                if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
-                    return False
-                return st.raise_lo <= a <= st.raise_hi
-            return False
+            return self._betting_contains(action)
         if st.phase == PH_CALLING:
             return t is _CallHand or t is _Stand
         if t is _Stand:
@@ -1043,10 +1005,8 @@ cdef class ClassicCore(_BettingCore):
 
     cdef void _perform(self, int s, object action) except *:
         """Play a legal action object through the C rules, then log the hand it ended."""
-        cdef State* st = &self.st
         cdef int kind
         cdef long long arg = 0
-        cdef int hand = st.hand_no
         t = type(action)
         if t is _Stand:
             kind = A_STAND
@@ -1055,6 +1015,8 @@ cdef class ClassicCore(_BettingCore):
         elif t is _Swap:
             kind = A_SWAP
             arg = action.value
+        elif t is _CallHand:
+            kind = A_CALL_HAND
         elif t is _Check:
             kind = A_CHECK
         elif t is _Call:
@@ -1065,15 +1027,9 @@ cdef class ClassicCore(_BettingCore):
         elif t is _Raise:
             kind = A_RAISE
             arg = action.amount
-        elif t is _CallHand:
-            kind = A_CALL_HAND
         else:
             kind = A_JUNK
-        g_perform(st, &self.o, s, kind, arg)
-        if st.rec_done:
-            self._log_hand()
-        if st.hand_no != hand:
-            self._last = [None] * st.n
+        self._run(s, kind, arg)
 
     cdef void _log_hand(self) except *:
         """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
@@ -1155,48 +1111,6 @@ cdef class ClassicCore(_BettingCore):
         }
 
     # ------------------------------------------------------------------ compact view (RL)
-    def seat_view(self, int seat):
-        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
-        reads; layout in :mod:`sabacc.engine.features`): ``(phase, main pot, sabacc pot,
-        current bet, dealer offset, own card ids, own total, seats, extra)``, each seat
-        ``(stack, committed, round bet, card count, status, last action text, known ids)``
-        from ``seat`` clockwise, and ``extra`` classic's ``(turn offset or -1, orbit, max
-        orbits, calls open, raises, max raises, deck size, out-of-play size, last roll
-        shifted)`` (:data:`sabacc.variants.classic.rules.CLASSIC_FEATURES` reads it)."""
-        cdef State* st = &self.st
-        cdef int n = st.n
-        cdef int k, s, i, status, total = 0
-        if not 0 <= seat < n:
-            raise IndexError(f"no seat {seat} at a {n}-seat table")
-        seats = []
-        for k in range(n):
-            s = seat + k
-            if s >= n:
-                s -= n
-            if st.out[s]:
-                status = 4
-            elif not st.in_hand[s]:
-                status = 3
-            elif st.folded[s]:
-                status = 2
-            elif st.stacks[s] == 0:
-                status = 1
-            else:
-                status = 0
-            a = self._last[s]
-            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
-                          None if a is None else self._public_text(s, a), b""))
-        for i in range(st.hlen[seat]):
-            total += VAL[st.hands[seat][i]]
-        return (
-            _PHASES[st.phase], g_pot_total(st), st.sabacc_pot, st.cur_bet,
-            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
-            tuple(seats),
-            ((st.turn - seat + n) % n if 0 <= st.turn < n else -1, st.orbit, self.o.max_orbits,
-             st.orbit >= self.o.min_turns, st.raises, self.o.max_raises, st.ndraw, st.ndisc,
-             bool(st.last_shift)),
-        )
-
     # ------------------------------------------------------------------ search (bots)
     @staticmethod
     def from_game(game):
@@ -1329,6 +1243,31 @@ cdef inline void core_decided(_BettingCore game) noexcept:
 cdef inline void core_perform(_BettingCore game, int actor, object action) except *:
     (<ClassicCore>game)._perform(actor, action)
 
+cdef inline void core_log_hand(_BettingCore game) except *:
+    (<ClassicCore>game)._log_hand()
+
+cdef inline void core_clone_decision(_BettingCore game, _BettingCore new) noexcept:
+    pass  # nothing is built per decision beyond the Legal
+
+cdef inline void core_copied(_BettingCore new) noexcept:
+    pass
+
+cdef inline object core_view_last(_BettingCore game, int s, object action):
+    return (<ClassicCore>game)._public_text(s, action)
+
+cdef inline bytes core_view_known(State* st, int s, int seat, int k):
+    return b""  # every card is dealt or drawn face down
+
+cdef tuple core_view_extra(_BettingCore game, int seat):
+    """``(turn offset or -1, orbit, max orbits, calls open, raises, max raises, deck size,
+    out-of-play size, last roll shifted)`` (:data:`sabacc.variants.classic.rules.CLASSIC_FEATURES`
+    reads it)."""
+    cdef State* st = &game.st
+    cdef int n = st.n
+    return ((st.turn - seat + n) % n if 0 <= st.turn < n else -1, st.orbit, game.o.max_orbits,
+             st.orbit >= game.o.min_turns, st.raises, game.o.max_raises, st.ndraw, st.ndisc,
+             bool(st.last_shift))
+
 cdef inline list core_known_cards(State* st, int s, int me):
     return []  # every card is dealt or drawn face down
 
@@ -1356,32 +1295,3 @@ cdef void r_observe(_BettingCore self, dict obs, int me) except *:
     obs["roll"] = st.last_roll or None
     obs["shift"] = bool(st.last_shift)
     obs["caller"] = None if st.caller < 0 else st.caller
-
-
-def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
-             hand_data, results):
-    """Rebuild a pickled :class:`ClassicCore` (see ``ClassicCore.__reduce__``)."""
-    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
-        raise ValueError("this ClassicCore was pickled by another build of sabacc")
-    return _assemble(<State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
-                     last, hand_nets, hand_data, results)
-
-
-cdef ClassicCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, last,
-                           hand_nets, hand_data, results):
-    """A core with a copy of this C state and options and copies of the Python-side logs."""
-    cdef ClassicCore new = ClassicCore.__new__(ClassicCore)
-    memcpy(&new.st, st, sizeof(State))
-    memcpy(&new.o, o, sizeof(Opts))
-    new.st.legal_ok = 0
-    new.options = options
-    new.seed = seed
-    new.names = list(names)
-    new._seats = list(seats)
-    new._acts = list(acts)
-    new._last = list(last)
-    new.hand_nets = list(hand_nets)
-    new._hand_data = list(hand_data)
-    new._results = list(results)
-    new._legal_obj = None
-    return new

@@ -1163,30 +1163,6 @@ cdef class SpikeFamilyCore(_BettingCore):
             action = self._game_type.info.parse_action(action)
         return self._play(action, self._actor(seat))
 
-    def clone(self, *, reseed=None, log=None):
-        """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
-        continuing this game's stream."""
-        cdef SpikeFamilyCore new = _assemble(
-            type(self), &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
-            self._last, self.hand_nets, self._hand_data, self._results,
-        )
-        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
-        new._legal_obj = self._legal_obj
-        new._legal_list = self._legal_list
-        r_clone_listed(self, new)  # the variant's actions built for this decision
-        if reseed is not None:
-            mt_seed(&new.st.rng, &_MT_BASE, reseed)
-        return new
-
-    def __reduce__(self):
-        """Pickling (process pools, Ray, ``copy.deepcopy``): the C state as bytes, with the
-        Python-side logs. A pickle is read back by the same build of sabacc."""
-        return (_restore, (
-            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
-            self.options, self.seed, self.names, self._seats, self._acts, self._last,
-            self.hand_nets, self._hand_data, self._results, type(self),
-        ))
-
     # ------------------------------------------------------------------ state, read-only copies
     @property
     def round(self):
@@ -1266,25 +1242,8 @@ cdef class SpikeFamilyCore(_BettingCore):
 
     cdef bint _contains(self, object action) except -1:
         cdef State* st = &self.st
-        t = type(action)
         if st.phase == PH_BETTING:
-            if t is _Check:
-                return not st.to_call_pos
-            if t is _Call:
-                return st.to_call_pos
-            if t is _Junk:
-                return True
-            if t is _Bet:
-                a = action.amount
-                if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
-                    return False
-                return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
-            if t is _Raise:
-                a = action.amount
-                if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
-                    return False
-                return st.raise_lo <= a <= st.raise_hi
-            return False
+            return self._betting_contains(action)
         return r_card_contains(self, action)
 
     # ------------------------------------------------------------------ the rules (C functions)
@@ -1293,10 +1252,8 @@ cdef class SpikeFamilyCore(_BettingCore):
 
     cdef void _perform(self, int s, object action) except *:
         """Play a legal action object through the C rules, then log the hand it ended."""
-        cdef State* st = &self.st
         cdef int kind
         cdef long long arg = 0
-        cdef int hand = st.hand_no
         t = type(action)
         if t is _Check:
             kind = A_CHECK
@@ -1312,12 +1269,7 @@ cdef class SpikeFamilyCore(_BettingCore):
             kind = A_JUNK
         else:  # a card action: the variant's
             kind = r_card_kind(self, action, &arg)
-        st.rec_done = 0
-        g_perform(st, &self.o, s, kind, arg)
-        if st.rec_done:
-            self._log_hand()
-        if st.hand_no != hand:
-            self._last = [None] * st.n
+        self._run(s, kind, arg)
 
     cdef void _log_hand(self) except *:
         """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
@@ -1411,56 +1363,6 @@ cdef class SpikeFamilyCore(_BettingCore):
         }
 
     # ------------------------------------------------------------------ compact view (RL)
-    def seat_view(self, int seat):
-        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
-        reads; layout in :mod:`sabacc.engine.features`) in one call: ``(phase, main pot,
-        sabacc pot, current bet, dealer offset, own card ids, own total, seats, extra)``, each
-        seat ``(stack, committed, round bet, card count, status, last, known)`` from ``seat``
-        clockwise, ``last`` the ``kind`` (first word) of its last action this hand, and
-        ``extra`` the variant's own (its ``r_view_extra``).
-        """
-        cdef State* st = &self.st
-        cdef int n = st.n
-        cdef int k, s, i, m, status, total = 0
-        cdef signed char c
-        cdef char buf[NC]
-        if not 0 <= seat < n:
-            raise IndexError(f"no seat {seat} at a {n}-seat table")
-        seats = []
-        cdef uint64_t seen = st.seen[seat]
-        for k in range(n):
-            s = seat + k
-            if s >= n:
-                s -= n
-            if st.out[s]:
-                status = 4
-            elif not st.in_hand[s]:
-                status = 3
-            elif st.folded[s]:
-                status = 2
-            elif st.stacks[s] == 0:
-                status = 1
-            else:
-                status = 0
-            a = self._last[s]
-            m = 0
-            for i in range(st.hlen[s]):
-                c = st.hands[s][i]
-                if st.pub[c] or (seen and k and seen >> c & 1):
-                    buf[m] = c
-                    m += 1
-            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
-                          None if a is None else r_view_kind(a),
-                          buf[:m]))
-        for i in range(st.hlen[seat]):
-            total += VAL[st.hands[seat][i]]
-        extra = r_view_extra(self, seat)
-        return (
-            _PHASES[st.phase], self._pot_total(), st.sabacc_pot, st.cur_bet,
-            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
-            tuple(seats), extra,
-        )
-
     # ------------------------------------------------------------------ search (bots)
     @property
     def rounds(self):
@@ -1539,6 +1441,36 @@ cdef inline void core_decided(_BettingCore game) noexcept:
 cdef inline void core_perform(_BettingCore game, int actor, object action) except *:
     (<SpikeFamilyCore>game)._perform(actor, action)
 
+cdef inline void core_log_hand(_BettingCore game) except *:
+    (<SpikeFamilyCore>game)._log_hand()
+
+cdef inline void core_clone_decision(_BettingCore game, _BettingCore new) noexcept:
+    (<SpikeFamilyCore>new)._legal_list = (<SpikeFamilyCore>game)._legal_list
+    r_clone_listed(<SpikeFamilyCore>game, <SpikeFamilyCore>new)  # the variant's, built for it
+
+cdef inline void core_copied(_BettingCore new) noexcept:
+    (<SpikeFamilyCore>new)._legal_list = None
+    r_forget_listed(<SpikeFamilyCore>new)  # and the actions built for the old state
+
+cdef inline object core_view_last(_BettingCore game, int s, object action):
+    return r_view_kind(action)
+
+cdef bytes core_view_known(State* st, int s, int seat, int k):
+    """Seat ``s``'s card ids seat ``seat`` may know (``k``: ``s``'s place from ``seat``)."""
+    cdef uint64_t seen = st.seen[seat]
+    cdef char buf[NC]
+    cdef int i, m = 0
+    cdef signed char c
+    for i in range(st.hlen[s]):
+        c = st.hands[s][i]
+        if st.pub[c] or (seen and k and seen >> c & 1):
+            buf[m] = c
+            m += 1
+    return buf[:m]
+
+cdef inline tuple core_view_extra(_BettingCore game, int seat):
+    return r_view_extra(<SpikeFamilyCore>game, seat)
+
 cdef list core_known_cards(State* st, int s, int me):
     """Seat ``s``'s cards seat ``me`` may know: the public ones, and those ``me`` alone saw go
     in (none for a spectator, ``me`` = -1)."""
@@ -1557,40 +1489,6 @@ cdef inline object core_structure(_BettingCore self):
 
 cdef inline object core_unit(_BettingCore self):
     return self.o.unit
-
-
-def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
-             hand_data, results, cls):
-    """Rebuild a pickled core (see ``SpikeFamilyCore.__reduce__``)."""
-    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
-        raise ValueError(f"this {cls.__name__} was pickled by another build of sabacc")
-    if not issubclass(cls, SpikeFamilyCore):
-        raise TypeError("not a compiled Spike-family core")
-    return _assemble(cls, <State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
-                     last, hand_nets, hand_data, results)
-
-
-cdef SpikeFamilyCore _assemble(type cls, State* st, Opts* o, options, seed, names, seats, acts, last,
-                         hand_nets, hand_data, results):
-    """A core with a copy of this C state and options and copies of the Python-side logs; its
-    legal actions are computed afresh (``clone`` and unpickling share it)."""
-    cdef SpikeFamilyCore new = cls.__new__(cls)
-    memcpy(&new.st, st, sizeof(State))
-    memcpy(&new.o, o, sizeof(Opts))
-    new.st.legal_ok = 0
-    new.options = options
-    new.seed = seed
-    new.names = list(names)
-    new._seats = list(seats)
-    new._acts = list(acts)
-    new._last = list(last)
-    new.hand_nets = list(hand_nets)
-    new._hand_data = list(hand_data)
-    new._results = list(results)
-    new._legal_obj = None
-    new._legal_list = None
-    r_forget_listed(new)  # and the actions built for the old state
-    return new
 
 
 cdef inline void _copy_reference(SpikeFamilyCore new, object game) except *:
