@@ -19,6 +19,7 @@
 #   g_perform(st, o, s, kind, arg)      play action code ``kind`` (C), setting ``st.rec_done``
 #                                       when a hand ended; core_log_hand(self) then logs it
 #   core_clone_decision(self, new), core_copied(new)   a copy's per-decision state
+#   core_hidden_piles(self, state)      full_state's hidden piles beyond the draw
 #   core_view_last(self, s, action), core_view_known(st, s, seat, k), core_view_extra(self,
 #                                       seat)   a seat view's last action, known ids and extra
 #   core_build_result(self, index)      finished hand ``index``'s HandResult
@@ -203,6 +204,18 @@ cdef class _BettingCore(_CoreBase):
             self.options, self.seed, self.names, self._seats, self._acts, self._last,
             self.hand_nets, self._hand_data, self._results, type(self),
         ))
+
+    def full_state(self):
+        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
+        cdef State* st = &self.st
+        cdef int s, i
+        state = {
+            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
+            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
+        }
+        core_hidden_piles(self, state)
+        state["observation"] = self.observation(None)
+        return state
 
     def seat_view(self, int seat):
         """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder

@@ -267,3 +267,19 @@ cdef int g_build_pots(State* st, long long* amounts, int* masks) noexcept nogil:
     amounts[npots - 1] += leftover
     amounts[0] += st.dead
     return npots
+
+cdef void g_close_hand(State* st) noexcept nogil:
+    """The hand is over (its pots awarded): its record's common part (``rec_done``, the hand,
+    the dealer, each seat's net, what is carried) and the pot cleared; the caller completes
+    the record and starts the next hand."""
+    cdef int s
+    st.rec_done = 1
+    st.rec_hand = st.hand_no
+    st.rec_dealer = st.dealer
+    st.rec_carry = st.carry
+    st.rec_sabacc_left = st.sabacc_pot
+    for s in range(st.n):
+        st.rec_net[s] = st.stacks[s] - st.hand_start[s]
+        st.committed[s] = 0
+    st.dead = 0
+    st.to_act = -1

@@ -29,12 +29,8 @@ import random as _random
 from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
-from sabacc.core.actions import CALL, CHECK, JUNK, STAND
-from sabacc.core.actions import Bet, Call, Check, Junk, Raise, Stand
 from sabacc.variants.classic.actions import CALL_HAND, CallHand
-from sabacc.variants.spike_family.actions import GAIN, Gain, Swap
 from sabacc.core.errors import IllegalActionError, OptionError
-from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
 from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
@@ -191,23 +187,11 @@ cdef tuple _CARDS = tuple(CLASSIC_DECK.cards)
 cdef tuple _CODES = tuple(c.code for c in CLASSIC_DECK.cards)
 cdef tuple _VALUES = tuple(c.value for c in CLASSIC_DECK.cards)
 
-cdef object _Stand = Stand
-cdef object _Gain = Gain
-cdef object _Swap = Swap
-cdef object _Check = Check
-cdef object _Call = Call
-cdef object _Bet = Bet
-cdef object _Raise = Raise
-cdef object _Junk = Junk
+include "sabacc/variants/_kernel/_core_actions.pxi"
+
 cdef object _CallHand = CallHand
-cdef object _STAND = STAND
-cdef object _GAIN = GAIN
-cdef object _BETS = _betting._BETS
-cdef object _RAISES = _betting._RAISES
 # exchange actions by value + 17 (values -17..15)
 cdef tuple _EXCHANGE = tuple(exchange_action(v) for v in range(-17, 16))
-cdef tuple _CHECK_JUNK = (CHECK, JUNK)
-cdef tuple _CALL_JUNK = (CALL, JUNK)
 cdef tuple _CALLING = (CALL_HAND, STAND)
 cdef object _LEGAL_CALLING = Legal(_CALLING)
 
@@ -788,18 +772,8 @@ cdef inline int g_first(int mask) noexcept nogil:
 
 cdef void g_finish_hand(State* st, Opts* o, int reason) noexcept nogil:
     """Record the hand's result, then start the next hand (or end the game)."""
-    cdef int s
-    st.rec_done = 1
+    g_close_hand(st)
     st.rec_reason = reason
-    st.rec_hand = st.hand_no
-    st.rec_dealer = st.dealer
-    st.rec_carry = st.carry
-    st.rec_sabacc_left = st.sabacc_pot
-    for s in range(st.n):
-        st.rec_net[s] = st.stacks[s] - st.hand_start[s]
-        st.committed[s] = 0
-    st.dead = 0
-    st.to_act = -1
     g_start_hand(st, o)
 
 
@@ -1017,18 +991,8 @@ cdef class ClassicCore(_BettingCore):
             arg = action.value
         elif t is _CallHand:
             kind = A_CALL_HAND
-        elif t is _Check:
-            kind = A_CHECK
-        elif t is _Call:
-            kind = A_CALL
-        elif t is _Bet:
-            kind = A_BET
-            arg = action.amount
-        elif t is _Raise:
-            kind = A_RAISE
-            arg = action.amount
         else:
-            kind = A_JUNK
+            kind = _betting_code(action, &arg)
         self._run(s, kind, arg)
 
     cdef void _log_hand(self) except *:
@@ -1098,17 +1062,6 @@ cdef class ClassicCore(_BettingCore):
         if sab_left:
             carried["sabacc"] = sab_left
         return HandResult(hand, dealer, reason, tuple(pots), hands, carried, net)
-
-    def full_state(self):
-        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
-        cdef State* st = &self.st
-        cdef int s, i
-        return {
-            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
-            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
-            "out": [_CODES[st.discards[i]] for i in range(st.ndisc)],
-            "observation": self.observation(None),
-        }
 
     # ------------------------------------------------------------------ compact view (RL)
     # ------------------------------------------------------------------ search (bots)
@@ -1257,6 +1210,11 @@ cdef inline object core_view_last(_BettingCore game, int s, object action):
 
 cdef inline bytes core_view_known(State* st, int s, int seat, int k):
     return b""  # every card is dealt or drawn face down
+
+cdef inline void core_hidden_piles(_BettingCore game, dict state) except *:
+    cdef State* st = &game.st
+    cdef int i
+    state["out"] = [_CODES[st.discards[i]] for i in range(st.ndisc)]
 
 cdef tuple core_view_extra(_BettingCore game, int seat):
     """``(turn offset or -1, orbit, max orbits, calls open, raises, max raises, deck size,

@@ -50,11 +50,8 @@ import random as _random
 from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
-from sabacc.core.actions import CALL, CHECK, JUNK, STAND
-from sabacc.core.actions import Action, Bet, Call, Check, Junk, Raise, Stand
-from sabacc.variants.spike_family.actions import GAIN, Discard, Gain, Swap, swap_action
+from sabacc.variants.spike_family.actions import Discard, swap_action
 from sabacc.variants.spike_family.deck import SPIKE_DECK
-from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
 from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.engine.game import (
@@ -247,27 +244,12 @@ cdef int CRANK[NC]
 for _i, _c in enumerate(sorted(SPIKE_DECK.cards, key=lambda c: (c.value, c.code))):
     CRANK[_c.id] = _i
 
-cdef object _Stand = Stand
-cdef object _Gain = Gain
-cdef object _Swap = Swap
-cdef object _Check = Check
-cdef object _Call = Call
-cdef object _Bet = Bet
-cdef object _Raise = Raise
-cdef object _Junk = Junk
+include "sabacc/variants/_kernel/_core_actions.pxi"
+
 cdef object _Discard = Discard
 
-cdef object _STAND = STAND
-cdef object _GAIN = GAIN
-cdef object _CHECK = CHECK
-cdef object _CALL = CALL
-cdef object _JUNK = JUNK
-cdef object _BETS = _betting._BETS
-cdef object _RAISES = _betting._RAISES
 cdef tuple _SWAP_DISCARD = tuple(swap_action("discard", v) for v in range(-10, 11))
 cdef tuple _SWAP_DRAW = tuple(swap_action("draw", v) for v in range(-10, 11))
-cdef tuple _CHECK_JUNK = (CHECK, JUNK)
-cdef tuple _CALL_JUNK = (CALL, JUNK)
 
 
 # ---------------------------------------------------------------------------------- the RNG
@@ -1076,20 +1058,9 @@ cdef inline int g_mask_of(State* st, Opts* o, int* seats, int k) noexcept nogil:
 cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
     """End the hand: complete its record (the rest was written by the caller) and start the
     next one."""
-    cdef int s
-    st.rec_done = 1
-    st.rec_hand = st.hand_no
-    st.rec_dealer = st.dealer
-    for s in range(st.n):
-        st.rec_net[s] = st.stacks[s] - st.hand_start[s]
-    st.rec_carry = st.carry
-    st.rec_sabacc_left = st.sabacc_pot
+    g_close_hand(st)
     st.rec_target = st.target
     st.rec_suit = st.suit
-    for s in range(st.n):
-        st.committed[s] = 0
-    st.dead = 0
-    st.to_act = -1
     g_start_hand(st, o)
 
 include "sabacc/variants/_kernel/_core_protocol.pxi"
@@ -1254,20 +1225,8 @@ cdef class SpikeFamilyCore(_BettingCore):
         """Play a legal action object through the C rules, then log the hand it ended."""
         cdef int kind
         cdef long long arg = 0
-        t = type(action)
-        if t is _Check:
-            kind = A_CHECK
-        elif t is _Call:
-            kind = A_CALL
-        elif t is _Bet:
-            kind = A_BET
-            arg = action.amount
-        elif t is _Raise:
-            kind = A_RAISE
-            arg = action.amount
-        elif t is _Junk:
-            kind = A_JUNK
-        else:  # a card action: the variant's
+        kind = _betting_code(action, &arg)
+        if kind < 0:  # a card action: the variant's
             kind = r_card_kind(self, action, &arg)
         self._run(s, kind, arg)
 
@@ -1350,17 +1309,6 @@ cdef class SpikeFamilyCore(_BettingCore):
         if sab_left:
             carried["sabacc"] = sab_left
         return HandResult(hand, dealer, reason, tuple(results), hands, carried, net)
-
-    def full_state(self):
-        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
-        cdef State* st = &self.st
-        cdef int s, i
-        return {
-            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
-            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
-            "muck": [_CODES[st.muck[i]] for i in range(st.nmuck)],
-            "observation": self.observation(None),
-        }
 
     # ------------------------------------------------------------------ compact view (RL)
     # ------------------------------------------------------------------ search (bots)
@@ -1467,6 +1415,11 @@ cdef bytes core_view_known(State* st, int s, int seat, int k):
             buf[m] = c
             m += 1
     return buf[:m]
+
+cdef inline void core_hidden_piles(_BettingCore game, dict state) except *:
+    cdef State* st = &game.st
+    cdef int i
+    state["muck"] = [_CODES[st.muck[i]] for i in range(st.nmuck)]
 
 cdef inline tuple core_view_extra(_BettingCore game, int seat):
     return r_view_extra(<SpikeFamilyCore>game, seat)
