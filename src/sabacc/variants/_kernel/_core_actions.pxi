@@ -42,3 +42,17 @@ cdef inline int _betting_code(object action, long long* arg):
     if t is _Junk:
         return A_JUNK
     return -1
+
+
+cdef inline int _shared_form(object action) except -2:
+    """Whether a shared action object has plain-int fields (1) or not (0): the fast path of
+    ``apply`` and ``is_legal``; -1 for a class the core checks itself (a gain, its own
+    actions). Anything not well formed goes through the variant's parser."""
+    t = type(action)
+    if t is _Bet or t is _Raise:
+        return type(action.amount) is int
+    if t is _Swap:
+        return type(action.value) is int
+    if t is _Stand or t is _Check or t is _Call or t is _Junk:
+        return 1
+    return -1

@@ -182,6 +182,15 @@ cdef class _BettingCore(_CoreBase):
         if st.hand_no != hand:
             self._last = [None] * st.n
 
+    cdef void _log_nets(self, str reason) except *:
+        """Append the hand that just ended (``State.rec_*``) to ``hand_nets``: its number, its
+        dealer, ``reason`` and each seat's net."""
+        cdef State* st = &self.st
+        cdef int s
+        self.hand_nets.append(
+            (st.rec_hand, st.rec_dealer, reason, tuple([st.rec_net[s] for s in range(st.n)]))
+        )
+
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
         continuing this game's stream."""

@@ -249,14 +249,13 @@ cdef void _read_options(Opts* o, object options) except *:
 cdef inline bint _well_formed(object action) except -1:
     """Whether ``action`` is a classic action object with plain-int fields: the fast path of
     ``apply`` and ``is_legal``. Anything else goes through ``parse_action``."""
+    cdef int form = _shared_form(action)
+    if form >= 0:
+        return form
     t = type(action)
-    if t is _Bet or t is _Raise:
-        return type(action.amount) is int
-    if t is _Swap:
-        return type(action.value) is int
     if t is _Gain:
         return action.value is None
-    return t is _Stand or t is _Check or t is _Call or t is _Junk or t is _CallHand
+    return t is _CallHand
 
 
 cdef inline int _mod(int a, int n) noexcept nogil:
@@ -996,14 +995,11 @@ cdef class ClassicCore(_BettingCore):
         self._run(s, kind, arg)
 
     cdef void _log_hand(self) except *:
-        """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
-        ``_hand_data``."""
+        """Log the hand that just ended: its nets in ``hand_nets``, and its pots' results, the
+        hands shown and the sudden-demise cards (``State.rec_*``) in ``_hand_data``."""
         cdef State* st = &self.st
-        cdef int s, i
-        self.hand_nets.append(
-            (st.rec_hand, st.rec_dealer, _REASONS[st.rec_reason],
-             tuple([st.rec_net[s] for s in range(st.n)]))
-        )
+        cdef int i
+        self._log_nets(_REASONS[st.rec_reason])
         results = tuple([
             (st.rec_pot[i], st.rec_amount[i], st.rec_mask[i], st.rec_why[i], st.rec_s1[i],
              st.rec_s2[i])

@@ -26,6 +26,8 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 """
 
 include "sabacc/variants/spike_family/_spike_family.pxi"
+include "sabacc/variants/spike_family/_spike_fresh_actions.pxi"
+include "sabacc/variants/spike_family/_spike_values.pxi"
 
 from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeOptions
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
@@ -100,33 +102,16 @@ cdef inline void r_after_betting(State* st, Opts* o) noexcept nogil:
 cdef inline void r_after_shift(State* st, Opts* o) noexcept nogil:
     g_flip_discard(st, o)
 
-cdef inline int64_t r_strength(State* st, signed char* cards, int size) noexcept nogil:
-    return strength(cards, size)
 
 
 # ---------------------------------------------------------------------------------- the rules, for Python
 # (the hooks SpikeFamilyCore's Python-facing members call)
-
-cdef inline list r_card_actions(SpikeFamilyCore self):
-    return r_card_list(self)
-
-cdef inline bint r_listed(SpikeFamilyCore self, object action) except -1:
-    return False  # every action is checked by _well_formed or the parser
-
-cdef inline void r_clone_listed(SpikeFamilyCore self, SpikeFamilyCore new) noexcept:
-    pass  # nothing built per decision beyond the family's
-
-cdef inline void r_forget_listed(SpikeFamilyCore new) noexcept:
-    pass
 
 cdef inline object r_public_text(SpikeFamilyCore self, int s, object action):
     return None  # every action is shown as it is
 
 cdef inline object r_hidden_last(str text):
     return None
-
-cdef object r_evaluate(SpikeFamilyCore self, object cards):
-    return SpikeGame.info.evaluator(self.options, list(cards))
 
 cdef list r_card_list(SpikeFamilyCore self):
     cdef list out = [_STAND]
@@ -185,12 +170,6 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
         return A_GAIN
     arg[0] = action.value
     return A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW
-
-cdef inline object r_shown_value(object cards, int target, int suit):
-    return evaluate_spike([_VALUES[c] for c in cards])
-
-cdef inline object r_you_hand(_BettingCore self, list values):
-    return evaluate_spike(values).to_dict() if values else None
 
 cdef void r_observe(_BettingCore self, dict obs, int me) except *:
     cdef State* st = &self.st

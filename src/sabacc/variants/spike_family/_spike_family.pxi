@@ -569,16 +569,13 @@ cdef inline bint _well_formed(object action) except -1:
     """Whether ``action`` is a Spike action object with plain-int fields: the fast path of
     ``apply`` and ``is_legal``. Anything else goes through the variant's parser, the reference
     engine's one boundary (text, whole-number amounts and card values)."""
+    cdef int form = _shared_form(action)
+    if form >= 0:
+        return form
     t = type(action)
-    if t is _Bet or t is _Raise:
-        return type(action.amount) is int
-    if t is _Swap:
-        return type(action.value) is int
     if t is _Gain:
         return action.value is None or type(action.value) is int
-    if t is _Discard:
-        return type(action.value) is int
-    return t is _Stand or t is _Check or t is _Call or t is _Junk
+    return t is _Discard and type(action.value) is int
 
 
 cdef inline int _lowest_seat(int mask) noexcept:
@@ -1234,12 +1231,8 @@ cdef class SpikeFamilyCore(_BettingCore):
         """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
         ``_hand_data``."""
         cdef State* st = &self.st
-        cdef int s, i
-        self.hand_nets.append(
-            (st.rec_hand, st.rec_dealer,
-             "showdown" if st.rec_reason == REC_SHOWDOWN else "all_junked",
-             tuple([st.rec_net[s] for s in range(st.n)]))
-        )
+        cdef int i
+        self._log_nets("showdown" if st.rec_reason == REC_SHOWDOWN else "all_junked")
         pots = tuple([(st.rec_amount[i], st.rec_mask[i]) for i in range(st.rec_npots)])
         if st.rec_reason == REC_SHOWDOWN:
             shown = tuple([

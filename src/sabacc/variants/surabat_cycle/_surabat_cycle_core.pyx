@@ -9,6 +9,8 @@ public class :class:`SurabatCore`.
 """
 
 include "sabacc/variants/spike_family/_spike_family.pxi"
+include "sabacc/variants/spike_family/_spike_fresh_actions.pxi"
+include "sabacc/variants/spike_family/_spike_values.pxi"
 
 from sabacc.variants.spike_family.actions import Discard
 from sabacc.variants.surabat_cycle.rules import (
@@ -101,8 +103,6 @@ cdef inline void r_after_shift(State* st, Opts* o) noexcept nogil:
     for s in range(MAXP):  # nothing flipped after a shift; all private knowledge goes
         st.seen[s] = 0
 
-cdef inline int64_t r_strength(State* st, signed char* cards, int size) noexcept nogil:
-    return strength(cards, size)
 
 DEF SUN_SIZE = 3
 DEF MOON_SIZE = 2
@@ -231,18 +231,6 @@ cdef bint s_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcep
 # ---------------------------------------------------------------------------------- the rules, for Python
 # (the hooks SpikeFamilyCore's Python-facing members call)
 
-cdef inline list r_card_actions(SpikeFamilyCore self):
-    return r_card_list(self)
-
-cdef inline bint r_listed(SpikeFamilyCore self, object action) except -1:
-    return False  # every action is checked by _well_formed or the parser
-
-cdef inline void r_clone_listed(SpikeFamilyCore self, SpikeFamilyCore new) noexcept:
-    pass  # nothing built per decision beyond the family's
-
-cdef inline void r_forget_listed(SpikeFamilyCore new) noexcept:
-    pass
-
 cdef inline object r_public_text(SpikeFamilyCore self, int s, object action):
     if type(action) is _Swap and action.source == "moon":  # which card went is not shown
         return "swap moon"
@@ -250,9 +238,6 @@ cdef inline object r_public_text(SpikeFamilyCore self, int s, object action):
 
 cdef inline object r_hidden_last(str text):
     return _SWAP_MOON[10] if text == "swap moon" else None  # the table saw no card
-
-cdef object r_evaluate(SpikeFamilyCore self, object cards):
-    return SurabatGame.info.evaluator(self.options, list(cards))
 
 cdef list r_card_list(SpikeFamilyCore self):
     cdef list out
@@ -315,12 +300,6 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
     if t is _Swap:
         return A_SWAP_MOON
     return A_DISCARD
-
-cdef inline object r_shown_value(object cards, int target, int suit):
-    return evaluate_spike([_VALUES[c] for c in cards])
-
-cdef inline object r_you_hand(_BettingCore self, list values):
-    return evaluate_spike(values).to_dict() if values else None
 
 cdef void r_observe(_BettingCore self, dict obs, int me) except *:
     cdef State* st = &self.st
