@@ -1,5 +1,5 @@
-# Included (at module level) by the compiled cores with betting rounds (_classic_core, and the
-# Spike family's three through _spike_family.pxi): the shared action classes and the interned
+# Included (at module level) by the compiled cores with betting rounds (docs/engines.md lists
+# which): the shared action classes and the interned
 # action objects, as module constants (a C global's read, not a module dictionary lookup), which
 # the kernel's betting code and each core's rules compare and hand out by identity.
 

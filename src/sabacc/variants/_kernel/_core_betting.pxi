@@ -1,12 +1,11 @@
 # Included (at module level, after _core_protocol.pxi and _core_table.pxi) by the compiled cores
-# with betting rounds (_classic_core, and the Spike family's three through _spike_family.pxi):
-# their base class ``_BettingCore``, with what they share beyond the protocol members: the
+# with betting rounds (docs/engines.md lists which): their base class ``_BettingCore``, with what they share beyond the protocol members: the
 # options and logs, each seat's betting state from the C state (fields n, folded, acted,
 # round_bet), a betting decision's legal list (fields to_call_pos, bet_lo/bet_hi,
 # raise_lo/raise_hi; the module's _CALL_JUNK, _CHECK_JUNK, _BETS, _RAISES), the table's
 # read-only state, the history document, the seat check of ``apply``, the hand results and the
 # observation; and the copy of the table's and the RNG's fields from a described state
-# (from_game, from_snapshot). Kessel Sabacc has no betting rounds and keeps its own constants.
+# (from_game, from_snapshot). A core without betting rounds keeps its own constants.
 #
 # What the including module defines besides its ``State``, ``Opts``, ``_read_options``,
 # ``_last_options``/``_last_opts``, ``_MT_BASE``, ``_DEFAULT_NAMES``, ``_PHASES``, ``_CODES``,
@@ -35,31 +34,11 @@ from cpython.object cimport PyObject
 cdef class _BettingCore(_CoreBase):
     """A compiled core with betting rounds (not used alone)."""
 
-    cdef Opts o
-    cdef readonly object options
-    cdef readonly object seed
-    cdef readonly list names
-    cdef list _last           # last action object of each seat, this hand
     cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
     # What each finished hand's HandResult needs beyond its hand_nets entry, in the core's
     # compact form (core_build_result reads it); None for a hand copied from a reference game
     # or a snapshot (its HandResult is in _results already).
     cdef list _hand_data
-    cdef list _results        # HandResult of the first len(_results) hands, built lazily
-    cdef object _legal_obj
-
-    #: The reference engine's game class whose rules this core plays (its options type and
-    #: VariantInfo come with it): the core's public class sets them.
-    _game_type = None
-    _options_type = None
-
-    @property
-    def variant(self):
-        return self._game_type.info.name
-
-    @property
-    def info(self):
-        return self._game_type.info
 
     cdef inline void _compute_legal(self) noexcept:
         g_compute_legal(&self.st, &self.o)
@@ -72,51 +51,18 @@ cdef class _BettingCore(_CoreBase):
         return self.o.start
 
     cdef void _open(self, object options, object seed, object players) except *:
-        """The shared part of ``__init__``: the options (the core's options type, or a mapping
-        the reference engine's own code parses and checks), the seats (a count or the names),
-        the seed (the reference engine's rule: whole numbers, None = random), empty logs, and
-        the C state: the options read into ``o`` (the last conversion reused for the same
-        frozen options), the RNG seeded, the stacks, no hand yet."""
+        """The shared part of ``__init__``: the table (``_begin``), empty hand logs, and the C
+        state: the options read into ``o`` (the last conversion reused for the same frozen
+        options), the RNG seeded, the stacks, no hand yet."""
         cdef Opts* o = &self.o
         cdef State* st = &self.st
         cdef int s, n
         global _last_options, _last_opts
-        cls = type(self)
-        options_type = cls._options_type
-        if type(options) is options_type:  # the common case, first: no Mapping check
-            pass
-        elif options is None or isinstance(options, _Mapping):
-            # Parsed and validated by the reference engine's own code, once.
-            options = options_type.from_mapping(options or {})
-        else:
-            raise OptionError(
-                f"{cls.__name__} takes {options_type.__name__} "
-                f"({cls._game_type.info.title} only)"
-            )
-        if type(players) is int:
-            n = players
-            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
-        else:
-            names = [str(p) for p in players]
-            n = len(names)
-        if not 2 <= n <= MAXP or names is None:
-            info = cls._game_type.info
-            raise OptionError(
-                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
-                f"not {n}"
-            )
-        if type(seed) is not int:
-            seed = resolve_seed(seed)
-        self.options = options
-        self.seed = seed
-        self.names = list(names)
-        self._seats = []
-        self._acts = []
+        n = self._begin(options, seed, players)
+        options = self.options
+        seed = self.seed
         self.hand_nets = []
         self._hand_data = []
-        self._results = []
-        self._legal_obj = None
-        self._last = [None] * n
         memset(st, 0, sizeof(State))
         if options is _last_options:  # options are frozen: reuse the last conversion
             memcpy(o, &_last_opts, sizeof(Opts))
@@ -235,7 +181,7 @@ cdef class _BettingCore(_CoreBase):
         ``extra`` the core's own (``core_view_extra``)."""
         cdef State* st = &self.st
         cdef int n = st.n
-        cdef int k, s, i, status, total = 0
+        cdef int k, s, i, total = 0
         if not 0 <= seat < n:
             raise IndexError(f"no seat {seat} at a {n}-seat table")
         seats = []
@@ -243,18 +189,9 @@ cdef class _BettingCore(_CoreBase):
             s = seat + k
             if s >= n:
                 s -= n
-            if st.out[s]:
-                status = 4
-            elif not st.in_hand[s]:
-                status = 3
-            elif st.folded[s]:
-                status = 2
-            elif st.stacks[s] == 0:
-                status = 1
-            else:
-                status = 0
             a = self._last[s]
-            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
+            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s],
+                          g_seat_status(st, s),
                           None if a is None else core_view_last(self, s, a),
                           core_view_known(st, s, seat, k)))
         for i in range(st.hlen[seat]):
@@ -274,6 +211,25 @@ cdef class _BettingCore(_CoreBase):
             self._legal_obj = core_make_legal(self)
         return self._legal_obj
 
+    cdef void _deal_back(self, object cards, signed char** places, int k) except *:
+        """``determinize``'s end: the shuffled ``cards`` dealt back into the ``k`` hidden
+        ``places``; the copy's decision is computed afresh."""
+        cdef int i
+        for i in range(k):
+            places[i][0] = <signed char>cards[i]
+        self.st.legal_ok = 0
+        self._legal_obj = None
+
+    cdef int _stand_or_gain(self, object action) except -2:
+        """At a card decision: whether a stand (always) or a gain from the draw (when the
+        decision allows one) is legal, 1 or 0; -1 for another action."""
+        t = type(action)
+        if t is _Stand:
+            return 1
+        if t is _Gain:
+            return action.value is None and self.st.can_gain
+        return -1
+
     cdef object _legal_of(self, tuple fixed):
         """The Legal of this decision: ``fixed`` (its listed actions), with the bet and raise
         ranges in a betting phase."""
@@ -282,41 +238,6 @@ cdef class _BettingCore(_CoreBase):
         bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
         raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
         return Legal(fixed, bet, raise_)
-
-    cdef int _actor(self, object seat) except -1:
-        """The seat to act, checking that the game goes on and that ``seat`` (None: anyone) is
-        that seat (``apply``'s checks before the action's own)."""
-        cdef int actor
-        if self.st.over:
-            raise IllegalActionError("the game is over: no more actions")
-        actor = self.st.to_act
-        if seat is not None:
-            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
-                seat, self.st.n
-            )
-            if number is None:
-                raise IllegalActionError(
-                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
-                )
-            if number != actor:
-                raise IllegalActionError(
-                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
-                )
-        return actor
-
-    def history(self):
-        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
-        outcome = self.outcome
-        return {
-            "format": HISTORY_FORMAT,
-            "version": HISTORY_VERSION,
-            "variant": self._game_type.info.name,
-            "options": self.options.changed(),
-            "seed": self.seed,
-            "players": list(self.names),
-            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
-            "result": outcome.to_dict() if outcome else None,
-        }
 
     def total_credits(self):
         """Stacks plus every pot plus the house: constant through a game (conservation)."""
@@ -551,16 +472,9 @@ cdef _BettingCore _assemble(type cls, State* st, Opts* o, options, seed, names, 
     memcpy(&new.st, st, sizeof(State))
     memcpy(&new.o, o, sizeof(Opts))
     new.st.legal_ok = 0
-    new.options = options
-    new.seed = seed
-    new.names = list(names)
-    new._seats = list(seats)
-    new._acts = list(acts)
-    new._last = list(last)
+    new._copy_logs(options, seed, names, seats, acts, last, results)
     new.hand_nets = list(hand_nets)
     new._hand_data = list(hand_data)
-    new._results = list(results)
-    new._legal_obj = None
     core_copied(new)
     return new
 

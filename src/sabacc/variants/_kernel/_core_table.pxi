@@ -1,7 +1,7 @@
-# Included (at module level) by the compiled cores with pots and betting rounds (_classic_core,
-# and the Spike family's three through _spike_family.pxi): the table's C rules they share, on
-# the module's own ``State`` and ``Opts`` (the fields named below) and ``MAXP``, ``GE_ORBIT``,
-# ``PH_OVER``, ``PH_BETTING`` and the ``A_*`` action codes: the pot, the live seats, the turn and odd-credit orders, paying in, awarding a
+# Included (at module level) by the compiled cores with pots and betting rounds (docs/engines.md
+# lists which): the table's C rules they share, on the module's own ``State`` and ``Opts`` (the
+# fields named below) and ``MAXP``, ``GE_ORBIT``, ``PH_OVER``, ``PH_BETTING`` and the ``A_*``
+# action codes: the pot, the live seats, the turn and odd-credit orders, paying in, awarding a
 # pot, returning an uncalled bet, the next hand's button, the deal, the game's end. Compiled
 # into each core, so a C compiler inlines them there. The module defines ``g_can_ante(st, o,
 # s)`` (whether a seat can pay this hand's antes), which ``g_next_hand`` calls.
@@ -283,3 +283,16 @@ cdef void g_close_hand(State* st) noexcept nogil:
         st.committed[s] = 0
     st.dead = 0
     st.to_act = -1
+
+cdef inline int g_seat_status(State* st, int s) noexcept nogil:
+    """Seat ``s``'s status code in the seat view and the RL features: 0 active, 1 all-in,
+    2 junked, 3 waiting (not dealt in), 4 out."""
+    if st.out[s]:
+        return 4
+    if not st.in_hand[s]:
+        return 3
+    if st.folded[s]:
+        return 2
+    if st.stacks[s] == 0:
+        return 1
+    return 0

@@ -956,16 +956,15 @@ cdef class ClassicCore(_BettingCore):
 
     cdef bint _contains(self, object action) except -1:
         cdef State* st = &self.st
-        cdef int s = st.to_act, i
+        cdef int s = st.to_act, i, form
         t = type(action)
         if st.phase == PH_BETTING:
             return self._betting_contains(action)
         if st.phase == PH_CALLING:
             return t is _CallHand or t is _Stand
-        if t is _Stand:
-            return True
-        if t is _Gain:
-            return action.value is None and st.can_gain
+        form = self._stand_or_gain(action)
+        if form >= 0:
+            return form
         if t is _Swap:
             a = action.value
             if (not st.can_swap or action.source != "draw" or not isinstance(a, int)
@@ -1161,14 +1160,10 @@ cdef class ClassicCore(_BettingCore):
                 items[i] = <signed char>cards[i]
             mt_shuffle(&r, items, k)
             rng.setstate((version, tuple([r.mt[i] for i in range(MT_N)]) + (r.mti,), gauss))
-            for i in range(k):
-                places[i][0] = items[i]
+            cards = [items[i] for i in range(k)]
         else:
             rng.shuffle(cards)
-            for i in range(k):
-                places[i][0] = <signed char>cards[i]
-        st.legal_ok = 0
-        new._legal_obj = None
+        new._deal_back(cards, places, k)
         return new
 
 

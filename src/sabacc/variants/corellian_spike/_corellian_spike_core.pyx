@@ -36,11 +36,8 @@ from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 # ---------------------------------------------------------------------------------- the rules, in C
 # Corellian Spike's rules where the family's differ (the ``r_*`` hooks the family file calls).
 
-cdef void r_read_options(Opts* o, object options) except *:
-    o.gain_fee = options.gain_fee
-    o.swap_fee = options.swap_fee
-    o.rounds = 0 if options.rounds is None else options.rounds
-    o.hand_cap = options.hand_cap
+cdef inline void r_read_options(Opts* o, object options) except *:
+    f_read_card_options(o, options)
 
 cdef inline void r_card_legal(State* st, Opts* o, int s) noexcept nogil:
     """Stand; gain under the hand cap; swap with the discard top or the draw top."""
@@ -138,11 +135,10 @@ cdef bint r_card_contains(SpikeFamilyCore self, object action) except -1:
     cdef State* st = &self.st
     cdef int s = st.to_act, i
     cdef long long v
+    cdef int form = self._stand_or_gain(action)
+    if form >= 0:
+        return form
     t = type(action)
-    if t is _Stand:
-        return True
-    if t is _Gain:
-        return action.value is None and st.can_gain
     if t is _Swap:
         a = action.value
         if not isinstance(a, int) or isinstance(a, bool) or not -10 <= a <= 10:
@@ -491,7 +487,7 @@ cdef int vec_lowest(VecCfg* cfg, signed char* m) noexcept nogil:
 cdef void vec_obs(State* st, Opts* o, VecCfg* cfg, float* f) noexcept nogil:
     """The current player's observation vector: ``ObservationEncoder.encode_view`` of its
     ``seat_view`` (sabacc.apps.rl.features; the same float32 values)."""
-    cdef int me = st.to_act, n = st.n, k, s, i, b, status, la, rank, total = 0
+    cdef int me = st.to_act, n = st.n, k, s, i, b, la, rank, total = 0
     cdef int per = cfg.per_seat
     cdef signed char c
     cdef long long to_call
@@ -529,17 +525,7 @@ cdef void vec_obs(State* st, Opts* o, VecCfg* cfg, float* f) noexcept nogil:
         f[b + 1] = <float>(<double>st.committed[s] / buy)
         f[b + 2] = <float>(<double>st.round_bet[s] / buy)
         f[b + 3] = st.hlen[s]
-        if st.out[s]:
-            status = 4
-        elif not st.in_hand[s]:
-            status = 3
-        elif st.folded[s]:
-            status = 2
-        elif st.stacks[s] == 0:
-            status = 1
-        else:
-            status = 0
-        f[b + 4 + status] = 1.0
+        f[b + 4 + g_seat_status(st, s)] = 1.0
         la = st.last_kind[s]
         if la >= 0:
             f[b + 10 + la] = 1.0

@@ -1,5 +1,4 @@
-# The Spike family's compiled core: what Corellian Spike, Surabat Cycle and Coruscant Shift share
-# (the card tables, the C state, options, antes, betting, side pots, the spike dice, showdown,
+# The Spike family's compiled core: what the family's variants share (the card tables, the C state, options, antes, betting, side pots, the spike dice, showdown,
 # the action log and the Python protocol, on the kernel in sabacc/variants/_kernel), written
 # once. It is not a module of its own: each variant's core module (``_<variant>_core.pyx`` in its
 # package) includes it first and then defines its own rules as the ``r_*`` functions below, which
@@ -545,6 +544,13 @@ cdef object _last_options = None
 cdef Opts _last_opts
 
 
+cdef inline void f_read_card_options(Opts* o, object options) except *:
+    """The card fees, rounds (0: one per seat dealt in) and hand cap of a variant that has them."""
+    o.gain_fee = options.gain_fee
+    o.swap_fee = options.swap_fee
+    o.rounds = 0 if options.rounds is None else options.rounds
+    o.hand_cap = options.hand_cap
+
 cdef void _read_options(Opts* o, object options) except *:
     """The options every family member has; the variant's own (card fees, hand cap, rounds,
     ante and target rules) are read by its ``r_read_options``."""
@@ -1068,7 +1074,7 @@ cdef class SpikeFamilyCore(_BettingCore):
     """The compiled core of a Spike-family game (see the module docstring): the state, the
     protocol and the rules every family member shares. Each variant's core module compiles
     this file with its own rules (the ``r_*`` functions) and subclasses this class once, as
-    its public core (``SpikeCore``, ``SurabatCore``, ``CoruscantCore``).
+    its public core.
     """
 
     # _hand_data (the kernel's _BettingCore): each finished hand's (pots, sabacc, shown,
@@ -1355,10 +1361,7 @@ cdef class SpikeFamilyCore(_BettingCore):
             shuffle_like_python(rng, cards)
         else:
             rng.shuffle(cards)
-        for i in range(k):
-            places[i][0] = <signed char>cards[i]
-        st.legal_ok = 0
-        new._legal_obj = None
+        new._deal_back(cards, places, k)
         new._legal_list = None
         r_forget_listed(new)  # and the actions built for the old state
         return new
@@ -1454,7 +1457,7 @@ cdef void _fill_core(SpikeFamilyCore new, object src, object rng_state, object h
     """Set ``new`` to the state ``src`` describes: a :class:`SpikeSnapshot` or a reference
     Spike-family game, whose fields of the same names (``SpikeSnapshot``'s) are read here;
     the cards (per-seat ``hands`` and the piles, bottom first) come as card ids, the RNG as
-    the 624 words and the index. The state of a subclass's variant is its ``from_game``'s."""
+    the 624 words and the index. A subclass's own state is set by its ``from_game``."""
     cdef State* st = &new.st
     cdef int s, i, n
     new.options = src.options

@@ -1,7 +1,7 @@
 # The r_* hooks of a Spike-family variant whose card actions are listed afresh at each call
-# and checked by _well_formed or the parser (nothing is built and kept per decision): Corellian
-# Spike and Surabat Cycle include it after _spike_family.pxi (Coruscant Shift keeps each
-# decision's Keep subsets and defines its own).
+# and checked by _well_formed or the parser (nothing is built and kept per decision); such a
+# variant's core includes it after _spike_family.pxi (docs/engines.md lists which). A variant
+# that keeps what it builds for a decision defines these hooks itself.
 
 cdef inline list r_card_actions(SpikeFamilyCore self):
     return r_card_list(self)

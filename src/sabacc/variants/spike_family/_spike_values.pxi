@@ -1,7 +1,7 @@
-# The Spike family's hand values (Corellian Spike's ranking: sabacc, prime sabacc, the pairs
-# and runs... closest to zero; sabacc.variants.spike_family.hands), as the r_* hooks of a
-# variant that ranks hands so: Corellian Spike and Surabat Cycle include it after
-# _spike_family.pxi (Coruscant Shift ranks against a target instead and defines its own).
+# The Spike family's hand values (the family's ranking: sabacc, prime sabacc, the pairs and
+# runs... closest to zero; sabacc.variants.spike_family.hands), as the r_* hooks of a variant
+# that ranks hands so: its core includes it after _spike_family.pxi (docs/engines.md lists
+# which). A variant that ranks hands otherwise defines these hooks itself.
 
 cdef inline int64_t r_strength(State* st, signed char* cards, int size) noexcept nogil:
     return strength(cards, size)

@@ -26,11 +26,8 @@ cdef tuple _DISCARDS = tuple(discard_action(v) for v in range(-10, 11))
 # Surabat Cycle's rules where the family's differ (the ``r_*`` hooks the family file calls), and
 # its own (the ``s_*`` functions: sabacc.variants.surabat_cycle.rules.SurabatGame's overrides).
 
-cdef void r_read_options(Opts* o, object options) except *:
-    o.gain_fee = options.gain_fee
-    o.swap_fee = options.swap_fee
-    o.rounds = 0 if options.rounds is None else options.rounds  # 0: one per seat dealt in
-    o.hand_cap = options.hand_cap
+cdef inline void r_read_options(Opts* o, object options) except *:
+    f_read_card_options(o, options)
 
 cdef inline void r_card_legal(State* st, Opts* o, int s) noexcept nogil:
     """Stand; gain from the Sun pile; swap with the Moon pile's top (a card or discard phase;
