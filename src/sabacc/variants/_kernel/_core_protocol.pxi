@@ -7,6 +7,16 @@
 # hence a base class.) The wheel needs only the built extensions; the sdist carries this
 # file to build them.
 
+cdef int _put_ids(signed char* pile, object cards) except -1:
+    """Write the ids of ``cards`` (Card objects, bottom first) into ``pile``; returns how many
+    (a pile copied from a reference game)."""
+    cdef int i = 0
+    for card in cards:
+        pile[i] = card.id
+        i += 1
+    return i
+
+
 cdef class _CoreBase:
     """The state and the shared protocol members of a compiled core (not used alone)."""
 

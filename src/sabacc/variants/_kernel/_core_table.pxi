@@ -296,3 +296,11 @@ cdef inline int g_seat_status(State* st, int s) noexcept nogil:
     if st.stacks[s] == 0:
         return 1
     return 0
+
+cdef inline bint g_holds(State* st, int s, int value) noexcept nogil:
+    """Whether seat ``s`` holds a card of ``value`` (the module's ``VAL`` by card id)."""
+    cdef int i
+    for i in range(st.hlen[s]):
+        if VAL[st.hands[s][i]] == value:
+            return True
+    return False

@@ -970,9 +970,7 @@ cdef class ClassicCore(_BettingCore):
             if (not st.can_swap or action.source != "draw" or not isinstance(a, int)
                     or isinstance(a, bool) or not -17 <= a <= 15):
                 return False
-            for i in range(st.hlen[s]):
-                if VAL[st.hands[s][i]] == a:
-                    return True
+            return g_holds(st, s, a)
         return False
 
     cdef void _perform(self, int s, object action) except *:
@@ -1092,9 +1090,7 @@ cdef class ClassicCore(_BettingCore):
         last = []
         for s in range(n):
             hand = game.hands[s]
-            st.hlen[s] = len(hand)
-            for i, c in enumerate(hand):
-                st.hands[s][i] = c.id
+            st.hlen[s] = _put_ids(st.hands[s], hand)
             text = game.last_action[s]
             if text is None:
                 last.append(None)
@@ -1104,12 +1100,8 @@ cdef class ClassicCore(_BettingCore):
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
         new._last = last
-        st.ndraw = len(game.draw)
-        for i, c in enumerate(game.draw):
-            st.draw[i] = c.id
-        st.ndisc = len(game.discards)
-        for i, c in enumerate(game.discards):
-            st.discards[i] = c.id
+        st.ndraw = _put_ids(st.draw, game.draw)
+        st.ndisc = _put_ids(st.discards, game.discards)
         st.turn = game.turn
         st.orbit = game.orbit
         st.qlen = len(game.call_queue)

@@ -26,6 +26,8 @@ Every action is validated as in the reference engine: an illegal or malformed ac
 """
 
 include "sabacc/variants/spike_family/_spike_family.pxi"
+include "sabacc/variants/spike_family/_spike_discard_pile.pxi"
+include "sabacc/variants/spike_family/_spike_dealer_start.pxi"
 include "sabacc/variants/spike_family/_spike_fresh_actions.pxi"
 include "sabacc/variants/spike_family/_spike_values.pxi"
 
@@ -51,20 +53,11 @@ cdef inline void r_card_legal(State* st, Opts* o, int s) noexcept nogil:
             st.can_swap_discard = st.ndiscard > 0
             st.can_swap_draw = cd
 
-cdef inline bint r_can_draw(State* st, Opts* o) noexcept nogil:
-    return st.ndraw > 0 or st.ndiscard > 1 or st.nmuck > 0  # the discard top stays
-
 cdef inline long long r_ante(State* st, Opts* o) noexcept nogil:
     return o.ante
 
 cdef inline long long r_hand_ante(State* st, Opts* o) noexcept nogil:
     return o.ante
-
-cdef inline void r_reshuffle(State* st, Opts* o) noexcept nogil:
-    g_reshuffle_under_top(st, o)
-
-cdef inline signed char r_take_from_hand(State* st, Opts* o, int s, int value) noexcept nogil:
-    return g_take_known_first(st, o, s, value)
 
 cdef inline void r_reset_hand(State* st, Opts* o) noexcept nogil:
     pass  # nothing beyond the family's hand state
@@ -79,12 +72,6 @@ cdef void r_deal(State* st, Opts* o) noexcept nogil:
     st.ndiscard = 1
     st.round = 1
     g_begin_card_phase(st, o)
-
-cdef inline int r_card_order(State* st, Opts* o, int* order) noexcept nogil:
-    return g_order_from(st, (st.dealer + 1) % st.n, order)
-
-cdef inline int r_betting_start(State* st, Opts* o) noexcept nogil:
-    return (st.dealer + 1) % st.n
 
 cdef inline void r_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcept nogil:
     g_gain_or_swap(st, o, s, kind, arg)
@@ -113,7 +100,7 @@ cdef inline object r_hidden_last(str text):
 cdef list r_card_list(SpikeFamilyCore self):
     cdef list out = [_STAND]
     cdef int seen[21]
-    cdef int i, v, s
+    cdef int i, s
     if self.st.can_gain:
         out.append(_GAIN)
     if self.st.can_swap_discard or self.st.can_swap_draw:
@@ -122,19 +109,14 @@ cdef list r_card_list(SpikeFamilyCore self):
         for i in range(self.st.hlen[s]):
             seen[VAL[self.st.hands[s][i]] + 10] = 1
         if self.st.can_swap_discard:
-            for v in range(21):
-                if seen[v]:
-                    out.append(_SWAP_DISCARD[v])
+            f_append_values(out, seen, _SWAP_DISCARD)
         if self.st.can_swap_draw:
-            for v in range(21):
-                if seen[v]:
-                    out.append(_SWAP_DRAW[v])
+            f_append_values(out, seen, _SWAP_DRAW)
     return out
 
 cdef bint r_card_contains(SpikeFamilyCore self, object action) except -1:
     cdef State* st = &self.st
-    cdef int s = st.to_act, i
-    cdef long long v
+    cdef int s = st.to_act
     cdef int form = self._stand_or_gain(action)
     if form >= 0:
         return form
@@ -152,10 +134,7 @@ cdef bint r_card_contains(SpikeFamilyCore self, object action) except -1:
                 return False
         else:
             return False
-        v = a
-        for i in range(st.hlen[s]):
-            if VAL[st.hands[s][i]] == v:
-                return True
+        return g_holds(st, s, a)
     return False
 
 cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except -1:
@@ -369,14 +348,6 @@ cdef void vec_deal(State* st, Opts* o, VecCfg* cfg) noexcept nogil:
     g_start_hand(st, o)
 
 
-cdef inline bint vec_holds(State* st, int s, int value) noexcept nogil:
-    cdef int i
-    for i in range(st.hlen[s]):
-        if VAL[st.hands[s][i]] == value:
-            return True
-    return False
-
-
 cdef inline long long vec_amount(VecCfg* cfg, int j, long long lo, long long hi,
                                  long long pot) noexcept nogil:
     """``ActionTable.amount``: the amount of size ``j`` (-1: not legal)."""
@@ -411,9 +382,9 @@ cdef bint vec_decode(State* st, Opts* o, VecCfg* cfg, long long idx, int* kind,
         if k == A_GAIN:
             return card and st.can_gain
         if k == A_SWAP_DISCARD:
-            return card and st.can_swap_discard and vec_holds(st, s, cfg.act_val[idx])
+            return card and st.can_swap_discard and g_holds(st, s, cfg.act_val[idx])
         if k == A_SWAP_DRAW:
-            return card and st.can_swap_draw and vec_holds(st, s, cfg.act_val[idx])
+            return card and st.can_swap_draw and g_holds(st, s, cfg.act_val[idx])
         if card:
             return False
         if k == A_CHECK:

@@ -9,6 +9,8 @@ public class :class:`CoruscantCore`.
 """
 
 include "sabacc/variants/spike_family/_spike_family.pxi"
+include "sabacc/variants/spike_family/_spike_discard_pile.pxi"
+include "sabacc/variants/spike_family/_spike_dealer_start.pxi"
 
 from sabacc.variants.coruscant_shift.actions import Keep
 from sabacc.variants.coruscant_shift.rules import CoruscantGame, CoruscantOptions, evaluate_target
@@ -246,9 +248,6 @@ cdef void r_read_options(Opts* o, object options) except *:
 cdef inline void r_card_legal(State* st, Opts* o, int s) noexcept nogil:
     pass  # a selection: the Keep subsets are built in Python (r_card_list)
 
-cdef inline bint r_can_draw(State* st, Opts* o) noexcept nogil:
-    return st.ndraw > 0 or st.ndiscard > 1 or st.nmuck > 0  # the discard top stays
-
 cdef inline long long r_ante(State* st, Opts* o) noexcept nogil:
     return st.hand_ante
 
@@ -262,12 +261,6 @@ cdef long long r_hand_ante(State* st, Opts* o) noexcept nogil:
         st.hand_ante += 5 if k == 2 else 3 if k == 3 else 2 if k == 4 else 1
     return st.hand_ante
 
-cdef inline void r_reshuffle(State* st, Opts* o) noexcept nogil:
-    g_reshuffle_under_top(st, o)
-
-cdef inline signed char r_take_from_hand(State* st, Opts* o, int s, int value) noexcept nogil:
-    return g_take_known_first(st, o, s, value)
-
 cdef inline void r_reset_hand(State* st, Opts* o) noexcept nogil:
     cdef int s
     st.selection = 0
@@ -276,12 +269,6 @@ cdef inline void r_reset_hand(State* st, Opts* o) noexcept nogil:
 
 cdef inline void r_deal(State* st, Opts* o) noexcept nogil:
     c_deal(st, o)
-
-cdef inline int r_card_order(State* st, Opts* o, int* order) noexcept nogil:
-    return g_order_from(st, (st.dealer + 1) % st.n, order)
-
-cdef inline int r_betting_start(State* st, Opts* o) noexcept nogil:
-    return (st.dealer + 1) % st.n
 
 cdef inline void r_card_act(State* st, Opts* o, int s, int kind, long long arg) noexcept nogil:
     c_select(st, o, s, <int>arg)  # a Keep: arg is the mask of positions it adds

@@ -544,6 +544,14 @@ cdef object _last_options = None
 cdef Opts _last_opts
 
 
+cdef inline void f_append_values(list out, const int* present, tuple actions) except *:
+    """Append ``actions[v]`` (a table of one action per card value -10..10, by value + 10) for
+    each value ``present[v]`` marks: a card decision's list, in value order."""
+    cdef int v
+    for v in range(21):
+        if present[v]:
+            out.append(actions[v])
+
 cdef inline void f_read_card_options(Opts* o, object options) except *:
     """The card fees, rounds (0: one per seat dealt in) and hand cap of a variant that has them."""
     o.gain_fee = options.gain_fee

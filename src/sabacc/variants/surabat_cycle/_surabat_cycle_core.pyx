@@ -251,13 +251,9 @@ cdef list r_card_list(SpikeFamilyCore self):
         memset(sun, 0, sizeof(sun))
         for i in range(self.st.nsun):
             sun[VAL[self.st.sun[i]] + 10] = 1
-        for v in range(21):
-            if sun[v]:
-                out.append(_GAINS[v])
+        f_append_values(out, sun, _GAINS)
     if self.st.can_swap_moon:
-        for v in range(21):
-            if seen[v]:
-                out.append(_SWAP_MOON[v])
+        f_append_values(out, seen, _SWAP_MOON)
     return out
 
 cdef bint r_card_contains(SpikeFamilyCore self, object action) except -1:
@@ -280,12 +276,9 @@ cdef bint r_card_contains(SpikeFamilyCore self, object action) except -1:
     elif t is not _Swap or action.source != "moon" or not st.can_swap_moon:
         return False
     a = action.value
-    if not isinstance(a, int) or isinstance(a, bool):
-        return False
-    for i in range(st.hlen[s]):
-        if VAL[st.hands[s][i]] == a:
-            return True
-    return False
+    if not isinstance(a, int) or isinstance(a, bool) or not -10 <= a <= 10:
+        return False  # (no card has another value)
+    return g_holds(st, s, a)
 
 cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except -1:
     t = type(action)
@@ -425,12 +418,9 @@ cdef class SurabatCore(SpikeFamilyCore):
         if type(game) is not SurabatGame:
             raise OptionError("from_game copies a Surabat Cycle game of the reference engine")
         _copy_reference(new, game)
-        st.nsun = len(game.sun)
-        for i, card in enumerate(game.sun):
-            st.sun[i] = card.id
-        st.nmoon = len(game.moon)
-        for i, card in enumerate(game.moon):
-            st.moon[i] = card.id
+        st.nsun = _put_ids(st.sun, game.sun)
+        st.nmoon = _put_ids(st.moon, game.moon)
+        for i in range(st.nmoon):
             owner = game.moon_owner[i]
             st.moon_owner[i] = -1 if owner is None else owner
         st.nround = len(game.round_seats)
