@@ -1,4 +1,6 @@
-"""Build the compiled cores (``sabacc.variants._*_core``, today Corellian Spike's) with Cython.
+"""Build the compiled cores (each variant's ``sabacc.variants.<variant>._<variant>_core``, from
+its ``.pyx`` and the ``.pxi``/``.pxd`` files it includes: the kernel in ``variants/_kernel`` and,
+for the Spike family, ``variants/spike_family/_spike_family.pxi``) with Cython.
 
 Everything else is configured in pyproject.toml. The extension is optional: when Cython or a
 working C compiler is missing, the build still succeeds, prints one line saying so, and sabacc
@@ -34,7 +36,8 @@ def notice(reason: str) -> None:
 
 def extensions() -> list[Any]:
     # Every compiled core is a ``_<name>_core.pyx`` found by name, so a variant adds its core
-    # without touching this file; they share the RNG in ``sabacc/variants/_kernel/_mt.pxd``.
+    # without touching this file; they share the kernel in ``sabacc/variants/_kernel`` (its
+    # includes are found through include_path, and cythonize rebuilds a core when one changes).
     sources = sorted(glob("src/sabacc/**/_*_core.pyx", recursive=True))
     if not sources:
         return []

@@ -1,16 +1,16 @@
 """Before/after speed of two source trees, interleaved on one pinned core.
 
     python benchmarks/ab_trees.py --before /path/to/old/src --after src [--rounds 5]
-        [--benches engine,rl,server_views] [--cpu 1] [--json FILE]
+        [--benches engine,rl,server_views,vector] [--cpu 1] [--json FILE]
 
 Each round runs every benchmark once on the ``--before`` tree, then once on the ``--after`` tree
 (each tree's own copy of the script, ``PYTHONPATH`` set to the tree, ``taskset -c CPU``
-where it exists), timed by CPU time: the engine
-benchmark with ``--clock cpu``, the RL benchmark's steps per CPU second, the server views' CPU
-per action. Every figure is printed as the median over rounds for each tree, with the median of
-the per-round ratios (after / before, as speed: above 1 is faster) and their range, so a drift of
-the machine's speed during the run cancels out pair by pair. A refactor "keeps speed" when no
-row's median ratio is below 0.95.
+where it exists), timed by CPU time: the engine benchmark with ``--clock cpu``, the RL
+benchmark's steps per CPU second, the server views' CPU per action, the batched environment's
+steps per CPU second. Every figure is printed as the median over rounds for each tree, with the
+median of the per-round ratios (after / before, as speed: above 1 is faster) and their range, so
+a drift of the machine's speed during the run cancels out pair by pair. A refactor "keeps speed"
+when no row's median ratio is below 0.95.
 """
 
 from __future__ import annotations
@@ -91,7 +91,24 @@ def server_views(tree: str, cpu: str | None, tables: int) -> dict[str, float]:
     return {"server_views actions per CPU s": 1000.0 / float(found.group(1))}
 
 
-BENCHES = {"engine": engine, "rl": rl, "server_views": server_views}
+def vector(tree: str, cpu: str | None, steps: int) -> dict[str, float]:
+    """The batched environment (``VectorEnv``, heads-up Spike): steps per CPU second at one batch
+    size (``steps`` batch steps of 1,024 games; pgx is not run)."""
+    text = run(
+        tree,
+        "bench_vector.py",
+        ["--no-pgx", "--repeats", "1", "--batch", "1024", "--steps", str(steps), "--json"],
+        cpu,
+    )
+    data = json.loads(text[text.index("\n{") :])
+    return {
+        f"vector {key}": row["steps_per_s_cpu"]
+        for key, row in data.items()
+        if isinstance(row, dict) and "steps_per_s_cpu" in row
+    }
+
+
+BENCHES = {"engine": engine, "rl": rl, "server_views": server_views, "vector": vector}
 
 
 def main() -> None:
@@ -104,10 +121,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="engine: games per run")
     parser.add_argument("--steps", type=int, default=3000, help="rl: steps per run")
     parser.add_argument("--tables", type=int, default=20, help="server_views: tables")
+    parser.add_argument(
+        "--batch-steps", type=int, default=200, help="vector: batch steps (of 1,024 games) per run"
+    )
     parser.add_argument("--json", help="also write every figure as JSON")
     args = parser.parse_args()
     cpu = args.cpu or None
-    sizes = {"engine": args.games, "rl": args.steps, "server_views": args.tables}
+    sizes = {
+        "engine": args.games,
+        "rl": args.steps,
+        "server_views": args.tables,
+        "vector": args.batch_steps,
+    }
     names = [n for n in args.benches.split(",") if n]
     for name in names:
         if name not in BENCHES:

@@ -111,8 +111,9 @@ def test_the_sdist_can_build_the_extension_and_holds_no_generated_code(dist: Pat
     sdist = _one(dist, "sabacc-*.tar.gz")
     with tarfile.open(sdist) as tar:
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
-    assert any(n.endswith("_spike_core.pyx") for n in names)
-    assert any(n.endswith("_spike_core.pyi") for n in names)
+    assert any(n.endswith("_corellian_spike_core.pyx") for n in names)
+    assert any(n.endswith("_corellian_spike_core.pyi") for n in names)
+    assert any(n.endswith("spike_family/_spike_family.pxi") for n in names), "the family's include"
     assert any(n.endswith("variants/_kernel/_core_protocol.pxi") for n in names), (
         "the cores' include"
     )
@@ -128,7 +129,7 @@ def test_the_wheel_from_the_sdist_installs_and_plays(dist: Path, tmp_path: Path)
         names = whl.namelist()
         metadata = whl.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert not [n for n in names if n.endswith((".c", ".pyx", ".pxi"))], "C or .pyx shipped"
-    assert any(n.endswith("_spike_core.pyi") for n in names)
+    assert any(n.endswith("_corellian_spike_core.pyi") for n in names)
     assert any(n.endswith("variants/_kernel/_core_protocol.pyi") for n in names), (
         "the cores' stub base"
     )

@@ -17,8 +17,10 @@ from sabacc.variants.registry import DEFAULT_VARIANT, lookup, variant_names
 
 if TYPE_CHECKING:
     from sabacc.engine.protocol import GameProtocol
+    from sabacc.variants.corellian_spike._corellian_spike_core import SpikeCore
+    from sabacc.variants.coruscant_shift._coruscant_shift_core import CoruscantCore
     from sabacc.variants.kessel._kessel_core import KesselCore
-    from sabacc.variants.spike_family._spike_core import CoruscantCore, SpikeCore, SurabatCore
+    from sabacc.variants.surabat_cycle._surabat_cycle_core import SurabatCore
 
     def _both_engines_implement_the_protocol(
         game: Game, core: SpikeCore, surabat: SurabatCore, coruscant: CoruscantCore

@@ -23,10 +23,12 @@ VARIANTS = Path(__file__).resolve().parents[2] / "src" / "sabacc" / "variants"
 def stub_members(stub: str, name: str) -> set[str]:
     """The public members class ``name`` declares in the type stub ``stub`` (a file name in
     ``sabacc/variants``), those of its stub bases included: a base class of the same stub, or
-    ``CoreMembers`` of the stub-only ``_core_protocol.pyi`` (the members every core includes
-    from ``_core_protocol.pxi``)."""
+    one of the stub-only shared bases: ``CoreMembers`` of ``_core_protocol.pyi`` (the members
+    every core includes from ``_core_protocol.pxi``) and ``SpikeFamilyCore`` of
+    ``spike_family/_spike_family.pyi`` (what every Spike-family core compiles from
+    ``_spike_family.pxi``)."""
     classes: dict[str, ast.ClassDef] = {}
-    for file in (stub, "_kernel/_core_protocol.pyi"):
+    for file in (stub, "_kernel/_core_protocol.pyi", "spike_family/_spike_family.pyi"):
         tree = ast.parse((VARIANTS / file).read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, ast.ClassDef):

@@ -2,9 +2,9 @@
 
 :class:`GameProtocol` is what bots, simulations, odds, RL and the apps may use of a game,
 whichever engine runs it: the reference :class:`~sabacc.engine.game.Game` (every variant) or
-the compiled Corellian Spike core
-(:class:`sabacc.variants.spike_family._spike_core.SpikeCore`). mypy checks
-that both implement it (``tests/engine/test_protocol.py`` assigns each to it), so code typed
+a compiled core (Corellian Spike's
+:class:`sabacc.variants.corellian_spike._corellian_spike_core.SpikeCore` and the others). mypy
+checks that both implement it (``tests/engine/test_protocol.py`` assigns each to it), so code typed
 against the protocol runs on either engine without ``isinstance`` branches or ``Any``.
 
 Everything in it is read-only from outside: the state changes only through :meth:`apply`. The

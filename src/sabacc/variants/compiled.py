@@ -1,9 +1,11 @@
-"""Compiled engines (Corellian Spike's, Surabat Cycle's and Coruscant Shift's in
-:mod:`sabacc.variants.spike_family._spike_core`, classic sabacc's
-:mod:`sabacc.variants.classic._classic_core`,
-Kessel Sabacc's :mod:`sabacc.variants.kessel._kessel_core`): is
-one built, and make games. A variant declares its
-compiled core in ``VariantInfo.compiled``.
+"""Compiled engines (each variant's ``_<variant>_core`` module in its package:
+:mod:`sabacc.variants.corellian_spike._corellian_spike_core`,
+:mod:`sabacc.variants.surabat_cycle._surabat_cycle_core`,
+:mod:`sabacc.variants.coruscant_shift._coruscant_shift_core` (the three compiled from the Spike
+family's ``_spike_family.pxi`` with each one's own rules),
+:mod:`sabacc.variants.classic._classic_core` and :mod:`sabacc.variants.kessel._kessel_core`, all
+on the kernel in ``sabacc/variants/_kernel``): is one built, and make games. A variant declares
+its compiled core in ``VariantInfo.compiled``.
 
 The compiled core plays the same rules as the reference engine (the pure-Python
 :class:`~sabacc.variants.corellian_spike.rules.SpikeGame`) for every Spike option, draws from a

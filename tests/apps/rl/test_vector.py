@@ -90,7 +90,7 @@ class Scalar:
     def _new(self, seed: int) -> GameProtocol:
         n = self.env.num_players
         if self.engine == "compiled":
-            from sabacc.variants.spike_family._spike_core import SpikeCore
+            from sabacc.variants.corellian_spike._corellian_spike_core import SpikeCore
 
             return SpikeCore(self.env.options, seed=seed, players=n)
         return SpikeGame(self.env.options, seed=seed, players=n, log=False)
@@ -209,7 +209,7 @@ def test_many_heads_up_episodes_match() -> None:
 def test_grouped_seeding_is_random_seed(seeds: list[int]) -> None:
     """16 generators seeded side by side are ``random.Random(seed)`` after its first
     regeneration (the state its first draw leaves, minus the draw)."""
-    from sabacc.variants.spike_family._spike_core import seed_group_sample
+    from sabacc.variants.corellian_spike._corellian_spike_core import seed_group_sample
 
     for seed, state in zip(seeds, seed_group_sample(seeds), strict=True):
         r = random.Random(seed)
@@ -223,7 +223,9 @@ def test_grouped_seeding_is_random_seed(seeds: list[int]) -> None:
 @given(seed=st.integers(0, U64))
 def test_next_seed_is_splitmix64(seed: int) -> None:
     from sabacc.apps.rl.vector import next_seed
-    from sabacc.variants.spike_family._spike_core import next_seed as compiled_next_seed
+    from sabacc.variants.corellian_spike._corellian_spike_core import (
+        next_seed as compiled_next_seed,
+    )
 
     assert next_seed(seed) == compiled_next_seed(seed) == _splitmix64(seed)
 

@@ -1,5 +1,5 @@
 """The compiled Coruscant Shift core
-(``CoruscantCore`` in :mod:`sabacc.variants.spike_family._spike_core`)
+(``CoruscantCore`` in :mod:`sabacc.variants.coruscant_shift._coruscant_shift_core`)
 against the reference engine (:class:`~sabacc.variants.coruscant_shift.rules.CoruscantGame`).
 
 Both engines play the same random legal actions in lockstep; after every action everything is
@@ -46,11 +46,11 @@ from tests.variants.lockstep import (
 from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
-    "sabacc.variants.spike_family._spike_core", reason="the compiled core is not built"
+    "sabacc.variants.coruscant_shift._coruscant_shift_core", reason="the compiled core is not built"
 )
 
 if TYPE_CHECKING:
-    from sabacc.variants.spike_family._spike_core import CoruscantCore
+    from sabacc.variants.coruscant_shift._coruscant_shift_core import CoruscantCore
 else:
     CoruscantCore = core_mod.CoruscantCore
 

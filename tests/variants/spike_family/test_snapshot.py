@@ -35,7 +35,7 @@ from tests.variants.spike_family.test_spike_core import (
 )
 
 core_mod = pytest.importorskip(
-    "sabacc.variants.spike_family._spike_core", reason="the compiled core is built"
+    "sabacc.variants.corellian_spike._corellian_spike_core", reason="the compiled core is built"
 )
 SpikeCore = core_mod.SpikeCore
 

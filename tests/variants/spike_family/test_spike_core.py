@@ -1,5 +1,5 @@
 """The compiled Corellian Spike core
-(:mod:`sabacc.variants.spike_family._spike_core`) against the reference engine.
+(:mod:`sabacc.variants.corellian_spike._corellian_spike_core`) against the reference engine.
 
 The compiled core must reach exactly the states the pure-Python :class:`SpikeGame` reaches for
 the same options, seed and actions. These tests play both engines in lockstep and compare every
@@ -44,11 +44,11 @@ from tests.variants.lockstep import assert_end_equal, drive
 from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
-    "sabacc.variants.spike_family._spike_core", reason="the compiled core is not built"
+    "sabacc.variants.corellian_spike._corellian_spike_core", reason="the compiled core is not built"
 )
 
 if TYPE_CHECKING:
-    from sabacc.variants.spike_family._spike_core import SpikeCore
+    from sabacc.variants.corellian_spike._corellian_spike_core import SpikeCore
 
     Engine = SpikeGame | SpikeCore
 else:

@@ -42,11 +42,11 @@ from tests.variants.spike_family.test_spike_core import (
 )
 
 core_mod = pytest.importorskip(
-    "sabacc.variants.spike_family._spike_core", reason="the compiled core is not built"
+    "sabacc.variants.corellian_spike._corellian_spike_core", reason="the compiled core is not built"
 )
 
 if TYPE_CHECKING:
-    from sabacc.variants.spike_family._spike_core import SpikeCore
+    from sabacc.variants.corellian_spike._corellian_spike_core import SpikeCore
 else:
     SpikeCore = core_mod.SpikeCore
 

@@ -1,5 +1,5 @@
 """The compiled Surabat Cycle core
-(``SurabatCore`` in :mod:`sabacc.variants.spike_family._spike_core`)
+(``SurabatCore`` in :mod:`sabacc.variants.surabat_cycle._surabat_cycle_core`)
 against the reference engine (:class:`~sabacc.variants.surabat_cycle.rules.SurabatGame`).
 
 Both engines play the same random legal actions in lockstep; after every action everything is
@@ -41,11 +41,11 @@ from tests.variants.lockstep import (
 from tests.variants.lockstep import check_conservation as conservation
 
 core_mod = pytest.importorskip(
-    "sabacc.variants.spike_family._spike_core", reason="the compiled core is not built"
+    "sabacc.variants.surabat_cycle._surabat_cycle_core", reason="the compiled core is not built"
 )
 
 if TYPE_CHECKING:
-    from sabacc.variants.spike_family._spike_core import SurabatCore
+    from sabacc.variants.surabat_cycle._surabat_cycle_core import SurabatCore
 else:
     SurabatCore = core_mod.SurabatCore
 

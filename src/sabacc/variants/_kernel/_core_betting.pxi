@@ -1,9 +1,30 @@
-# Included (at module level, after _core_protocol.pxi) by the compiled cores with betting
-# rounds (_classic_core, _spike_core): each seat's betting state from the C state (fields
-# n, folded, acted, round_bet) and a betting decision's legal list (fields to_call_pos,
-# bet_lo/bet_hi, raise_lo/raise_hi; the module's _CALL_JUNK, _CHECK_JUNK, _BETS, _RAISES),
-# and the copy of those fields, the table's and the RNG's from a described state (from_game,
-# from_snapshot). Kessel Sabacc has no betting rounds and keeps its own constants.
+# Included (at module level, after _core_protocol.pxi and _core_table.pxi) by the compiled cores
+# with betting rounds (docs/engines.md lists which): their base class ``_BettingCore``, with what they share beyond the protocol members: the
+# options and logs, each seat's betting state from the C state (fields n, folded, acted,
+# round_bet), a betting decision's legal list (fields to_call_pos, bet_lo/bet_hi,
+# raise_lo/raise_hi; the module's _CALL_JUNK, _CHECK_JUNK, _BETS, _RAISES), the table's
+# read-only state, the history document, the seat check of ``apply``, the hand results and the
+# observation; and the copy of the table's and the RNG's fields from a described state
+# (from_game, from_snapshot). A core without betting rounds keeps its own constants.
+#
+# What the including module defines besides its ``State``, ``Opts``, ``_read_options``,
+# ``_last_options``/``_last_opts``, ``_MT_BASE``, ``_DEFAULT_NAMES``, ``_PHASES``, ``_CODES``,
+# ``_CARDS`` and ``VAL`` (the ``core_*`` functions this base class calls where cores differ):
+#   g_compute_legal(st, o)              the current decision's legal flags (C)
+#   core_make_legal(self)               the decision's Legal (most: self._legal_of(...))
+#   core_contains(self, action)         whether a parsed action is legal now
+#   core_decided(self)                  forget what was built for the decision just taken
+#   core_perform(self, actor, action)   play a legal action and run on to the next decision
+#   g_perform(st, o, s, kind, arg)      play action code ``kind`` (C), setting ``st.rec_done``
+#                                       when a hand ended; core_log_hand(self) then logs it
+#   core_clone_decision(self, new), core_copied(new)   a copy's per-decision state
+#   core_hidden_piles(self, state)      full_state's hidden piles beyond the draw
+#   core_view_last(self, s, action), core_view_known(st, s, seat, k), core_view_extra(self,
+#                                       seat)   a seat view's last action, known ids and extra
+#   core_build_result(self, index)      finished hand ``index``'s HandResult
+#   core_known_cards(st, s, me)         the codes of seat ``s``'s cards seat ``me`` may know
+#   core_structure(self), core_unit(self)   the observation's betting structure and unit
+#   r_you_hand(self, values), r_observe(self, obs, me)   the variant's part of an observation
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
@@ -12,6 +33,377 @@ from cpython.object cimport PyObject
 
 cdef class _BettingCore(_CoreBase):
     """A compiled core with betting rounds (not used alone)."""
+
+    cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
+    # What each finished hand's HandResult needs beyond its hand_nets entry, in the core's
+    # compact form (core_build_result reads it); None for a hand copied from a reference game
+    # or a snapshot (its HandResult is in _results already).
+    cdef list _hand_data
+
+    cdef inline void _compute_legal(self) noexcept:
+        g_compute_legal(&self.st, &self.o)
+
+    cdef inline long long _pot_total(self) noexcept:
+        return g_pot_total(&self.st)
+
+    cdef long long _buy_in(self) noexcept:
+        """Each seat's starting stack (``payoffs`` is the stack less this)."""
+        return self.o.start
+
+    cdef void _open(self, object options, object seed, object players) except *:
+        """The shared part of ``__init__``: the table (``_begin``), empty hand logs, and the C
+        state: the options read into ``o`` (the last conversion reused for the same frozen
+        options), the RNG seeded, the stacks, no hand yet."""
+        cdef Opts* o = &self.o
+        cdef State* st = &self.st
+        cdef int s, n
+        global _last_options, _last_opts
+        n = self._begin(options, seed, players)
+        options = self.options
+        seed = self.seed
+        self.hand_nets = []
+        self._hand_data = []
+        memset(st, 0, sizeof(State))
+        if options is _last_options:  # options are frozen: reuse the last conversion
+            memcpy(o, &_last_opts, sizeof(Opts))
+        else:
+            _read_options(o, options)
+            memcpy(&_last_opts, o, sizeof(Opts))
+            _last_options = options
+        mt_seed(&st.rng, &_MT_BASE, seed)
+        st.n = n
+        for s in range(n):
+            st.stacks[s] = o.start
+        st.to_act = -1
+        st.phase = PH_SETUP
+
+    cdef object _play(self, object action, int actor):
+        """The rest of ``apply`` once ``action`` is parsed and ``actor`` checked: refuse an
+        illegal action (state unchanged), log it, play it."""
+        self._compute_legal()
+        if not core_contains(self, action):
+            raise IllegalActionError(
+                illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
+            )
+        self.st.legal_ok = 0
+        self._legal_obj = None
+        core_decided(self)
+        self._seats.append(actor)
+        self._acts.append(action)
+        self._last[actor] = action
+        core_perform(self, actor, action)
+        return None
+
+    cdef bint _betting_contains(self, object action) except -1:
+        """Whether a parsed action is legal at this betting decision."""
+        cdef State* st = &self.st
+        t = type(action)
+        if t is _Check:
+            return not st.to_call_pos
+        if t is _Call:
+            return st.to_call_pos
+        if t is _Junk:
+            return True
+        if t is _Bet:
+            a = action.amount
+            if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
+                return False
+            return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
+        if t is _Raise:
+            a = action.amount
+            if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
+                return False
+            return st.raise_lo <= a <= st.raise_hi
+        return False
+
+    cdef void _run(self, int s, int kind, long long arg) except *:
+        """Play seat ``s``'s action code ``kind`` (``arg``: its amount or card) through the C
+        rules, then log the hand it ended."""
+        cdef State* st = &self.st
+        cdef int hand = st.hand_no
+        st.rec_done = 0
+        g_perform(st, &self.o, s, kind, arg)
+        if st.rec_done:
+            core_log_hand(self)
+        if st.hand_no != hand:
+            self._last = [None] * st.n
+
+    cdef void _log_nets(self, str reason) except *:
+        """Append the hand that just ended (``State.rec_*``) to ``hand_nets``: its number, its
+        dealer, ``reason`` and each seat's net."""
+        cdef State* st = &self.st
+        cdef int s
+        self.hand_nets.append(
+            (st.rec_hand, st.rec_dealer, reason, tuple([st.rec_net[s] for s in range(st.n)]))
+        )
+
+    def clone(self, *, reseed=None, log=None):
+        """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
+        continuing this game's stream."""
+        cdef _BettingCore new = _assemble(
+            type(self), &self.st, &self.o, self.options, self.seed, self.names, self._seats,
+            self._acts, self._last, self.hand_nets, self._hand_data, self._results,
+        )
+        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
+        new._legal_obj = self._legal_obj
+        core_clone_decision(self, new)
+        if reseed is not None:
+            mt_seed(&new.st.rng, &_MT_BASE, reseed)
+        return new
+
+    def __reduce__(self):
+        """Pickling (process pools, Ray, ``copy.deepcopy``): the C state as bytes, with the
+        Python-side logs. A pickle is read back by the same build of sabacc."""
+        return (_restore, (
+            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
+            self.options, self.seed, self.names, self._seats, self._acts, self._last,
+            self.hand_nets, self._hand_data, self._results, type(self),
+        ))
+
+    def full_state(self):
+        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
+        cdef State* st = &self.st
+        cdef int s, i
+        state = {
+            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
+            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
+        }
+        core_hidden_piles(self, state)
+        state["observation"] = self.observation(None)
+        return state
+
+    def seat_view(self, int seat):
+        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
+        reads; layout in :mod:`sabacc.engine.features`) in one call: ``(phase, main pot,
+        sabacc pot, current bet, dealer offset, own card ids, own total, seats, extra)``, each
+        seat ``(stack, committed, round bet, card count, status, last, known ids)`` from
+        ``seat`` clockwise (``last``: the core's text of its last action this hand), and
+        ``extra`` the core's own (``core_view_extra``)."""
+        cdef State* st = &self.st
+        cdef int n = st.n
+        cdef int k, s, i, total = 0
+        if not 0 <= seat < n:
+            raise IndexError(f"no seat {seat} at a {n}-seat table")
+        seats = []
+        for k in range(n):
+            s = seat + k
+            if s >= n:
+                s -= n
+            a = self._last[s]
+            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s],
+                          g_seat_status(st, s),
+                          None if a is None else core_view_last(self, s, a),
+                          core_view_known(st, s, seat, k)))
+        for i in range(st.hlen[seat]):
+            total += VAL[st.hands[seat][i]]
+        return (
+            _PHASES[st.phase], self._pot_total(), st.sabacc_pot, st.cur_bet,
+            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
+            tuple(seats), core_view_extra(self, seat),
+        )
+
+    def legal(self):
+        """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
+        if self.st.over or self.st.to_act < 0:
+            return NO_ACTIONS
+        if self._legal_obj is None:
+            self._compute_legal()
+            self._legal_obj = core_make_legal(self)
+        return self._legal_obj
+
+    cdef void _deal_back(self, object cards, signed char** places, int k) except *:
+        """``determinize``'s end: the shuffled ``cards`` dealt back into the ``k`` hidden
+        ``places``; the copy's decision is computed afresh."""
+        cdef int i
+        for i in range(k):
+            places[i][0] = <signed char>cards[i]
+        self.st.legal_ok = 0
+        self._legal_obj = None
+
+    cdef int _stand_or_gain(self, object action) except -2:
+        """At a card decision: whether a stand (always) or a gain from the draw (when the
+        decision allows one) is legal, 1 or 0; -1 for another action."""
+        t = type(action)
+        if t is _Stand:
+            return 1
+        if t is _Gain:
+            return action.value is None and self.st.can_gain
+        return -1
+
+    cdef object _legal_of(self, tuple fixed):
+        """The Legal of this decision: ``fixed`` (its listed actions), with the bet and raise
+        ranges in a betting phase."""
+        if self.st.phase != PH_BETTING:
+            return Legal(fixed)
+        bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
+        raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
+        return Legal(fixed, bet, raise_)
+
+    def total_credits(self):
+        """Stacks plus every pot plus the house: constant through a game (conservation)."""
+        return (sum(self.stacks) + self._pot_total() + self.st.sabacc_pot + self.st.carry
+                + self.st.house)
+
+    def pot_total(self):
+        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
+        return self._pot_total()
+
+    # ------------------------------------------------------------------ state, read-only copies
+    @property
+    def dealer(self):
+        return self.st.dealer
+
+    @property
+    def orbit_steps(self):
+        return self.st.orbit_steps
+
+    @property
+    def phase(self):
+        return _PHASES[self.st.phase]
+
+    @property
+    def cur_bet(self):
+        return self.st.cur_bet
+
+    @property
+    def raises(self):
+        return self.st.raises
+
+    @property
+    def dead(self):
+        return self.st.dead
+
+    @property
+    def sabacc_pot(self):
+        return self.st.sabacc_pot
+
+    @property
+    def carry(self):
+        return self.st.carry
+
+    @property
+    def house(self):
+        return self.st.house
+
+    @property
+    def hands(self):
+        return [[_CARDS[self.st.hands[s][i]] for i in range(self.st.hlen[s])]
+                for s in range(self.st.n)]
+
+    @property
+    def draw(self):
+        return [_CARDS[self.st.draw[i]] for i in range(self.st.ndraw)]
+
+    # ------------------------------------------------------------------ results, observation
+    cdef object _last_result(self):
+        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
+        cdef int i
+        if not self._hand_data:
+            return None
+        for i in range(len(self._results), len(self._hand_data)):
+            self._results.append(core_build_result(self, i))
+        return self._results[len(self._results) - 1]
+
+    @property
+    def hand_results(self):
+        """The typed result of every finished hand, equal to the reference engine's
+        :attr:`Game.hand_results`: built on first use from the compact record each hand end
+        keeps, then cached. A new list each time (the results themselves are immutable)."""
+        self._last_result()
+        return list(self._results)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
+        equal to the reference engine's :meth:`Game.observation` in every state, ``last_hand``,
+        ``legal``, side pots, ``you`` and ``outcome`` included. Raises IndexError for a seat
+        not at this table (the reference engine reads a negative seat from the end)."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s, i, me = -1
+        cdef signed char c
+        cdef long long to_call = 0, total = 0
+        if seat is not None:
+            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            seat = _index(seat)  # an int (a NumPy integer is taken too)
+            if not 0 <= seat < n:
+                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+            me = seat
+        current = self.current_player
+        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
+        last = self.last_action
+        seats = []
+        for s in range(n):
+            if st.out[s]:
+                status = "out"
+            elif not st.in_hand[s]:
+                status = "waiting"
+            elif st.folded[s]:
+                status = "junked"
+            elif st.stacks[s] == 0:
+                status = "all_in"
+            else:
+                status = "active"
+            seats.append(
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "stack": st.stacks[s],
+                    "committed": st.committed[s],
+                    "round_bet": st.round_bet[s],
+                    "cards": st.hlen[s],
+                    "known_cards": core_known_cards(st, s, me),
+                    "status": status,
+                    "dealer": s == st.dealer,
+                    "last_action": last[s],
+                }
+            )
+        if me >= 0 and st.phase == PH_BETTING:
+            to_call = st.cur_bet - st.round_bet[me]
+            if to_call < 0:
+                to_call = 0
+        result = self._last_result()
+        obs = {
+            "schema_version": SCHEMA_VERSION,
+            "variant": self._game_type.info.name,
+            "seat": seat,
+            "hand": st.hand_no,
+            "phase": _PHASES[st.phase],
+            "dealer": st.dealer,
+            "current_player": current,
+            "is_over": bool(st.over),
+            "seats": seats,
+            "pots": {
+                "main": self._pot_total(),
+                "sabacc": st.sabacc_pot,
+                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            },
+            "betting": {
+                "current_bet": st.cur_bet,
+                "to_call": to_call,
+                "structure": core_structure(self),
+                "unit": core_unit(self),
+            },
+            "legal": legal.to_dict(),
+            "last_hand": None if result is None else result.to_dict(),
+        }
+        if me >= 0:
+            codes = []
+            values = []
+            for i in range(st.hlen[me]):
+                c = st.hands[me][i]
+                codes.append(_CODES[c])
+                values.append(VAL[c])
+                total += VAL[c]
+            obs["you"] = {
+                "cards": codes,
+                "values": values,
+                "total": total,
+                "hand": r_you_hand(self, values),
+            }
+        r_observe(self, obs, me)  # the variant's table
+        if st.over:
+            obs["outcome"] = self.outcome.to_dict()
+        return obs
 
     cdef list _betting_list(self):
         """A betting decision's legal actions (after the C state's legal computation): check
@@ -59,6 +451,32 @@ cdef class _BettingCore(_CoreBase):
     @property
     def round_bet(self):
         return [self.st.round_bet[s] for s in range(self.st.n)]
+
+
+def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
+             hand_data, results, cls):
+    """Rebuild a pickled core (see ``_BettingCore.__reduce__``)."""
+    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
+        raise ValueError(f"this {cls.__name__} was pickled by another build of sabacc")
+    if not issubclass(cls, _BettingCore):
+        raise TypeError(f"{cls!r} is not a compiled core of this module")
+    return _assemble(cls, <State*><char*>state, <Opts*><char*>opts, options, seed, names, seats,
+                     acts, last, hand_nets, hand_data, results)
+
+
+cdef _BettingCore _assemble(type cls, State* st, Opts* o, options, seed, names, seats, acts,
+                            last, hand_nets, hand_data, results):
+    """A core with a copy of this C state and options and copies of the Python-side logs; its
+    legal actions are computed afresh (``clone`` and unpickling share it)."""
+    cdef _BettingCore new = cls.__new__(cls)
+    memcpy(&new.st, st, sizeof(State))
+    memcpy(&new.o, o, sizeof(Opts))
+    new.st.legal_ok = 0
+    new._copy_logs(options, seed, names, seats, acts, last, results)
+    new.hand_nets = list(hand_nets)
+    new._hand_data = list(hand_data)
+    core_copied(new)
+    return new
 
 
 cdef void _copy_table(State* st, object src, object rng_state) except *:

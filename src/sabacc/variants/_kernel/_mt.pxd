@@ -217,7 +217,7 @@ cdef inline void mt_shuffle_sorted(MT* r, signed char* cards, int count) noexcep
         cards[j + 1] = c
 
 
-# ------------------------------------------------------------------ random.sample (Kessel's draft)
+# ------------------------------------------------------------------ random.sample (a card draft)
 cdef extern from "math.h":
     double _mt_log "log"(double x) nogil
     double _mt_ceil "ceil"(double x) nogil

@@ -29,12 +29,8 @@ import random as _random
 from collections.abc import Mapping as _Mapping
 from operator import index as _index
 
-from sabacc.core.actions import CALL, CHECK, JUNK, STAND
-from sabacc.core.actions import Bet, Call, Check, Junk, Raise, Stand
 from sabacc.variants.classic.actions import CALL_HAND, CallHand
-from sabacc.variants.spike_family.actions import GAIN, Gain, Swap
 from sabacc.core.errors import IllegalActionError, OptionError
-from sabacc.engine import betting as _betting
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
 from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
@@ -180,6 +176,8 @@ ctypedef struct State:
     long long rec_carry
     long long rec_sabacc_left
 
+include "sabacc/variants/_kernel/_core_table.pxi"
+
 cdef signed char VAL[NC]
 cdef int _i
 for _i in range(NC):
@@ -189,23 +187,11 @@ cdef tuple _CARDS = tuple(CLASSIC_DECK.cards)
 cdef tuple _CODES = tuple(c.code for c in CLASSIC_DECK.cards)
 cdef tuple _VALUES = tuple(c.value for c in CLASSIC_DECK.cards)
 
-cdef object _Stand = Stand
-cdef object _Gain = Gain
-cdef object _Swap = Swap
-cdef object _Check = Check
-cdef object _Call = Call
-cdef object _Bet = Bet
-cdef object _Raise = Raise
-cdef object _Junk = Junk
+include "sabacc/variants/_kernel/_core_actions.pxi"
+
 cdef object _CallHand = CallHand
-cdef object _STAND = STAND
-cdef object _GAIN = GAIN
-cdef object _BETS = _betting._BETS
-cdef object _RAISES = _betting._RAISES
 # exchange actions by value + 17 (values -17..15)
 cdef tuple _EXCHANGE = tuple(exchange_action(v) for v in range(-17, 16))
-cdef tuple _CHECK_JUNK = (CHECK, JUNK)
-cdef tuple _CALL_JUNK = (CALL, JUNK)
 cdef tuple _CALLING = (CALL_HAND, STAND)
 cdef object _LEGAL_CALLING = Legal(_CALLING)
 
@@ -263,14 +249,13 @@ cdef void _read_options(Opts* o, object options) except *:
 cdef inline bint _well_formed(object action) except -1:
     """Whether ``action`` is a classic action object with plain-int fields: the fast path of
     ``apply`` and ``is_legal``. Anything else goes through ``parse_action``."""
+    cdef int form = _shared_form(action)
+    if form >= 0:
+        return form
     t = type(action)
-    if t is _Bet or t is _Raise:
-        return type(action.amount) is int
-    if t is _Swap:
-        return type(action.value) is int
     if t is _Gain:
         return action.value is None
-    return t is _Stand or t is _Check or t is _Call or t is _Junk or t is _CallHand
+    return t is _CallHand
 
 
 cdef inline int _mod(int a, int n) noexcept nogil:
@@ -316,24 +301,8 @@ cdef inline bint key_special(int key) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------- the rules, in C
-cdef inline long long g_pot_total(State* st) noexcept nogil:
-    cdef long long t = st.dead
-    cdef int s
-    for s in range(st.n):
-        t += st.committed[s]
-    return t
-
-
 cdef inline bint g_live(State* st, int s) noexcept nogil:
     return st.in_hand[s] and not st.folded[s]
-
-
-cdef inline int g_nlive(State* st) noexcept nogil:
-    cdef int s, k = 0
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            k += 1
-    return k
 
 
 cdef void g_ante_due(State* st, Opts* o, long long* main, long long* sab) noexcept nogil:
@@ -352,71 +321,8 @@ cdef bint g_can_ante(State* st, Opts* o, int s) noexcept nogil:
     return st.stacks[s] >= main + sab and st.stacks[s] > 0
 
 
-cdef int g_order_from(State* st, int start, int* out) noexcept nogil:
-    """Live seats clockwise from ``start`` (inclusive)."""
-    cdef int i, s, k = 0
-    for i in range(st.n):
-        s = (start + i) % st.n
-        if st.in_hand[s] and not st.folded[s]:
-            out[k] = s
-            k += 1
-    return k
-
-
-cdef int g_odd_order(State* st, int mask, int* out) noexcept nogil:
-    """The seats of ``mask`` from the dealer's left (the odd-credit order)."""
-    cdef int i, s, k = 0
-    for i in range(st.n):
-        s = (st.dealer + 1 + i) % st.n
-        if mask >> s & 1:
-            out[k] = s
-            k += 1
-    return k
-
-
-cdef long long g_pay(State* st, int s, long long amount, int where) noexcept nogil:
-    """Up to ``amount`` from a stack into a pot (0 main, 1 sabacc, 2 dead); what was paid."""
-    if amount > st.stacks[s]:
-        amount = st.stacks[s]
-    if amount <= 0:
-        return 0
-    st.stacks[s] -= amount
-    if where == 1:
-        st.sabacc_pot += amount
-    elif where == 0:
-        st.committed[s] += amount
-    else:
-        st.dead += amount
-    return amount
-
-
-cdef void g_award(State* st, long long amount, int mask) noexcept nogil:
-    cdef int order[MAXP]
-    cdef int k = g_odd_order(st, mask, order)
-    cdef long long base, odd
-    cdef int i
-    if k == 0:
-        return
-    base = amount // k
-    odd = amount % k
-    for i in range(k):
-        st.stacks[order[i]] += base + (1 if i < odd else 0)
-
-
 cdef void g_reset_hand_state(State* st) noexcept nogil:
-    cdef int s
-    for s in range(st.n):
-        st.hlen[s] = 0
-        st.in_hand[s] = 0
-        st.folded[s] = 0
-        st.committed[s] = 0
-        st.round_bet[s] = 0
-        st.acted[s] = 0
-        st.allin_last[s] = 0
-        st.hand_start[s] = st.stacks[s]
-    st.dead = 0
-    st.cur_bet = 0
-    st.raises = 0
+    g_reset_seats(st)
     st.ndraw = 0
     st.ndisc = 0
     st.turn = -1
@@ -432,35 +338,12 @@ cdef void g_reset_hand_state(State* st) noexcept nogil:
 
 cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     """Eliminate who cannot ante, check game end, rotate the button, ante and deal."""
-    cdef int s, nalive = 0, first_alive = -1, step, i, k
+    cdef int s, i, k
     cdef int order[MAXP]
-    cdef int alive_mask = 0
-    cdef bint first = st.hand_no == 0
     cdef long long main, sab
-    for s in range(st.n):
-        if not st.out[s] and not g_can_ante(st, o, s):
-            st.out[s] = 1
-    for s in range(st.n):
-        if not st.out[s]:
-            nalive += 1
-            alive_mask |= 1 << s
-            if first_alive < 0:
-                first_alive = s
-    if nalive < 2 or (o.hand_limit >= 0 and st.hand_no >= o.hand_limit):
-        g_end_game(st, o)
+    cdef int alive_mask = g_next_hand(st, o)
+    if not alive_mask:  # the game is over
         return
-    if not first:
-        step = 1
-        while st.out[(st.dealer + step) % st.n]:
-            step += 1
-        st.orbit_steps += step
-        st.dealer = (st.dealer + step) % st.n
-        if o.game_end == GE_ORBIT and st.orbit_steps >= st.n:
-            g_end_game(st, o)
-            return
-    elif st.out[st.dealer]:
-        st.dealer = first_alive
-    st.hand_no += 1
     g_reset_hand_state(st)
     st.dead = st.carry
     st.carry = 0
@@ -478,12 +361,7 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     mt_shuffle(&st.rng, st.draw, NC)
     st.ndraw = NC
     k = g_order_from(st, (st.dealer + 1) % st.n, order)
-    for step in range(2):
-        for i in range(k):
-            s = order[i]
-            st.ndraw -= 1
-            st.hands[s][st.hlen[s]] = st.draw[st.ndraw]
-            st.hlen[s] += 1
+    g_deal_round(st, order, k, 2)
     st.turn = order[0]
     g_begin_turn(st, o)
 
@@ -505,13 +383,7 @@ cdef int g_next_bettor(State* st, int start, bint inclusive) noexcept nogil:
 
 cdef void g_begin_turn(State* st, Opts* o) noexcept nogil:
     cdef int s, nxt
-    # _open_betting
-    st.phase = PH_BETTING
-    for s in range(st.n):
-        st.round_bet[s] = 0
-        st.acted[s] = 0
-    st.cur_bet = 0
-    st.raises = 0
+    g_open_betting(st)  # _open_betting
     nxt = g_next_bettor(st, st.turn, True)
     st.to_act = nxt
     st.legal_ok = 0
@@ -680,27 +552,9 @@ cdef void g_perform(State* st, Opts* o, int s, int kind, long long arg) noexcept
 
 cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) noexcept nogil:
     """A betting action; True when the betting round is over."""
-    cdef long long paid, to_call
     cdef int i, nxt
-    if kind == A_CHECK:
-        st.acted[s] = 1
-    elif kind == A_CALL:
-        paid = g_pay(st, s, st.cur_bet - st.round_bet[s], 0)
-        st.round_bet[s] += paid
-        st.acted[s] = 1
-        st.allin_last[s] = st.stacks[s] == 0
-    elif kind == A_BET or kind == A_RAISE:
-        to_call = st.cur_bet - st.round_bet[s]
-        paid = g_pay(st, s, to_call + amount, 0)
-        st.round_bet[s] += paid
-        if amount >= 1:  # a full bet/raise reopens the action (the unit is 1)
-            for i in range(st.n):
-                st.acted[i] = 0
-        if kind == A_RAISE:
-            st.raises += 1
-        st.cur_bet = st.round_bet[s]
-        st.acted[s] = 1
-        st.allin_last[s] = st.stacks[s] == 0
+    if kind != A_JUNK:
+        g_wager(st, s, kind, amount, 1)  # the unit is 1
     else:  # junk: the fold fee to the sabacc pot, the cards out of play
         st.folded[s] = 1
         g_pay(st, s, o.fold_fee, 1)
@@ -715,29 +569,6 @@ cdef bint g_betting_act(State* st, Opts* o, int s, int kind, long long amount) n
             return False
     g_return_uncalled(st)
     return True
-
-
-cdef void g_return_uncalled(State* st) noexcept nogil:
-    cdef int s, top = -1
-    cdef long long others = 0, excess
-    if not st.cur_bet:
-        return
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            if top < 0 or st.committed[s] > st.committed[top]:
-                top = s
-    if top < 0:
-        return
-    for s in range(st.n):
-        if s != top and st.committed[s] > others:
-            others = st.committed[s]
-    excess = st.committed[top] - others
-    if st.round_bet[top] < excess:
-        excess = st.round_bet[top]
-    if excess > 0:
-        st.committed[top] -= excess
-        st.round_bet[top] -= excess
-        st.stacks[top] += excess
 
 
 cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
@@ -759,72 +590,6 @@ cdef bint g_all_junked_win(State* st, Opts* o) noexcept nogil:
     st.rec_nshown = 0
     g_finish_hand(st, o, REC_ALL_JUNKED)
     return True
-
-
-cdef int g_build_pots(State* st, long long* amounts, int* masks) noexcept nogil:
-    """``Game.pots()``: the main pot and side pots, split at the all-in seats' levels (as
-    :func:`sabacc.engine.betting.build_pots` with ``all_in``); returns how many."""
-    cdef long long levels[MAXP + 1]
-    cdef long long level, prev = 0, amount, top = -1, c, x, leftover = 0
-    cdef int nlev = 0, npots = 0, s, i, j, elig, live = 0, capped = 0
-    cdef bint seen
-    for s in range(st.n):
-        if st.in_hand[s] and not st.folded[s]:
-            live |= 1 << s
-            if st.stacks[s] == 0:
-                capped |= 1 << s
-    if not live:
-        amounts[0] = g_pot_total(st)
-        masks[0] = 0
-        return 1
-    for s in range(st.n):
-        if live >> s & 1 and st.committed[s] > top:
-            top = st.committed[s]
-    # the sorted set of the capped seats' levels and the top level
-    for s in range(st.n + 1):
-        if s < st.n:
-            if not capped >> s & 1:
-                continue
-            c = st.committed[s]
-        else:
-            c = top
-        seen = False
-        for i in range(nlev):
-            if levels[i] == c:
-                seen = True
-                break
-        if seen:
-            continue
-        i = nlev
-        while i > 0 and levels[i - 1] > c:
-            levels[i] = levels[i - 1]
-            i -= 1
-        levels[i] = c
-        nlev += 1
-    for j in range(nlev):
-        level = levels[j]
-        amount = 0
-        for s in range(st.n):
-            c = st.committed[s]
-            amount += (c if c < level else level) - (c if c < prev else prev)
-        elig = 0
-        for s in range(st.n):
-            if live >> s & 1 and (st.committed[s] >= level or not capped >> s & 1):
-                elig |= 1 << s
-        if npots and masks[npots - 1] == elig:
-            amounts[npots - 1] += amount
-        elif amount > 0 or not npots:
-            amounts[npots] = amount
-            masks[npots] = elig
-            npots += 1
-        prev = level
-    for s in range(st.n):
-        x = st.committed[s] - prev
-        if x > 0:
-            leftover += x
-    amounts[npots - 1] += leftover
-    amounts[0] += st.dead
-    return npots
 
 
 cdef struct Decision:
@@ -1006,39 +771,9 @@ cdef inline int g_first(int mask) noexcept nogil:
 
 cdef void g_finish_hand(State* st, Opts* o, int reason) noexcept nogil:
     """Record the hand's result, then start the next hand (or end the game)."""
-    cdef int s
-    st.rec_done = 1
+    g_close_hand(st)
     st.rec_reason = reason
-    st.rec_hand = st.hand_no
-    st.rec_dealer = st.dealer
-    st.rec_carry = st.carry
-    st.rec_sabacc_left = st.sabacc_pot
-    for s in range(st.n):
-        st.rec_net[s] = st.stacks[s] - st.hand_start[s]
-        st.committed[s] = 0
-    st.dead = 0
-    st.to_act = -1
     g_start_hand(st, o)
-
-
-cdef void g_end_game(State* st, Opts* o) noexcept nogil:
-    cdef int s, alive = 0
-    cdef long long leftover = st.sabacc_pot + st.carry
-    if leftover:
-        for s in range(st.n):
-            if not st.out[s]:
-                alive |= 1 << s
-        if not alive:
-            alive = (1 << st.n) - 1
-        if o.final_split:
-            g_award(st, leftover, alive)
-        else:
-            st.house += leftover
-        st.sabacc_pot = 0
-        st.carry = 0
-    st.over = 1
-    st.to_act = -1
-    st.phase = PH_OVER
 
 
 # ---------------------------------------------------------------------------------- the game
@@ -1056,94 +791,30 @@ cdef class ClassicCore(_BettingCore):
     ``sabacc.new_game("classic", engine="compiled")``.
     """
 
-    cdef Opts o
-    cdef readonly object options
-    cdef readonly object seed
-    cdef readonly list names
-    cdef list _last           # last action object of each seat, this hand
-    cdef readonly list hand_nets  # (hand, dealer, reason, net per seat) of each finished hand
-    # What each finished hand's HandResult needs beyond its hand_nets entry, in compact form:
-    # (results, shown, demise cards, carried main, carried sabacc); None for a hand copied from
-    # a reference game by from_game (its HandResult is in _results already).
-    cdef list _hand_data
-    cdef list _results        # HandResult of the first len(_results) hands, built lazily
-    cdef object _legal_obj
+    # _hand_data (the kernel's _BettingCore): each finished hand's (results, shown, demise
+    # cards, carried main, carried sabacc).
+
+    _game_type = ClassicGame
+    _options_type = ClassicOptions
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef Opts* o = &self.o
         cdef State* st = &self.st
-        cdef int s, n
+        cdef int s
         cdef long long main, sab
-        global _last_options, _last_opts
-        if options is None or isinstance(options, _Mapping):
-            options = ClassicOptions.from_mapping(options or {})
-        elif type(options) is not ClassicOptions:
-            raise OptionError("ClassicCore takes ClassicOptions (classic sabacc only)")
-        if type(players) is int:
-            n = players
-            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
-        else:
-            names = [str(p) for p in players]
-            n = len(names)
-        if not 2 <= n <= MAXP or names is None:
-            info = ClassicGame.info
-            raise OptionError(
-                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
-                f"not {n}"
-            )
-        seed = resolve_seed(seed)
-        self.options = options
-        self.seed = seed
-        self.names = list(names)
-        self._seats = []
-        self._acts = []
-        self.hand_nets = []
-        self._hand_data = []
-        self._results = []
-        self._legal_obj = None
-        memset(st, 0, sizeof(State))
-        if options is _last_options:  # options are frozen: reuse the last conversion
-            memcpy(o, &_last_opts, sizeof(Opts))
-        else:
-            _read_options(o, options)
-            memcpy(&_last_opts, o, sizeof(Opts))
-            _last_options = options
-        mt_seed(&st.rng, &_MT_BASE, seed)
-        st.n = n
-        for s in range(n):
-            st.stacks[s] = o.start
-        st.to_act = -1
-        st.phase = PH_SETUP
+        self._open(options, seed, players)
         g_reset_hand_state(st)
-        self._last = [None] * n
-        for s in range(n):
+        for s in range(st.n):
             if g_can_ante(st, o, s):
                 break
         else:
             g_ante_due(st, o, &main, &sab)
             raise OptionError(
-                f"buy_in={options.starting_stack} cannot cover the antes ({main} + {sab})"
+                f"buy_in={self.options.starting_stack} cannot cover the antes ({main} + {sab})"
             )
         g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
-    @property
-    def variant(self):
-        return "classic"
-
-    @property
-    def info(self):
-        return ClassicGame.info
-
-    def legal(self):
-        """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
-        if self.st.over or self.st.to_act < 0:
-            return NO_ACTIONS
-        if self._legal_obj is None:
-            g_compute_legal(&self.st, &self.o)
-            self._legal_obj = self._make_legal()
-        return self._legal_obj
-
     def legal_actions(self):
         """Every legal action for ``current_player``, each bet/raise size listed."""
         cdef State* st = &self.st
@@ -1173,120 +844,9 @@ cdef class ClassicCore(_BettingCore):
         cdef int actor
         if not _well_formed(action):
             action = parse_action(action)
-        if self.st.over:
-            raise IllegalActionError("the game is over: no more actions")
-        actor = self.st.to_act
-        if seat is not None:
-            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
-                seat, self.st.n
-            )
-            if number is None:
-                raise IllegalActionError(
-                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
-                )
-            if number != actor:
-                raise IllegalActionError(
-                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
-                )
-        g_compute_legal(&self.st, &self.o)
-        if not self._contains(action):
-            raise IllegalActionError(
-                illegal_message(action, self.legal(), _PHASES[self.st.phase], self.names[actor])
-            )
-        self.st.legal_ok = 0
-        self._legal_obj = None
-        self._seats.append(actor)
-        self._acts.append(action)
-        self._last[actor] = action
-        self._perform(actor, action)
-        return None
-
-    cdef long long _buy_in(self) noexcept:
-        """Each seat's starting stack (``payoffs`` is the stack less this)."""
-        return self.o.start
-
-    def history(self):
-        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
-        outcome = self.outcome
-        return {
-            "format": HISTORY_FORMAT,
-            "version": HISTORY_VERSION,
-            "variant": "classic",
-            "options": self.options.changed(),
-            "seed": self.seed,
-            "players": list(self.names),
-            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
-            "result": outcome.to_dict() if outcome else None,
-        }
-
-    def clone(self, *, reseed=None, log=None):
-        """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
-        continuing this game's stream."""
-        cdef ClassicCore new = _assemble(
-            &self.st, &self.o, self.options, self.seed, self.names, self._seats, self._acts,
-            self._last, self.hand_nets, self._hand_data, self._results,
-        )
-        new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
-        new._legal_obj = self._legal_obj
-        if reseed is not None:
-            mt_seed(&new.st.rng, &_MT_BASE, reseed)
-        return new
-
-    def __reduce__(self):
-        """Pickling (process pools, ``copy.deepcopy``): the C state as bytes, with the
-        Python-side logs. A pickle is read back by the same build of sabacc."""
-        return (_restore, (
-            (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
-            self.options, self.seed, self.names, self._seats, self._acts, self._last,
-            self.hand_nets, self._hand_data, self._results,
-        ))
-
-    def total_credits(self):
-        """Stacks plus every pot plus the house: constant through a game (conservation)."""
-        return (sum(self.stacks) + g_pot_total(&self.st) + self.st.sabacc_pot + self.st.carry
-                + self.st.house)
-
-    def pot_total(self):
-        """Credits in the current hand's main pot (antes, bets, fees, carried main pot)."""
-        return g_pot_total(&self.st)
+        return self._play(action, self._actor(seat))
 
     # ------------------------------------------------------------------ state, read-only copies
-    @property
-    def dealer(self):
-        return self.st.dealer
-
-    @property
-    def orbit_steps(self):
-        return self.st.orbit_steps
-
-    @property
-    def phase(self):
-        return _PHASES[self.st.phase]
-
-    @property
-    def cur_bet(self):
-        return self.st.cur_bet
-
-    @property
-    def raises(self):
-        return self.st.raises
-
-    @property
-    def dead(self):
-        return self.st.dead
-
-    @property
-    def sabacc_pot(self):
-        return self.st.sabacc_pot
-
-    @property
-    def carry(self):
-        return self.st.carry
-
-    @property
-    def house(self):
-        return self.st.house
-
     @property
     def turn(self):
         """The seat whose turn it is (-1 before the first turn of a hand)."""
@@ -1315,19 +875,10 @@ cdef class ClassicCore(_BettingCore):
         return bool(self.st.last_shift)
 
     @property
-    def hands(self):
-        return [[_CARDS[self.st.hands[s][i]] for i in range(self.st.hlen[s])]
-                for s in range(self.st.n)]
-
-    @property
     def public_ids(self):
         """Cards everybody saw go into each hand: none in classic (every card is dealt or
         drawn face down)."""
         return [set() for _ in range(self.st.n)]
-
-    @property
-    def draw(self):
-        return [_CARDS[self.st.draw[i]] for i in range(self.st.ndraw)]
 
     @property
     def discards(self):
@@ -1403,60 +954,29 @@ cdef class ClassicCore(_BettingCore):
                         out.append(_EXCHANGE[v])
         return out
 
-    cdef object _make_legal(self):
-        if self.st.phase == PH_CALLING:
-            return _LEGAL_CALLING
-        fixed = tuple(self._fixed_list())
-        if self.st.phase != PH_BETTING:
-            return Legal(fixed)
-        bet = (self.st.bet_lo, self.st.bet_hi) if self.st.bet_hi else None
-        raise_ = (self.st.raise_lo, self.st.raise_hi) if self.st.raise_hi else None
-        return Legal(fixed, bet, raise_)
-
     cdef bint _contains(self, object action) except -1:
         cdef State* st = &self.st
-        cdef int s = st.to_act, i
+        cdef int s = st.to_act, i, form
         t = type(action)
         if st.phase == PH_BETTING:
-            if t is _Check:
-                return not st.to_call_pos
-            if t is _Call:
-                return st.to_call_pos
-            if t is _Junk:
-                return True
-            if t is _Bet:
-                a = action.amount
-                if not isinstance(a, int) or isinstance(a, bool) or not st.bet_hi:
-                    return False
-                return st.bet_lo <= a <= st.bet_hi  # compared as Python ints: any size
-            if t is _Raise:
-                a = action.amount
-                if not isinstance(a, int) or isinstance(a, bool) or not st.raise_hi:
-                    return False
-                return st.raise_lo <= a <= st.raise_hi
-            return False
+            return self._betting_contains(action)
         if st.phase == PH_CALLING:
             return t is _CallHand or t is _Stand
-        if t is _Stand:
-            return True
-        if t is _Gain:
-            return action.value is None and st.can_gain
+        form = self._stand_or_gain(action)
+        if form >= 0:
+            return form
         if t is _Swap:
             a = action.value
             if (not st.can_swap or action.source != "draw" or not isinstance(a, int)
                     or isinstance(a, bool) or not -17 <= a <= 15):
                 return False
-            for i in range(st.hlen[s]):
-                if VAL[st.hands[s][i]] == a:
-                    return True
+            return g_holds(st, s, a)
         return False
 
     cdef void _perform(self, int s, object action) except *:
         """Play a legal action object through the C rules, then log the hand it ended."""
-        cdef State* st = &self.st
         cdef int kind
         cdef long long arg = 0
-        cdef int hand = st.hand_no
         t = type(action)
         if t is _Stand:
             kind = A_STAND
@@ -1465,35 +985,18 @@ cdef class ClassicCore(_BettingCore):
         elif t is _Swap:
             kind = A_SWAP
             arg = action.value
-        elif t is _Check:
-            kind = A_CHECK
-        elif t is _Call:
-            kind = A_CALL
-        elif t is _Bet:
-            kind = A_BET
-            arg = action.amount
-        elif t is _Raise:
-            kind = A_RAISE
-            arg = action.amount
         elif t is _CallHand:
             kind = A_CALL_HAND
         else:
-            kind = A_JUNK
-        g_perform(st, &self.o, s, kind, arg)
-        if st.rec_done:
-            self._log_hand()
-        if st.hand_no != hand:
-            self._last = [None] * st.n
+            kind = _betting_code(action, &arg)
+        self._run(s, kind, arg)
 
     cdef void _log_hand(self) except *:
-        """Append the finished hand's record (``State.rec_*``) to ``hand_nets`` and
-        ``_hand_data``."""
+        """Log the hand that just ended: its nets in ``hand_nets``, and its pots' results, the
+        hands shown and the sudden-demise cards (``State.rec_*``) in ``_hand_data``."""
         cdef State* st = &self.st
-        cdef int s, i
-        self.hand_nets.append(
-            (st.rec_hand, st.rec_dealer, _REASONS[st.rec_reason],
-             tuple([st.rec_net[s] for s in range(st.n)]))
-        )
+        cdef int i
+        self._log_nets(_REASONS[st.rec_reason])
         results = tuple([
             (st.rec_pot[i], st.rec_amount[i], st.rec_mask[i], st.rec_why[i], st.rec_s1[i],
              st.rec_s2[i])
@@ -1553,181 +1056,7 @@ cdef class ClassicCore(_BettingCore):
             carried["sabacc"] = sab_left
         return HandResult(hand, dealer, reason, tuple(pots), hands, carried, net)
 
-    cdef object _last_result(self):
-        """The last finished hand's :class:`HandResult` (None before the first hand ends)."""
-        cdef int i
-        if not self._hand_data:
-            return None
-        for i in range(len(self._results), len(self._hand_data)):
-            self._results.append(self._build_result(i))
-        return self._results[len(self._results) - 1]
-
-    @property
-    def hand_results(self):
-        """The typed result of every finished hand, equal to the reference engine's
-        :attr:`Game.hand_results`: built on first use from the compact record each hand end
-        keeps, then cached. A new list each time (the results themselves are immutable)."""
-        self._last_result()
-        return list(self._results)
-
-    def observation(self, seat):
-        """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
-        equal to the reference engine's :meth:`ClassicGame.observation` in every state, key
-        for key. Raises IndexError for a seat not at this table."""
-        cdef State* st = &self.st
-        cdef int n = st.n, s, i, me = -1
-        cdef signed char c
-        cdef long long to_call = 0, total = 0
-        if seat is not None:
-            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            seat = _index(seat)
-            if not 0 <= seat < n:
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            me = seat
-        current = self.current_player
-        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
-        last = self.last_action
-        seats = []
-        for s in range(n):
-            if st.out[s]:
-                status = "out"
-            elif not st.in_hand[s]:
-                status = "waiting"
-            elif st.folded[s]:
-                status = "junked"
-            elif st.stacks[s] == 0:
-                status = "all_in"
-            else:
-                status = "active"
-            seats.append(
-                {
-                    "seat": s,
-                    "name": self.names[s],
-                    "stack": st.stacks[s],
-                    "committed": st.committed[s],
-                    "round_bet": st.round_bet[s],
-                    "cards": st.hlen[s],
-                    "known_cards": [],
-                    "status": status,
-                    "dealer": s == st.dealer,
-                    "last_action": last[s],
-                }
-            )
-        if me >= 0 and st.phase == PH_BETTING:
-            to_call = st.cur_bet - st.round_bet[me]
-            if to_call < 0:
-                to_call = 0
-        result = self._last_result()
-        obs = {
-            "schema_version": SCHEMA_VERSION,
-            "variant": "classic",
-            "seat": seat,
-            "hand": st.hand_no,
-            "phase": _PHASES[st.phase],
-            "dealer": st.dealer,
-            "current_player": current,
-            "is_over": bool(st.over),
-            "seats": seats,
-            "pots": {
-                "main": g_pot_total(st),
-                "sabacc": st.sabacc_pot,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
-            "betting": {
-                "current_bet": st.cur_bet,
-                "to_call": to_call,
-                "structure": "limit",
-                "unit": 1,
-            },
-            "legal": legal.to_dict(),
-            "last_hand": None if result is None else result.to_dict(),
-        }
-        if me >= 0:
-            codes = []
-            values = []
-            for i in range(st.hlen[me]):
-                c = st.hands[me][i]
-                codes.append(_CODES[c])
-                values.append(VAL[c])
-                total += VAL[c]
-            obs["you"] = {
-                "cards": codes,
-                "values": values,
-                "total": total,
-                "hand": (evaluate_classic(values, self.options.scoring).to_dict()
-                         if values else None),
-            }
-        obs["turn"] = st.turn
-        obs["orbit"] = st.orbit
-        obs["max_orbits"] = self.o.max_orbits
-        obs["calls_open"] = st.orbit >= self.o.min_turns
-        obs["bet_limit"] = self.o.bet_limit
-        obs["raises"] = st.raises
-        obs["max_raises"] = self.o.max_raises
-        obs["deck"] = st.ndraw
-        obs["out_of_play"] = st.ndisc
-        obs["roll"] = st.last_roll or None
-        obs["shift"] = bool(st.last_shift)
-        obs["caller"] = None if st.caller < 0 else st.caller
-        if st.over:
-            obs["outcome"] = self.outcome.to_dict()
-        return obs
-
-    def full_state(self):
-        """Every hidden card too (as :meth:`Game.full_state`): for debugging and tests only."""
-        cdef State* st = &self.st
-        cdef int s, i
-        return {
-            "hands": [[_CODES[st.hands[s][i]] for i in range(st.hlen[s])] for s in range(st.n)],
-            "draw": [_CODES[st.draw[i]] for i in range(st.ndraw)],
-            "out": [_CODES[st.discards[i]] for i in range(st.ndisc)],
-            "observation": self.observation(None),
-        }
-
     # ------------------------------------------------------------------ compact view (RL)
-    def seat_view(self, int seat):
-        """The reference engine's :meth:`Game.seat_view` (the compact view the RL encoder
-        reads; layout in :mod:`sabacc.engine.features`): ``(phase, main pot, sabacc pot,
-        current bet, dealer offset, own card ids, own total, seats, extra)``, each seat
-        ``(stack, committed, round bet, card count, status, last action text, known ids)``
-        from ``seat`` clockwise, and ``extra`` classic's ``(turn offset or -1, orbit, max
-        orbits, calls open, raises, max raises, deck size, out-of-play size, last roll
-        shifted)`` (:data:`sabacc.variants.classic.rules.CLASSIC_FEATURES` reads it)."""
-        cdef State* st = &self.st
-        cdef int n = st.n
-        cdef int k, s, i, status, total = 0
-        if not 0 <= seat < n:
-            raise IndexError(f"no seat {seat} at a {n}-seat table")
-        seats = []
-        for k in range(n):
-            s = seat + k
-            if s >= n:
-                s -= n
-            if st.out[s]:
-                status = 4
-            elif not st.in_hand[s]:
-                status = 3
-            elif st.folded[s]:
-                status = 2
-            elif st.stacks[s] == 0:
-                status = 1
-            else:
-                status = 0
-            a = self._last[s]
-            seats.append((st.stacks[s], st.committed[s], st.round_bet[s], st.hlen[s], status,
-                          None if a is None else self._public_text(s, a), b""))
-        for i in range(st.hlen[seat]):
-            total += VAL[st.hands[seat][i]]
-        return (
-            _PHASES[st.phase], g_pot_total(st), st.sabacc_pot, st.cur_bet,
-            (st.dealer - seat + n) % n, (<char*>st.hands[seat])[:st.hlen[seat]], total,
-            tuple(seats),
-            ((st.turn - seat + n) % n if 0 <= st.turn < n else -1, st.orbit, self.o.max_orbits,
-             st.orbit >= self.o.min_turns, st.raises, self.o.max_raises, st.ndraw, st.ndisc,
-             bool(st.last_shift)),
-        )
-
     # ------------------------------------------------------------------ search (bots)
     @staticmethod
     def from_game(game):
@@ -1761,9 +1090,7 @@ cdef class ClassicCore(_BettingCore):
         last = []
         for s in range(n):
             hand = game.hands[s]
-            st.hlen[s] = len(hand)
-            for i, c in enumerate(hand):
-                st.hands[s][i] = c.id
+            st.hlen[s] = _put_ids(st.hands[s], hand)
             text = game.last_action[s]
             if text is None:
                 last.append(None)
@@ -1773,12 +1100,8 @@ cdef class ClassicCore(_BettingCore):
                 st.allin_last[s] = text.endswith(" (all-in)")
                 last.append(parse_action(text[: len(text) - 9] if st.allin_last[s] else text))
         new._last = last
-        st.ndraw = len(game.draw)
-        for i, c in enumerate(game.draw):
-            st.draw[i] = c.id
-        st.ndisc = len(game.discards)
-        for i, c in enumerate(game.discards):
-            st.discards[i] = c.id
+        st.ndraw = _put_ids(st.draw, game.draw)
+        st.ndisc = _put_ids(st.discards, game.discards)
         st.turn = game.turn
         st.orbit = game.orbit
         st.qlen = len(game.call_queue)
@@ -1829,41 +1152,87 @@ cdef class ClassicCore(_BettingCore):
                 items[i] = <signed char>cards[i]
             mt_shuffle(&r, items, k)
             rng.setstate((version, tuple([r.mt[i] for i in range(MT_N)]) + (r.mti,), gauss))
-            for i in range(k):
-                places[i][0] = items[i]
+            cards = [items[i] for i in range(k)]
         else:
             rng.shuffle(cards)
-            for i in range(k):
-                places[i][0] = <signed char>cards[i]
-        st.legal_ok = 0
-        new._legal_obj = None
+        new._deal_back(cards, places, k)
         return new
 
 
-def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
-             hand_data, results):
-    """Rebuild a pickled :class:`ClassicCore` (see ``ClassicCore.__reduce__``)."""
-    if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
-        raise ValueError("this ClassicCore was pickled by another build of sabacc")
-    return _assemble(<State*><char*>state, <Opts*><char*>opts, options, seed, names, seats, acts,
-                     last, hand_nets, hand_data, results)
+# ---------------------------------------------------------------------------------- the kernel's hooks
+# (what the kernel's _BettingCore calls where the cores differ; see _core_betting.pxi)
 
+cdef object core_make_legal(_BettingCore game):
+    if game.st.phase == PH_CALLING:
+        return _LEGAL_CALLING
+    return game._legal_of(tuple((<ClassicCore>game)._fixed_list()))
 
-cdef ClassicCore _assemble(State* st, Opts* o, options, seed, names, seats, acts, last,
-                           hand_nets, hand_data, results):
-    """A core with a copy of this C state and options and copies of the Python-side logs."""
-    cdef ClassicCore new = ClassicCore.__new__(ClassicCore)
-    memcpy(&new.st, st, sizeof(State))
-    memcpy(&new.o, o, sizeof(Opts))
-    new.st.legal_ok = 0
-    new.options = options
-    new.seed = seed
-    new.names = list(names)
-    new._seats = list(seats)
-    new._acts = list(acts)
-    new._last = list(last)
-    new.hand_nets = list(hand_nets)
-    new._hand_data = list(hand_data)
-    new._results = list(results)
-    new._legal_obj = None
-    return new
+cdef inline object core_build_result(_BettingCore game, int index):
+    return (<ClassicCore>game)._build_result(index)
+
+cdef inline bint core_contains(_BettingCore game, object action) except -1:
+    return (<ClassicCore>game)._contains(action)
+
+cdef inline void core_decided(_BettingCore game) noexcept:
+    pass  # nothing is built per decision beyond the Legal
+
+cdef inline void core_perform(_BettingCore game, int actor, object action) except *:
+    (<ClassicCore>game)._perform(actor, action)
+
+cdef inline void core_log_hand(_BettingCore game) except *:
+    (<ClassicCore>game)._log_hand()
+
+cdef inline void core_clone_decision(_BettingCore game, _BettingCore new) noexcept:
+    pass  # nothing is built per decision beyond the Legal
+
+cdef inline void core_copied(_BettingCore new) noexcept:
+    pass
+
+cdef inline object core_view_last(_BettingCore game, int s, object action):
+    return (<ClassicCore>game)._public_text(s, action)
+
+cdef inline bytes core_view_known(State* st, int s, int seat, int k):
+    return b""  # every card is dealt or drawn face down
+
+cdef inline void core_hidden_piles(_BettingCore game, dict state) except *:
+    cdef State* st = &game.st
+    cdef int i
+    state["out"] = [_CODES[st.discards[i]] for i in range(st.ndisc)]
+
+cdef tuple core_view_extra(_BettingCore game, int seat):
+    """``(turn offset or -1, orbit, max orbits, calls open, raises, max raises, deck size,
+    out-of-play size, last roll shifted)`` (:data:`sabacc.variants.classic.rules.CLASSIC_FEATURES`
+    reads it)."""
+    cdef State* st = &game.st
+    cdef int n = st.n
+    return ((st.turn - seat + n) % n if 0 <= st.turn < n else -1, st.orbit, game.o.max_orbits,
+             st.orbit >= game.o.min_turns, st.raises, game.o.max_raises, st.ndraw, st.ndisc,
+             bool(st.last_shift))
+
+cdef inline list core_known_cards(State* st, int s, int me):
+    return []  # every card is dealt or drawn face down
+
+cdef inline object core_structure(_BettingCore self):
+    return "limit"
+
+cdef inline object core_unit(_BettingCore self):
+    return 1
+
+cdef inline object r_you_hand(_BettingCore self, list values):
+    return evaluate_classic(values, self.options.scoring).to_dict() if values else None
+
+cdef void r_observe(_BettingCore self, dict obs, int me) except *:
+    """Classic's table: the turn and orbit, the call, the limits, the deck, the dice."""
+    cdef State* st = &self.st
+    obs["turn"] = st.turn
+    obs["orbit"] = st.orbit
+    obs["max_orbits"] = self.o.max_orbits
+    obs["calls_open"] = st.orbit >= self.o.min_turns
+    obs["bet_limit"] = self.o.bet_limit
+    obs["raises"] = st.raises
+    obs["max_raises"] = self.o.max_raises
+    obs["deck"] = st.ndraw
+    obs["out_of_play"] = st.ndisc
+    obs["roll"] = st.last_roll or None
+    obs["shift"] = bool(st.last_shift)
+    obs["caller"] = None if st.caller < 0 else st.caller

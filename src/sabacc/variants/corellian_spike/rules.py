@@ -575,7 +575,7 @@ def _spike_rounds(options: Options, players: int) -> int:
 
 def load_compiled_core() -> type[Any]:
     """The compiled Corellian Spike engine's game class (ImportError when it is not built)."""
-    from sabacc.variants.spike_family._spike_core import SpikeCore
+    from sabacc.variants.corellian_spike._corellian_spike_core import SpikeCore
 
     return SpikeCore
 
@@ -583,7 +583,7 @@ def load_compiled_core() -> type[Any]:
 def load_vector_engine() -> type[Any]:
     """The compiled batch engine (many games stepped at once: ``sabacc.apps.rl.vector``);
     ImportError when it is not built."""
-    from sabacc.variants.spike_family._spike_core import SpikeVector
+    from sabacc.variants.corellian_spike._corellian_spike_core import SpikeVector
 
     return SpikeVector
 

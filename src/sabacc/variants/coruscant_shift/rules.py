@@ -568,10 +568,9 @@ Option rising_ante: the ante rises every hand (+5 with 2 players left, +3 with 3
 
 
 def load_compiled_core() -> type[Any]:
-    """The compiled Coruscant Shift engine's game class (``CoruscantCore``, a subclass of the
-    compiled Spike core playing its C rules with Coruscant's branches); ImportError when it is
-    not built."""
-    from sabacc.variants.spike_family._spike_core import CoruscantCore
+    """The compiled Coruscant Shift engine's game class (``CoruscantCore``: the Spike family's
+    compiled core built with Coruscant's own rules); ImportError when it is not built."""
+    from sabacc.variants.coruscant_shift._coruscant_shift_core import CoruscantCore
 
     return CoruscantCore
 

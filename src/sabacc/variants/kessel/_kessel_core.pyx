@@ -819,47 +819,23 @@ cdef class KesselCore(_CoreBase):
     engine="compiled")``.
     """
 
-    cdef Opts o
-    cdef readonly object options
-    cdef readonly object seed
-    cdef readonly list names
-    cdef list _last           # last action object of each seat, this round
+    # (the options, seed, names, last actions, finished rounds' results and the decision's
+    # Legal: the kernel's _CoreBase; a "hand" there is a round here)
     cdef list _records        # each finished round's Rec, as bytes (see _build_result)
     cdef int _nrecords
-    cdef list _results        # HandResult of the first len(_results) rounds, built lazily
     cdef tuple _cards         # the deck's Card objects, by id
-    cdef object _legal_obj
+
+    _game_type = KesselGame
+    _options_type = KesselOptions
 
     def __init__(self, options=None, *, seed=None, players=4, log=False):
         cdef int s, n
         global _last_options, _last_opts, _last_cards
-        if options is None or isinstance(options, _Mapping):
-            options = KesselOptions.from_mapping(options or {})
-        elif type(options) is not KesselOptions:
-            raise OptionError("KesselCore takes KesselOptions (Kessel Sabacc only)")
-        if type(players) is int:
-            n = players
-            names = _DEFAULT_NAMES[n] if 2 <= n <= MAXP else None
-        else:
-            names = [str(p) for p in players]
-            n = len(names)
-        if not 2 <= n <= MAXP or names is None:
-            info = KesselGame.info
-            raise OptionError(
-                f"{info.title} is played by {info.min_players}-{info.max_players} players, "
-                f"not {n}"
-            )
-        if type(seed) is not int:
-            seed = resolve_seed(seed)
-        self.options = options
-        self.seed = seed
-        self.names = list(names)
-        self._seats = []
-        self._acts = []
+        n = self._begin(options, seed, players)
+        options = self.options
+        seed = self.seed
         self._records = []
         self._nrecords = 0
-        self._results = []
-        self._legal_obj = None
         if options is _last_options or options == _last_options:  # frozen: reuse the conversion
             memcpy(&self.o, &_last_opts, sizeof(Opts))
         else:
@@ -876,18 +852,9 @@ cdef class KesselCore(_CoreBase):
         self.st.to_act = -1
         self.st.phase = PH_SETUP
         g_reset_hand_state(&self.st, &self.o)
-        self._last = [None] * n
         g_start_hand(&self.st, &self.o)
 
     # ------------------------------------------------------------------ public protocol
-    @property
-    def variant(self):
-        return "kessel"
-
-    @property
-    def info(self):
-        return KesselGame.info
-
     def legal(self):
         """The legal actions in compact form (:class:`~sabacc.engine.betting.Legal`)."""
         if self.st.over or self.st.to_act < 0:
@@ -957,21 +924,7 @@ cdef class KesselCore(_CoreBase):
         else:  # text, or an action object to check (parse_kessel_action: both engines alike)
             action = parse_kessel_action(action)
             code = _code_of(action)
-        if self.st.over:
-            raise IllegalActionError("the game is over: no more actions")
-        actor = self.st.to_act
-        if seat is not None:
-            number = seat if type(seat) is int and 0 <= seat < self.st.n else seat_number(
-                seat, self.st.n
-            )
-            if number is None:
-                raise IllegalActionError(
-                    f"no such seat {seat!r}: it is {self.names[actor]}'s turn"
-                )
-            if number != actor:
-                raise IllegalActionError(
-                    f"it is not {self.names[number]}'s turn: {self.names[actor]} is to act"
-                )
+        actor = self._actor(seat)
         g_compute_legal(&self.st, &self.o)
         if code < 0 or not g_has_legal(&self.st, code):
             raise IllegalActionError(self._illegal_message(action))
@@ -1032,35 +985,16 @@ cdef class KesselCore(_CoreBase):
         """Each seat's starting stack (``payoffs`` is the stack less this)."""
         return self.o.chips
 
-    def history(self):
-        """The versioned hand-history document; :func:`sabacc.replay` rebuilds the game."""
-        outcome = self.outcome
-        return {
-            "format": HISTORY_FORMAT,
-            "version": HISTORY_VERSION,
-            "variant": "kessel",
-            "options": self.options.changed(),
-            "seed": self.seed,
-            "players": list(self.names),
-            "actions": [{"seat": s, "action": str(a)} for s, a in zip(self._seats, self._acts)],
-            "result": outcome.to_dict() if outcome else None,
-        }
-
     def clone(self, *, reseed=None, log=None):
         """An independent copy; ``reseed`` gives it a fresh RNG seeded with that int instead of
         continuing this game's stream."""
         cdef KesselCore new = KesselCore.__new__(KesselCore)
         memcpy(&new.st, &self.st, sizeof(State))
         memcpy(&new.o, &self.o, sizeof(Opts))
-        new.options = self.options
-        new.seed = self.seed
-        new.names = self.names
-        new._seats = list(self._seats)
-        new._acts = list(self._acts)
-        new._last = list(self._last)
+        new._copy_logs(self.options, self.seed, self.names, self._seats, self._acts, self._last,
+                       self._results)
         new._records = list(self._records)
         new._nrecords = self._nrecords
-        new._results = list(self._results)
         new._cards = self._cards
         new._legal_obj = self._legal_obj
         if reseed is not None:
@@ -1711,17 +1645,10 @@ def _restore(bytes state, options, seed, names, seats, acts, last, records, resu
     cdef KesselCore new = KesselCore.__new__(KesselCore)
     memcpy(&new.st, <char*>state, sizeof(State))
     _read_options(&new.o, options)
-    new.options = options
-    new.seed = seed
-    new.names = list(names)
-    new._seats = list(seats)
-    new._acts = list(acts)
-    new._last = list(last)
+    new._copy_logs(options, seed, names, seats, acts, last, results)
     new._records = list(records)
     new._nrecords = len(records)
-    new._results = list(results)
     new._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
-    new._legal_obj = None
     new.st.legal_ok = 0
     return new
 

@@ -3,7 +3,7 @@
 :class:`SpikeSnapshot` is plain, immutable data (ints, strings, tuples of card ids, the frozen
 options, the RNG state and the finished hands' results) that describes a Corellian Spike game
 completely: what the reference :class:`~sabacc.variants.corellian_spike.rules.SpikeGame` and the
-compiled :class:`~sabacc.variants.spike_family._spike_core.SpikeCore` each export with
+compiled :class:`~sabacc.variants.corellian_spike._corellian_spike_core.SpikeCore` each export with
 ``snapshot()`` and
 import with ``from_snapshot()``. A game rebuilt from a snapshot goes on exactly as the original
 would (same legal actions, same cards to come, same history), on either engine. Neither engine

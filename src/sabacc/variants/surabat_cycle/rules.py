@@ -536,10 +536,9 @@ def surabat_rounds(options: Options, players: int) -> int:
 
 
 def load_compiled_core() -> type[Any]:
-    """The compiled Surabat Cycle engine's game class (``SurabatCore``, a subclass of the
-    compiled Spike core playing its C rules with Surabat's branches); ImportError when it is
-    not built."""
-    from sabacc.variants.spike_family._spike_core import SurabatCore
+    """The compiled Surabat Cycle engine's game class (``SurabatCore``: the Spike family's
+    compiled core built with Surabat's own rules); ImportError when it is not built."""
+    from sabacc.variants.surabat_cycle._surabat_cycle_core import SurabatCore
 
     return SurabatCore
 
