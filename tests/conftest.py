@@ -93,6 +93,10 @@ def _timing_tests_run_alone(
 #: left behind (a server stopped with SIGTERM finishes its shutdown meanwhile).
 LEFTOVER_GRACE = 10.0
 _PR_SET_CHILD_SUBREAPER = 36
+_OWN_HELPERS = (
+    "from multiprocessing.forkserver import main",
+    "from multiprocessing.resource_tracker import main",
+)
 
 
 def _become_subreaper() -> bool:
@@ -122,12 +126,22 @@ def _nothing_left_behind() -> Iterator[None]:
     import time
 
     me = os.getpid()
+
+    def leftovers() -> list[int]:
+        # This process's own multiprocessing helpers (the forkserver, the resource tracker) end
+        # with it: they are not left behind (what they started still counts).
+        return [
+            pid
+            for pid in descendants(me)
+            if not any(helper in command(pid) for helper in _OWN_HELPERS)
+        ]
+
     deadline = time.monotonic() + LEFTOVER_GRACE
-    left = descendants(me)
+    left = leftovers()
     while left and time.monotonic() < deadline:
         reap_zombies()
         time.sleep(0.2)
-        left = descendants(me)
+        left = leftovers()
     reap_zombies()
     if not left:
         return
