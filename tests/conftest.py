@@ -93,10 +93,6 @@ def _timing_tests_run_alone(
 #: left behind (a server stopped with SIGTERM finishes its shutdown meanwhile).
 LEFTOVER_GRACE = 10.0
 _PR_SET_CHILD_SUBREAPER = 36
-_OWN_HELPERS = (
-    "from multiprocessing.forkserver import main",
-    "from multiprocessing.resource_tracker import main",
-)
 
 
 def _become_subreaper() -> bool:
@@ -129,12 +125,15 @@ def _nothing_left_behind() -> Iterator[None]:
 
     def leftovers() -> list[int]:
         # This process's own multiprocessing helpers (the forkserver, the resource tracker) end
-        # with it: they are not left behind (what they started still counts).
-        return [
-            pid
-            for pid in descendants(me)
-            if not any(helper in command(pid) for helper in _OWN_HELPERS)
-        ]
+        # with it: they are not left behind (what they started still counts). Known by pid, so
+        # a killed server's forkserver, re-parented here, still counts.
+        from multiprocessing import forkserver, resource_tracker
+
+        own = {
+            getattr(forkserver._forkserver, "_forkserver_pid", None),
+            getattr(resource_tracker._resource_tracker, "_pid", None),
+        }
+        return [pid for pid in descendants(me) if pid not in own]
 
     deadline = time.monotonic() + LEFTOVER_GRACE
     left = leftovers()
