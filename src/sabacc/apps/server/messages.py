@@ -52,6 +52,11 @@ def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
 
 
+def pong(ping_id: int | None) -> dict[str, Any]:
+    """The answer to ``ping``, with its ``id``."""
+    return {"type": "pong", "id": ping_id}
+
+
 def welcome(table: Table, seat: int | None, host: bool, deltas: bool = False) -> dict[str, Any]:
     """The answer to ``hello``: which table and seat this connection is, and whether it is
     sent deltas after its first state."""
