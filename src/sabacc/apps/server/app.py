@@ -27,7 +27,7 @@ from sabacc.apps.server.guard import Guard
 from sabacc.apps.server.limits import ClientLimits
 from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.persistence import storage_workers
-from sabacc.apps.server.routes import community, pages, tables
+from sabacc.apps.server.routes import accounts, community, pages, tables
 from sabacc.apps.server.routes.pages import WEB_DIR
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.site import Site
@@ -153,6 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(SQLAlchemyError, _storage_error)
     app.add_exception_handler(RequestValidationError, _bad_request)
     app.include_router(pages.router)
+    app.include_router(accounts.router)
     app.include_router(community.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     app.include_router(tables.router)
