@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.outgoing import ChatLine
 from sabacc.apps.server.protocol import MAX_CHAT
 from sabacc.apps.server.table import clean_name
 
@@ -20,7 +21,13 @@ def chat(conn: Connection, text: str) -> None:
     seat = conn.seat
     name = table.seats[seat].name if seat is not None else None
     table.chat_no += 1
-    entry = {"type": "chat", "id": table.chat_no, "seat": seat, "name": name, "text": line}
+    entry: ChatLine = {
+        "type": "chat",
+        "id": table.chat_no,
+        "seat": seat,
+        "name": name,
+        "text": line,
+    }
     table.chat.append(entry)
     for other in table.conns:
         other.push(entry)

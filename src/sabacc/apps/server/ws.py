@@ -16,6 +16,7 @@ from sabacc.apps.server import messages, trace
 from sabacc.apps.server.auth import hash_token
 from sabacc.apps.server.community import SESSION_COOKIE
 from sabacc.apps.server.connection import Connection
+from sabacc.apps.server.encode import encode
 from sabacc.apps.server.errors import ServerError, validation_message
 from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.manager import TableManager
@@ -57,7 +58,7 @@ async def play(websocket: WebSocket, code: str) -> None:
             f"one client may hold {site.settings.sockets_per_client} connections at once",
         )
     if refusal is not None:
-        await websocket.send_text(messages.dumps(messages.error(refusal.code, refusal.message)))
+        await websocket.send_text(encode(messages.error(refusal.code, refusal.message)))
         await websocket.close(code=1008)
         return
     try:
@@ -71,7 +72,7 @@ async def _play(websocket: WebSocket, site: Site, code: str, client: str) -> Non
     try:
         table = await m.get(code)
     except ServerError as exc:
-        await websocket.send_text(messages.dumps(messages.error(exc.code, exc.message)))
+        await websocket.send_text(encode(messages.error(exc.code, exc.message)))
         await websocket.close(code=4404)
         return
     conn = m.connect(table, client)
