@@ -10,7 +10,9 @@ from typing import Any
 
 from sabacc.apps.server import messages, trace
 from sabacc.apps.server.auth import same_hash
+from sabacc.apps.server.encode import encode
 from sabacc.apps.server.limits import TokenBucket
+from sabacc.apps.server.outgoing import ServerMessage
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.table import Table
 from sabacc.services.store import SeatRecord
@@ -121,10 +123,11 @@ class Connection:
         """A spectator: neither a seat nor the host."""
         return self.seat is None and not self.host
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: ServerMessage) -> None:
+        """Queue ``message`` for this client (encoded now: :func:`~.encode.encode`)."""
         if self.closed:
             return
-        self.outbox.append(messages.dumps(message))
+        self.outbox.append(encode(message))
         self.wake.set()
 
     def error(self, code: str, message: str, ref: str | None = None) -> None:

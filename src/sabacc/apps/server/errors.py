@@ -6,6 +6,12 @@ HTTP answers it as ``{"error": {"code", "message"}}`` with ``status``; the WebSo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fastapi.exceptions import RequestValidationError
+    from pydantic import ValidationError
+
 
 class ServerError(Exception):
     """A refusal with a machine-readable ``code`` and a message a player can read."""
@@ -15,3 +21,14 @@ class ServerError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+def validation_message(exc: ValidationError | RequestValidationError) -> str:
+    """The first problem pydantic found, as ``where: what`` (a refusal's message)."""
+    errors = exc.errors()
+    if not errors:
+        return "invalid message"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
+    text = str(first.get("msg", "invalid"))
+    return f"{where}: {text}" if where else text

@@ -1,30 +1,27 @@
 """What the server sends: the protocol messages, built from a table as one viewer may see it.
 
-Every message a client receives is built here (see docs/protocol.md), so a change to the wire
-format is a change to this module only. The state message is assembled from parts: the table's
-public part is encoded once per change and shared by every connection.
+Every message a client receives is built here (see docs/protocol.md), as the typed models of
+:mod:`~sabacc.apps.server.outgoing`, and encoded by :func:`~sabacc.apps.server.encode.encode`.
+The state message is assembled from parts: the table's public part is encoded once per change
+and shared by every connection, the observation and the events once per seat.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-from collections import OrderedDict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-try:
-    import orjson
-except ImportError:  # pragma: no cover - orjson is in the server extra
-    orjson = None  # type: ignore[assignment]
-
+from sabacc.apps.server.encode import Parts, dumps, encode
+from sabacc.apps.server.outgoing import ErrorMessage, Pong, Turn, Welcome, You
 from sabacc.apps.server.protocol import PROTOCOL_VERSION
+from sabacc.apps.server.runs import RUNS, RunMemo, _timer_marked, rendered_run
 from sabacc.core.events import Event, HandStarted
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
 from sabacc.services.explain import explain_hand
 from sabacc.services.messages import LANGUAGES
-from sabacc.services.render import events_json, events_json_views, mark_timer
+from sabacc.services.render import events_json
 from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
@@ -33,26 +30,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sabacc.apps.server")
 
-
-def dumps(value: Any) -> str:
-    """Compact JSON, the encoding of every message: orjson when installed (several times
-    faster; non-ASCII as UTF-8 rather than ``\\u`` escapes, the same JSON), else the standard
-    library. What orjson refuses (an integer beyond 64 bits, such as a large seed) goes through
-    the standard library, so every value that encoded before still encodes."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-        except TypeError:  # orjson.JSONEncodeError: e.g. an int outside 64 bits
-            pass
-    return json.dumps(value, separators=(",", ":"))
+__all__ = ["RUNS", "RunMemo", "_timer_marked", "dumps", "rendered_run"]
 
 
-def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
+def error(code: str, message: str, ref: str | None = None) -> ErrorMessage:
     """A refusal: ``ref`` names the client message type it answers, if any."""
     return {"type": "error", "code": code, "message": message, "ref": ref}
 
 
-def welcome(table: Table, seat: int | None, host: bool, deltas: bool = False) -> dict[str, Any]:
+def pong(ping_id: int | None) -> Pong:
+    """The answer to ``ping``, with its ``id``."""
+    return {"type": "pong", "id": ping_id}
+
+
+def welcome(table: Table, seat: int | None, host: bool, deltas: bool = False) -> Welcome:
     """The answer to ``hello``: which table and seat this connection is, and whether it is
     sent deltas after its first state."""
     return {
@@ -186,21 +177,21 @@ def observation_json(table: Table, game: Game, seat: int | None) -> str:
 
 def observation_delta_json(
     table: Table, game: Game, seat: int | None, since: tuple[Any, Observation]
-) -> str | None:
+) -> tuple[str | None, str | None] | None:
     """What changed in ``seat``'s observation since ``since`` (the point and observation a
-    connection was last sent), as the JSON members of a delta: ``"game"``, the top-level parts
-    that changed, and ``"game_rows"``, for a list that kept its length (the seats' rows) and
-    changed in few places, only its changed items by index. Shared by every connection of that
-    seat that was sent the same point. ``""`` if nothing changed; None if a part went away
+    connection was last sent), as the encoded parts of a delta: ``game``, the top-level parts
+    that changed, and ``game_rows``, for a list that kept its length (the seats' rows) and
+    changed in few places, only its changed items by index (each None when empty). Shared by
+    every connection of that seat that was sent the same point. None if a part went away
     (then only a whole state says it)."""
     views = _views(table, game)
     key = ("obsdelta", seat, since[0])
     if key in views:
-        cached: str | None = views[key]
+        cached: tuple[str | None, str | None] | None = views[key]
         return cached
     new = observation_dicts(table, game, seat)
     old: dict[str, Any] = since[1]  # type: ignore[assignment]
-    found: str | None
+    found: tuple[str | None, str | None] | None
     if any(k not in new for k in old):
         found = None
     else:
@@ -216,9 +207,7 @@ def observation_delta_json(
                     rows[k] = changed
                     continue
             parts[k] = v
-        found = (f',"game":{dumps(parts)}' if parts else "") + (
-            f',"game_rows":{dumps(rows)}' if rows else ""
-        )
+        found = (dumps(parts) if parts else None, dumps(rows) if rows else None)
     views[key] = found
     return found
 
@@ -247,144 +236,6 @@ def events_view_json(table: Table, game: Game, start: int, seat: int | None) -> 
         found = views[key]
     assert isinstance(found, str)
     return found
-
-
-#: Stand-ins for the players' names while a run of events is rendered for :data:`RUNS`: each
-#: a character of Unicode's private use area (which :func:`~sabacc.apps.server.table.
-#: clean_name` removes from names) around the seat number.
-_NAME_MARK = "\ue000"
-
-
-def _stand_in(seat: int) -> str:
-    return f"{_NAME_MARK}{seat}\ue001"
-
-
-class RunMemo:
-    """Runs of events already rendered and encoded, whatever the table: ``(variant, seats,
-    events, viewers, timer moves) -> {viewer: JSON with stand-in names}``, the least recently
-    used forgotten beyond ``size``.
-
-    A line is a function of the events, the viewer, the vocabulary and the names, and the
-    renderer puts a name in a line only as it is (``{who}``, ``{target}``...): so a run is
-    rendered once with stand-ins for the names, and each table puts its own names in the
-    encoded text. Tables play the same moves over and over ("p2 stands", the same card taken
-    from the same pile), so most runs were rendered before."""
-
-    def __init__(self, size: int = 8192) -> None:
-        self.size = size
-        self.runs: OrderedDict[tuple[Any, ...], dict[int | None, str]] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: tuple[Any, ...]) -> dict[int | None, str] | None:
-        found = self.runs.get(key)
-        if found is not None:
-            self.runs.move_to_end(key)
-            self.hits += 1
-        else:
-            self.misses += 1
-        return found
-
-    def put(self, key: tuple[Any, ...], value: dict[int | None, str]) -> None:
-        self.runs[key] = value
-        if len(self.runs) > self.size:
-            self.runs.popitem(last=False)
-
-
-#: The server's memo of rendered runs (see :class:`RunMemo`).
-RUNS = RunMemo()
-
-#: Longer runs (a newcomer's whole hand) are rendered for their table only.
-RUN_MEMO_EVENTS = 24
-
-
-def rendered_run(
-    game: Game, start: int, viewers: tuple[int | None, ...], auto: tuple[int, ...] = ()
-) -> dict[int | None, str]:
-    """The events of ``game`` from ``start``, as each of ``viewers`` may see them, encoded:
-    :func:`~sabacc.services.render.events_json_views`, with the moves at ``auto`` (indices
-    from ``start``) marked as the timer's. Equal to rendering them for this table (tested
-    with Hypothesis); taken from :data:`RUNS` when the same run was rendered before."""
-    run = game.events[start:]
-    names = game.names
-    key: tuple[Any, ...] | None = None
-    if orjson is not None and len(run) <= RUN_MEMO_EVENTS:
-        key = (game.info.name, len(names), tuple(run), viewers, auto)
-        try:
-            hash(key)
-        except TypeError:  # an event with a list or a dict in it: rendered here
-            key = None
-        if any(_NAME_MARK in name for name in names):
-            key = None
-    if key is None:
-        return _render_run(run, list(names), viewers, game, auto)
-    marked = RUNS.get(key)
-    if marked is None:
-        stand_ins = [_stand_in(s) for s in range(len(names))]
-        try:  # orjson only: the standard library would escape the stand-ins
-            marked = _render_run(run, stand_ins, viewers, game, auto, _orjson_text)
-        except TypeError:  # pragma: no cover - an integer beyond 64 bits
-            return _render_run(run, list(names), viewers, game, auto)
-        RUNS.put(key, marked)
-    escaped = [dumps(name)[1:-1] for name in names]
-    out: dict[int | None, str] = {}
-    done: dict[int, str] = {}
-    for viewer, text in marked.items():
-        found = done.get(id(text))
-        if found is None:
-            found = text
-            if _NAME_MARK in found:
-                for s, name in enumerate(escaped):
-                    found = found.replace(_stand_in(s), name)
-            done[id(text)] = found
-        out[viewer] = found
-    return out
-
-
-def _render_run(
-    run: Sequence[Event],
-    names: list[str],
-    viewers: tuple[int | None, ...],
-    game: Game,
-    auto: tuple[int, ...],
-    encode: Callable[[Any], str] | None = None,
-) -> dict[int | None, str]:
-    """``run`` rendered for each of ``viewers`` and encoded (each distinct list once)."""
-    rendered = events_json_views(run, names, viewers, variant=game.info)
-    encoded: dict[int, str] = {}
-    out: dict[int | None, str] = {}
-    for viewer, events in rendered.items():
-        text = encoded.get(id(events))
-        if text is None:
-            text = encoded[id(events)] = (encode or dumps)(_timer_marked(events, 0, auto))
-        out[viewer] = text
-    return out
-
-
-def _orjson_text(value: Any) -> str:
-    assert orjson is not None
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def _timer_marked(
-    events: list[dict[str, Any]], start: int, auto: Collection[int]
-) -> list[dict[str, Any]]:
-    """``events`` (numbered from ``start``) with the moves the timer played (or played for an
-    away seat) marked ``auto``, and "(timer)" on the line that says each: the first line from
-    the move on that is not null (a null line is said by a later one). Marked events are
-    copies: the rendered dicts are shared between viewers."""
-    marks = [i for i in range(len(events)) if start + i in auto]
-    if not marks:
-        return events
-    out = list(events)
-    for i in marks:
-        out[i] = dict(out[i], auto=True)
-        for j in range(i, len(out)):
-            text = out[j].get("text") or {}
-            if text.get("en") is not None:
-                out[j] = dict(out[j], text=mark_timer(text))
-                break
-    return out
 
 
 def explanation_json(table: Table, game: Game, seat: int | None) -> str | None:
@@ -430,41 +281,13 @@ def state(conn: Connection, now: float) -> str:
         base.game is not game or base.seat != seat or base.game_no != table.games_played
     ):
         base = None  # another game, or another seat: the whole state again
+    turn: Turn | None = None
     if game is not None:
-        if conn.game_no != table.games_played:
-            conn.game_no = table.games_played
-            conn.events_sent = table.hand_event_start
-        start = conn.events_sent
-        if start < len(game.events):
-            events = events_view_json(table, game, start, seat)
-        conn.events_sent = len(game.events)
-        done = len(game.hand_results)
-        if done and conn.explained != (table.games_played, done, len(game.events)):
-            # sent once per finished hand (and again for the game-end settlement)
-            if conn.explained[:2] != (table.games_played, done) or game.is_over:
-                explain = explanation_json(table, game, seat)
-            conn.explained = (table.games_played, done, len(game.events))
-    turn: dict[str, Any] | None = None
-    if game is not None and table.status == "playing" and game.current_player is not None:
-        remaining = None
-        if table.deadline is not None:
-            remaining = max(0, int((table.deadline - now) * 1000))
-        turn = {
-            "seat": game.current_player,
-            "deadline_ms": remaining,
-            "timer": table.turn_timer,
-        }
-    seated = table.seats[seat] if seat is not None and seat < len(table.seats) else None
-    you = {
-        "seat": seat,
-        "host": conn.host,
-        "name": seated.name if seated else None,
-        "away": seated.away if seated else False,
-    }
+        events, explain = _news(conn, table, game, seat)
+        turn = _turn(table, game, now)
+    you = _you(conn, table, seat)
     info = table_info_json(table)
     conn.v += 1
-    head = f'"v":{conn.v},"version":{table.version},"game_no":{table.games_played}'
-    tail = f',"explain":{explain}' if explain is not None else ""
     point: tuple[Any, Observation] | None = None
     if conn.deltas and game is not None:
         seen = observation_dicts(table, game, seat)  # sets the point's stamp
@@ -472,29 +295,83 @@ def state(conn: Connection, now: float) -> str:
     if game is not None and base is not None and point is not None and base.point is not None:
         changed = observation_delta_json(table, game, seat, base.point)
         if changed is not None:
-            parts = [f'{{"type":"delta",{head}']
-            if info != base.table:
-                parts.append(f',"table":{info}')
-            if you != base.you:
-                parts.append(f',"you":{dumps(you)}')
-            if turn != base.turn:
-                parts.append(f',"turn":{dumps(turn)}')
-            if changed:
-                parts.append(changed)
-            if events != "[]":
-                parts.append(f',"events":{events}')
-            parts.append(tail + "}")
             conn.base = Base(game, seat, table.games_played, point, info, you, turn)
-            return "".join(parts)
+            return encode(
+                Parts(
+                    "delta",
+                    conn.v,
+                    table.version,
+                    table.games_played,
+                    table=info if info != base.table else None,
+                    you=dumps(you) if you != base.you else None,
+                    turn=dumps(turn) if turn != base.turn else None,
+                    game=changed[0],
+                    game_rows=changed[1],
+                    events=events if events != "[]" else None,
+                    explain=explain,
+                )
+            )
     obs = observation_json(table, game, seat) if game is not None else "null"
     if point is not None:
         assert game is not None
         conn.base = Base(game, seat, table.games_played, point, info, you, turn)
     # Assembled from parts: the table's part is encoded once for every connection.
-    return (
-        f'{{"type":"state",{head},"table":{info},"you":{dumps(you)},"turn":{dumps(turn)},'
-        f'"game":{obs},"events":{events}{tail}}}'
+    return encode(
+        Parts(
+            "state",
+            conn.v,
+            table.version,
+            table.games_played,
+            table=info,
+            you=dumps(you),
+            turn=dumps(turn),
+            game=obs,
+            events=events,
+            explain=explain,
+        )
     )
+
+
+def _turn(table: Table, game: Game, now: float) -> Turn | None:
+    """Whose turn it is, and the milliseconds left on the turn timer (None: none running)."""
+    if table.status != "playing" or game.current_player is None:
+        return None
+    remaining = None
+    if table.deadline is not None:
+        remaining = max(0, int((table.deadline - now) * 1000))
+    return {"seat": game.current_player, "deadline_ms": remaining, "timer": table.turn_timer}
+
+
+def _you(conn: Connection, table: Table, seat: int | None) -> You:
+    """Who ``conn`` is at ``table``."""
+    seated = table.seats[seat] if seat is not None and seat < len(table.seats) else None
+    return {
+        "seat": seat,
+        "host": conn.host,
+        "name": seated.name if seated else None,
+        "away": seated.away if seated else False,
+    }
+
+
+def _news(conn: Connection, table: Table, game: Game, seat: int | None) -> tuple[str, str | None]:
+    """The events ``conn`` has not been sent yet (encoded), and the showdown's explanation
+    if a hand finished since its last message; marks them sent."""
+    events = "[]"
+    explain: str | None = None
+    if conn.game_no != table.games_played:
+        conn.game_no = table.games_played
+        conn.events_sent = table.hand_event_start
+    start = conn.events_sent
+    if start < len(game.events):
+        events = events_view_json(table, game, start, seat)
+    conn.events_sent = len(game.events)
+    done = len(game.hand_results)
+    if done and conn.explained != (table.games_played, done, len(game.events)):
+        # sent once per finished hand (and again for the game-end settlement)
+        if conn.explained[:2] != (table.games_played, done) or game.is_over:
+            explain = explanation_json(table, game, seat)
+        conn.explained = (table.games_played, done, len(game.events))
+    return events, explain
 
 
 class Base:
@@ -511,8 +388,8 @@ class Base:
         game_no: int,
         point: tuple[Any, Observation] | None,
         table: str,
-        you: dict[str, Any],
-        turn: dict[str, Any] | None,
+        you: You,
+        turn: Turn | None,
     ) -> None:
         self.game = game
         self.seat = seat

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server.auth import same_hash
+from sabacc.apps.server.outgoing import ChatLine
 from sabacc.core.events import HandStarted
 from sabacc.engine.game import Game
 from sabacc.services.bots import Bot, make_bot
@@ -71,7 +72,7 @@ class Table:
     #: Indices (in the game's events) of the Acted events of timer and away moves.
     auto_events: set[int] = field(default_factory=set)
     #: The last chat lines (sent to whoever connects) and the number of the last one.
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     chat_no: int = 0
     #: Why the table could not be rebuilt from the store (it is kept, but not played).
     quarantine: str | None = None
