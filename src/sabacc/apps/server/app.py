@@ -51,6 +51,7 @@ from sabacc.apps.server.protocol import (
     Sync,
     TokenBody,
 )
+from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.settings import Settings
 from sabacc.core.errors import UnknownVariantError
 from sabacc.engine.variant import VariantInfo
@@ -283,6 +284,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(Guard, limits=limits)
+    app.state.limits = limits  # charged by every route that makes a table (quota.py)
 
     def mgr() -> TableManager:
         return holder["manager"]
@@ -343,13 +345,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
-        client = client_key(request.client.host if request.client else None)
-        if not limits.create(client):
-            raise ServerError(
-                "too_many_tables_created",
-                f"one client may create {settings.tables_per_hour} tables an hour: try again later",
-                status=429,
-            )
+        charge_table(request)
         m = mgr()
         return await m.create(body, await request_user(request, m, community))
 

@@ -27,6 +27,7 @@ from sabacc.apps.server.auth import hash_token, new_token
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.protocol import MAX_NAME, CreateTable
+from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.settings import Settings
 from sabacc.core.errors import SabaccError
 from sabacc.services.bots import LEVELS, bot_names
@@ -597,6 +598,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             raise ServerError("bad_name", "please give a name")
         if len(community.tickets) >= MAX_TICKETS:
             raise ServerError("match_busy", "too many players are waiting: try again soon", 503)
+        charge_table(request)  # a quick match makes a table: the same quota as a create
         ticket = community.enqueue(body.model_copy(update={"variant": info.name}), user, name)
         await community.match_now(mgr())
         return ticket_json(community, ticket)
