@@ -29,6 +29,7 @@ from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.protocol import MAX_NAME, CreateTable
 from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.table import variant_title
 from sabacc.core.errors import SabaccError
 from sabacc.services.bots import LEVELS, bot_names
 from sabacc.services.community import accounts
@@ -477,7 +478,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
         account = user.id
         stats = await m.read(lambda: m.store.profile(account))
         for row in stats["variants"]:
-            row["title"] = lookup(row["variant"]).title
+            row["title"] = variant_title(row["variant"])
         return {
             **user_json(user),
             "since": user.created_at.isoformat(),
