@@ -244,8 +244,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
             raise StoreBusy("--cluster needs PostgreSQL: SQLite is one server per file")
         try:
-            if not settings.cluster:
-                store.claim()  # one server per database: a second one stops here
+            # One server per database (or cluster servers only): a second one stops here.
+            store.claim(shared=settings.cluster)
         except StoreBusy as exc:
             log.error("%s", exc)
             store.close()
@@ -257,9 +257,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.manager = manager
         sweeper = asyncio.create_task(manager.run_evictions())
         forgetter = asyncio.create_task(sweep_limits())
-        claimer = asyncio.create_task(
-            manager.run_leases() if settings.cluster else manager.keep_claim()
-        )
+        claimer = asyncio.create_task(manager.keep_claim())
+        leaser = asyncio.create_task(manager.run_leases()) if settings.cluster else None
         expirer = asyncio.create_task(manager.run_expiry())
         matcher = asyncio.create_task(community.run_matches(manager))
         try:
@@ -269,6 +268,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sweeper.cancel()
             forgetter.cancel()
             claimer.cancel()
+            if leaser is not None:
+                leaser.cancel()
             expirer.cancel()
             if settings.cluster:
                 await manager.release_all()
