@@ -330,7 +330,8 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ profiles
     def profile(self, user_id: int, recent: int = 10) -> dict[str, Any]:
-        """An account's stats per variant, its ratings and its most recent games."""
+        """An account's stats per variant, its ratings and its most recent games (the code and
+        link of a game at an unlisted table are None: a profile is public)."""
         with self.session() as s:
             rows = s.execute(
                 select(
@@ -363,7 +364,7 @@ class CommunityStore:
                 select(
                     PlayerGameRow.variant, PlayerGameRow.place, PlayerGameRow.players,
                     PlayerGameRow.net, PlayerGameRow.rated, PlayerGameRow.finished_at,
-                    GameRow.number, TableRow.code, TableRow.name,
+                    GameRow.number, TableRow.code, TableRow.name, TableRow.listed,
                 )
                 .join(GameRow, GameRow.id == PlayerGameRow.game_id)
                 .join(TableRow, TableRow.id == GameRow.table_id)
@@ -396,8 +397,10 @@ class CommunityStore:
                 {
                     "variant": g.variant, "place": g.place, "players": g.players, "net": g.net,
                     "rated": g.rated, "finished_at": _aware(g.finished_at).isoformat(),
-                    "game": g.number, "table": g.code, "table_name": g.name,
-                    "url": f"/t/{g.code}?game={g.number}",
+                    "game": g.number, "table_name": g.name,
+                    # A profile is public: an unlisted table's code (its only secret) stays out.
+                    "table": g.code if g.listed else None,
+                    "url": f"/t/{g.code}?game={g.number}" if g.listed else None,
                 }
                 for g in games
             ],
