@@ -126,6 +126,15 @@ def serve(
     login_attempts: Annotated[
         int, typer.Option(help="Failed log-ins per address and username within 5 minutes.")
     ] = 5,
+    friends_max: Annotated[
+        int, typer.Option(help="Accounts one account may follow as friends (0: any).")
+    ] = 200,
+    friend_adds_per_hour: Annotated[
+        int, typer.Option(help="Friends one account may add per hour (0: any).")
+    ] = 30,
+    invites_pending: Annotated[
+        int, typer.Option(help="Invitations one account may have pending at once (0: any).")
+    ] = 10,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -163,6 +172,9 @@ def serve(
         secure_cookies=secure_cookies,
         leaderboard_min_games=leaderboard_min_games,
         login_attempts=login_attempts,
+        friends_max=friends_max,
+        friend_adds_per_hour=friend_adds_per_hour,
+        invites_pending=invites_pending,
     )
     from sabacc.services.store import redact_url
 

@@ -29,6 +29,7 @@ from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.protocol import MAX_NAME, CreateTable
 from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.social import social_limits
 from sabacc.apps.server.table import variant_title
 from sabacc.core.errors import SabaccError
 from sabacc.services.bots import LEVELS, bot_names
@@ -550,6 +551,8 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             raise ServerError("bad_friend", "you cannot add yourself")
         m = mgr()
         ids = (user.id, friend.id)
+        following = len(await m.read(lambda: m.store.friends(ids[0])))
+        social_limits(request, settings).friend_added(user.id, following)  # S12's limits
         added = await m.persist(lambda: m.store.add_friend(*ids))
         return {"ok": True, "added": added, "username": friend.username}
 
@@ -574,6 +577,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
         mine = await m.read(lambda: m.store.token_owners([s.token_hash for s in table.seats]))
         if user.id not in mine.values():
             raise ServerError("not_seated", "invite people to a table you sit at", status=403)
+        social_limits(request, settings).invite_sent(user.id)  # S12's limits
         community.invite(friend.id, Invite(user.username, table.code, table.name, time.monotonic()))
         return {"ok": True, "username": friend.username}
 

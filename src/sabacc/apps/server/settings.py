@@ -86,3 +86,8 @@ class Settings:
     login_attempts: int = 5
     #: Rated games an account needs to appear on a leaderboard.
     leaderboard_min_games: int = 5
+    #: Friends and invitations (sabacc.apps.server.social; 0: no limit): accounts one account
+    #: may follow, friends it may add in an hour, invitations it may have pending at once.
+    friends_max: int = 200
+    friend_adds_per_hour: int = 30
+    invites_pending: int = 10
