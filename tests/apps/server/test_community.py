@@ -203,7 +203,7 @@ def _two_player_game(
     site: ServerProcess, host: Browser, guest: Browser, seats: list[str] | None = None
 ) -> tuple[str, list[str]]:
     made = host.create(
-        seats=seats or ["human", "human", "bot:easy"], player_name="host", options=QUICK,
+        seats=seats or ["human", "human", "bot:easy"], player_name="Hana", options=QUICK,
         turn_timer=0,
     )  # fmt: skip
     joined = guest.join(made["code"], "guest")

@@ -26,6 +26,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from sabacc.apps.server.auth import hash_token, new_token
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.limits import client_key
+from sabacc.apps.server.names import (
+    account_deleted,
+    account_made,
+    check_guest_name,
+    check_new_username,
+)
 from sabacc.apps.server.protocol import MAX_NAME, CreateTable
 from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.settings import Settings
@@ -364,8 +370,9 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             accounts.check_password(body.password, username)
         except AccountError as exc:
             raise ServerError(exc.code, exc.message) from None
-        hashed = await asyncio.to_thread(accounts.hash_password, body.password)
         m = mgr()
+        await check_new_username(m, username)  # nor a look-alike of an account's or a bot's
+        hashed = await asyncio.to_thread(accounts.hash_password, body.password)
         try:
             user = await m.read(
                 lambda: m.store.create_user(username, accounts.name_key(username), hashed)
@@ -374,6 +381,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
             raise ServerError(
                 "username_taken", f"the username {username!r} is taken", status=409
             ) from None
+        account_made(m, user.username)
         claimed = await m.persist(claim(user, body.tokens))
         await start_session(request, response, user)
         return {"user": user_json(user), "claimed": claimed}
@@ -463,6 +471,7 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
         account = user.id
         hashes = await m.persist(lambda: m.store.delete_user(account, accounts.DELETED_NAME))
         m.forget_names(hashes, accounts.DELETED_NAME)
+        account_deleted(m)  # the name may be taken again
         community.seen.pop(account, None)
         community.invites.pop(account, None)
         response.delete_cookie(SESSION_COOKIE, path="/")
@@ -601,6 +610,8 @@ def routes(settings: Settings, community: Community, mgr: Callable[[], TableMana
         name = user.username if user is not None else clean_name(body.name)
         if not name:
             raise ServerError("bad_name", "please give a name")
+        if user is None:
+            await check_guest_name(mgr(), name)  # before a table is made for the ticket
         if len(community.tickets) >= MAX_TICKETS:
             raise ServerError("match_busy", "too many players are waiting: try again soon", 503)
         charge_table(request)  # a quick match makes a table: the same quota as a create

@@ -68,6 +68,19 @@ class CommunityStore:
             row = s.scalars(select(UserRow).where(UserRow.name_key == key)).first()
             return None if row is None else _user(row)
 
+    def usernames_after(self, user_id: int, limit: int = 10_000) -> list[tuple[int, str]]:
+        """``(id, username)`` of the accounts made after the account ``user_id`` (0: all),
+        oldest first, at most ``limit``: the server's index of names to compare look-alikes
+        with is kept by reading only the new ones."""
+        with self.session() as s:
+            rows = s.execute(
+                select(UserRow.id, UserRow.username)
+                .where(UserRow.id > user_id)
+                .order_by(UserRow.id)
+                .limit(limit)
+            ).all()
+        return [(int(i), str(n)) for i, n in rows]
+
     def user_by_id(self, user_id: int) -> UserRecord | None:
         with self.session() as s:
             row = s.get(UserRow, user_id)
