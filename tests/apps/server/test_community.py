@@ -23,6 +23,9 @@ from tests.apps.server.helpers import UNLIMITED, Client, ServerProcess, play
 
 PASSWORD = "correct horse battery"
 QUICK = {"game_end": "hands:1"}
+#: Every test client shares 127.0.0.1: declared a shared address (a NAT), it links no accounts
+#: for ratings, so two test browsers are two people (apps/server/integrity.py).
+SHARED = ("--shared-addresses", "127.0.0.1/32")
 
 
 class Browser:
@@ -66,7 +69,7 @@ def site(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     srv = ServerProcess(
         tmp_path / "site.db",
         db_url=db_url,
-        extra=[*UNLIMITED, "--leaderboard-min-games", "1", "--login-attempts", "3"],
+        extra=[*UNLIMITED, *SHARED, "--leaderboard-min-games", "1", "--login-attempts", "3"],
     ).start()
     yield srv
     srv.stop()

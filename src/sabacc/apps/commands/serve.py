@@ -126,6 +126,16 @@ def serve(
     login_attempts: Annotated[
         int, typer.Option(help="Failed log-ins per address and username within 5 minutes.")
     ] = 5,
+    shared_addresses: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A network (CIDR) many players share, e.g. a NAT: its address does not link "
+            "accounts for ratings (repeatable)."
+        ),
+    ] = None,
+    rating_pair_games: Annotated[
+        int, typer.Option(help="Rated games one pair of accounts may play together a day (0: any).")
+    ] = 3,
     friends_max: Annotated[
         int, typer.Option(help="Accounts one account may follow as friends (0: any).")
     ] = 200,
@@ -172,6 +182,8 @@ def serve(
         secure_cookies=secure_cookies,
         leaderboard_min_games=leaderboard_min_games,
         login_attempts=login_attempts,
+        shared_addresses=tuple(shared_addresses or ()),
+        rating_pair_games=rating_pair_games,
         friends_max=friends_max,
         friend_adds_per_hour=friend_adds_per_hour,
         invites_pending=invites_pending,

@@ -32,6 +32,7 @@ from sabacc.apps.server.community import SESSION_COOKIE, Community, request_user
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.guard import Guard
+from sabacc.apps.server.integrity import seat_taken
 from sabacc.apps.server.limits import ClientLimits, client_key
 from sabacc.apps.server.manager import TableManager, storage_workers
 from sabacc.apps.server.protocol import (
@@ -348,7 +349,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         charge_table(request)
         m = mgr()
-        return await m.create(body, await request_user(request, m, community))
+        made = await m.create(body, await request_user(request, m, community))
+        seat_taken(m, made, request)  # for rating integrity (integrity.py)
+        return made
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
@@ -358,7 +361,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
         m = mgr()
         user = await request_user(request, m, community)
-        return await m.join(code, body.name, body.seat, body.host_token, user)
+        joined = await m.join(code, body.name, body.seat, body.host_token, user)
+        seat_taken(m, joined, request)  # for rating integrity (integrity.py)
+        return joined
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(code: str, body: TokenBody) -> dict[str, Any]:

@@ -54,6 +54,7 @@ from sabacc.apps.server.auth import (
 from sabacc.apps.server.clock import TurnClock
 from sabacc.apps.server.connection import Connection
 from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.integrity import origins_of
 from sabacc.apps.server.protocol import MAX_CHAT, CreateTable
 from sabacc.apps.server.recovery import idle_codes, table_from_store, undo_last
 from sabacc.apps.server.settings import Settings
@@ -1076,8 +1077,11 @@ class TableManager:
         tokens, bots, variant = list(rec.seat_tokens), list(rec.bots), table.variant
         try:
             summaries = summarise(game)
+            linked, pairs = origins_of(self).linked(table.code), self.settings.rating_pair_games
             await self.read(
-                lambda: self.store.record_results(rec.id, variant, tokens, bots, summaries)
+                lambda: self.store.record_results(
+                    rec.id, variant, tokens, bots, summaries, linked=linked, pair_limit=pairs
+                )
             )
         except Exception:
             # Not a reason to stop the server's writes (as a lost database is): the game is

@@ -3,14 +3,15 @@ player summaries, ratings and friends (mixed into :class:`sabacc.services.store.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import String, case, cast, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from sabacc.services.community.ratings import MU, SIGMA, Rating, display, rated
 from sabacc.services.community.ratings import update as rate_game
@@ -272,10 +273,17 @@ class CommunityStore:
         summaries: Sequence[SeatSummary],
         *,
         rate: bool = True,
+        linked: Collection[tuple[int, int]] = (),
+        pair_limit: int = 0,
     ) -> bool:
         """Store a finished game's human seats' summaries and, if it is rated (two accounts
         or more), update the ratings of its accounts. Once per game: a second call changes
-        nothing. Returns whether the game was rated."""
+        nothing. Returns whether the game was rated.
+
+        Rating integrity (issue 31 S5): the game is not rated when two different accounts hold
+        seats the server ``linked`` (pairs of seats taken from one address or device), nor when
+        a pair of its accounts has had ``pair_limit`` rated games together (0: no limit) in the
+        last :data:`PAIR_WINDOW`."""
         with self.session.begin() as s:
             if s.scalar(select(PlayerGameRow.id).where(PlayerGameRow.game_id == game_id)):
                 return False
@@ -288,6 +296,10 @@ class CommunityStore:
             )
             users: list[int | None] = [owners.get(t) if t else None for t in tokens]
             is_rated = rate and rated(users)
+            if is_rated and _linked_accounts(users, linked):
+                is_rated = False
+            if is_rated and pair_limit > 0 and _pair_played_out(s, users, pair_limit):
+                is_rated = False
             now = utcnow()
             for summary in summaries:
                 seat = summary.seat
@@ -485,3 +497,36 @@ def _aware(moment: datetime) -> datetime:
     from datetime import UTC
 
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+#: The window of :meth:`CommunityStore.record_results`'s limit on one pair's rated games.
+PAIR_WINDOW = timedelta(days=1)
+
+
+def _linked_accounts(users: Sequence[int | None], linked: Collection[tuple[int, int]]) -> bool:
+    """Whether two different accounts hold a pair of ``linked`` seats."""
+    for a, b in linked:
+        if 0 <= a < len(users) and 0 <= b < len(users):
+            ua, ub = users[a], users[b]
+            if ua is not None and ub is not None and ua != ub:
+                return True
+    return False
+
+
+def _pair_played_out(s: Session, users: Sequence[int | None], limit: int) -> bool:
+    """Whether a pair of the accounts ``users`` had ``limit`` rated games together lately."""
+    accounts = sorted({u for u in users if u is not None})
+    since = utcnow() - PAIR_WINDOW
+    mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+    for a, b in combinations(accounts, 2):
+        together = s.scalar(
+            select(func.count(func.distinct(mine.game_id)))
+            .join(theirs, theirs.game_id == mine.game_id)
+            .where(
+                mine.user_id == a, mine.rated.is_(True), mine.finished_at >= since,
+                theirs.user_id == b, theirs.rated.is_(True),
+            )
+        )  # fmt: skip
+        if int(together or 0) >= limit:
+            return True
+    return False
