@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.apps.server.helpers import ServerProcess
+from tests.apps.server.test_community import SHARED
 from tests.e2e.test_browser import ARTIFACTS, _errors, _take_turn, browser
 
 pytest.importorskip("playwright")
@@ -23,7 +24,8 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv = ServerProcess(
-        tmp_path_factory.mktemp("community") / "c.db", extra=["--leaderboard-min-games", "1"]
+        tmp_path_factory.mktemp("community") / "c.db",
+        extra=["--leaderboard-min-games", "1", *SHARED],
     ).start()
     yield srv
     srv.stop()

@@ -23,6 +23,9 @@ from tests.apps.server.helpers import UNLIMITED, Client, ServerProcess, play
 
 PASSWORD = "correct horse battery"
 QUICK = {"game_end": "hands:1"}
+#: Every test client shares 127.0.0.1: declared a shared address (a NAT), it links no accounts
+#: for ratings, so two test browsers are two people (apps/server/integrity.py).
+SHARED = ("--shared-addresses", "127.0.0.1/32")
 
 
 class Browser:
@@ -69,6 +72,7 @@ def site(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
         # The TLS test plays the proxy on loopback: trust it (its X-Forwarded-Proto).
         extra=[
             *UNLIMITED,
+            *SHARED,
             "--leaderboard-min-games",
             "1",
             "--login-attempts",
@@ -212,7 +216,7 @@ def _two_player_game(
     site: ServerProcess, host: Browser, guest: Browser, seats: list[str] | None = None
 ) -> tuple[str, list[str]]:
     made = host.create(
-        seats=seats or ["human", "human", "bot:easy"], player_name="host", options=QUICK,
+        seats=seats or ["human", "human", "bot:easy"], player_name="Hana", options=QUICK,
         turn_timer=0,
     )  # fmt: skip
     joined = guest.join(made["code"], "guest")

@@ -95,7 +95,7 @@ def test_host_starts_early_with_the_seats_taken(server: ServerProcess) -> None:
     async def main() -> None:
         created = server.create(
             seats=["human", "human", "human", "bot:heuristic"],
-            player_name="Host",
+            player_name="Hana",
             turn_timer=0,
             options={"game_end": "hands:1"},
         )
@@ -112,7 +112,7 @@ def test_host_starts_early_with_the_seats_taken(server: ServerProcess) -> None:
         st = await guest.wait_for(lambda m: m["type"] == "state" and m["game"] is not None)
         assert st["table"]["status"] == "playing"
         # The empty seat was removed: three players, the guest now sits at seat 1.
-        assert [s["name"] for s in st["game"]["seats"]] == ["Host", "Guest", "K-2SO"]
+        assert [s["name"] for s in st["game"]["seats"]] == ["Hana", "Guest", "K-2SO"]
         assert st["you"]["seat"] == 1
         join = server.get(f"/api/tables/{code}")
         assert join.json()["status"] == "playing"

@@ -185,7 +185,7 @@ def test_host_who_watched_sits_down_and_stays_host(server: ServerProcess) -> Non
         assert created["seat"] is None
         r = httpx.post(
             f"{server.base}/api/tables/{code}/join",
-            json={"name": "Host", "seat": 1, "host_token": host_token},
+            json={"name": "Hana", "seat": 1, "host_token": host_token},
         )
         assert r.status_code == 200 and r.json()["token"] == host_token
         # A stranger cannot borrow host rights with a made-up host token.
@@ -199,7 +199,7 @@ def test_host_who_watched_sits_down_and_stays_host(server: ServerProcess) -> Non
         assert host.welcome is not None and host.welcome["host"] and host.welcome["seat"] == 1
         await host.send({"type": "start"})
         st = await host.wait_for(lambda m: m["type"] == "state" and m["game"] is not None)
-        assert [s["name"] for s in st["game"]["seats"]] == ["Other", "Host"]
+        assert [s["name"] for s in st["game"]["seats"]] == ["Other", "Hana"]
         await host.close()
 
     asyncio.run(main())

@@ -53,7 +53,7 @@ def test_away_clears_on_back(server: ServerProcess) -> None:
 def test_connected_players_keep_their_seats_across_new_game(server: ServerProcess) -> None:
     async def main() -> None:
         created = server.create(
-            seats=["human", "human", "human"], player_name="Host", turn_timer=0.15,
+            seats=["human", "human", "human"], player_name="Hana", turn_timer=0.15,
             options={"game_end": "hands:1"},
         )  # fmt: skip
         code = created["code"]
@@ -70,7 +70,7 @@ def test_connected_players_keep_their_seats_across_new_game(server: ServerProces
         await host.send({"type": "new_game"})
         st = await host.wait_for(_state(lambda m: m["table"]["status"] != "finished"))
         seats = st["table"]["seats"]
-        assert st["you"]["seat"] == 0 and seats[0]["name"] == "Host" and not seats[0]["away"]
+        assert st["you"]["seat"] == 0 and seats[0]["name"] == "Hana" and not seats[0]["away"]
         assert seats[guest["seat"]]["name"] == "Guest" and seats[guest["seat"]]["taken"]
         assert not seats[gone["seat"]]["taken"]  # away and not connected: the seat is freed
         assert st["table"]["host_seat"] == 0

@@ -148,6 +148,25 @@ def serve(
     hash_queue: Annotated[
         int, typer.Option(help="Hashes waiting for a thread before more get 503 (0: any).")
     ] = 8,
+    shared_addresses: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A network (CIDR) many players share, e.g. a NAT: its address does not link "
+            "accounts for ratings (repeatable)."
+        ),
+    ] = None,
+    rating_pair_games: Annotated[
+        int, typer.Option(help="Rated games one pair of accounts may play together a day (0: any).")
+    ] = 3,
+    friends_max: Annotated[
+        int, typer.Option(help="Accounts one account may follow as friends (0: any).")
+    ] = 200,
+    friend_adds_per_hour: Annotated[
+        int, typer.Option(help="Friends one account may add per hour (0: any).")
+    ] = 30,
+    invites_pending: Annotated[
+        int, typer.Option(help="Invitations one account may have pending at once (0: any).")
+    ] = 10,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -195,6 +214,11 @@ def serve(
             *(trusted_proxy or ()),
             *([forwarded_allow_ips] if forwarded_allow_ips else []),
         ),
+        shared_addresses=tuple(shared_addresses or ()),
+        rating_pair_games=rating_pair_games,
+        friends_max=friends_max,
+        friend_adds_per_hour=friend_adds_per_hour,
+        invites_pending=invites_pending,
     )
     from sabacc.apps.server.proxies import parse_networks
 

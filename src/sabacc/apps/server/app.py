@@ -74,8 +74,8 @@ def open_store(settings: Settings) -> Store:
         store.close()
         raise StoreBusy("--cluster needs PostgreSQL: SQLite is one server per file")
     try:
-        if not settings.cluster:
-            store.claim()  # one server per database: a second one stops here
+        # One server per database (or cluster servers only): a second one stops here.
+        store.claim(shared=settings.cluster)
     except StoreBusy as exc:
         log.error("%s", exc)
         store.close()
@@ -107,7 +107,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tasks = [
         asyncio.create_task(manager.run_evictions()),
         asyncio.create_task(sweep_limits(site)),
-        asyncio.create_task(manager.run_leases() if settings.cluster else manager.keep_claim()),
+        asyncio.create_task(manager.keep_claim()),
+        *([asyncio.create_task(manager.run_leases())] if settings.cluster else []),
         asyncio.create_task(manager.run_expiry()),
         asyncio.create_task(site.community.run_matches(manager)),
     ]

@@ -16,13 +16,13 @@ from sabacc.apps.server.encode import Parts, dumps, encode
 from sabacc.apps.server.outgoing import ErrorMessage, Pong, Turn, Welcome, You
 from sabacc.apps.server.protocol import PROTOCOL_VERSION
 from sabacc.apps.server.runs import RUNS, RunMemo, _timer_marked, rendered_run
+from sabacc.apps.server.table import variant_info
 from sabacc.core.events import Event, HandStarted
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
 from sabacc.services.explain import explain_hand
 from sabacc.services.messages import LANGUAGES
 from sabacc.services.render import events_json
-from sabacc.variants.registry import lookup
 
 if TYPE_CHECKING:
     from sabacc.apps.server.connection import Connection
@@ -70,19 +70,19 @@ def table_info(table: Table) -> dict[str, Any]:
             seat = conn.seat
             if seat is not None:
                 connected[seat] = connected.get(seat, 0) + 1
-        info = lookup(table.variant)
+        info = variant_info(table.variant)  # None: an unknown variant's quarantined table
         table.info_cache = {
             "code": table.code,
             "name": table.name,
             "variant": table.variant,
-            "title": info.title,
+            "title": table.title,
             "options": dict(table.options),
             "turn_timer": table.turn_timer,
             "status": table.status,
             "problem": table.problem,
             "game_no": table.games_played,
-            "min_players": info.min_players,
-            "max_players": info.max_players,
+            "min_players": info.min_players if info else len(table.seats),
+            "max_players": info.max_players if info else len(table.seats),
             "spectators": sum(1 for c in table.conns if c.seat is None),
             "host_seat": table.seat_of(table.host_hash),
             "seats": [

@@ -173,8 +173,7 @@ class Persistence:
                 try:
                     await asyncio.to_thread(self.store.ping)
                     # A PostgreSQL restart dropped this server's claim: take it again.
-                    if not self.settings.cluster:
-                        await asyncio.to_thread(self.store.claim)
+                    await asyncio.to_thread(self.store.claim)
                 except StoreBusy as exc:
                     log.error("the database answers, but %s", exc)
                     continue

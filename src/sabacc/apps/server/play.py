@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server import trace
 from sabacc.apps.server.errors import ServerError
+from sabacc.apps.server.integrity import origins_of
 from sabacc.apps.server.persistence import storage_down
 from sabacc.apps.server.recovery import undo_last
 from sabacc.apps.server.table import Table
@@ -165,8 +166,11 @@ class Play:
         store = self.m.store
         try:
             summaries = summarise(game)
+            linked, pairs = origins_of(self.m).linked(table.code), self.m.settings.rating_pair_games
             await self.m.read(
-                lambda: store.record_results(rec.id, variant, tokens, bots, summaries)
+                lambda: store.record_results(
+                    rec.id, variant, tokens, bots, summaries, linked=linked, pair_limit=pairs
+                )
             )
         except Exception:
             # Not a reason to stop the server's writes (as a lost database is): the game is

@@ -17,6 +17,7 @@ from sabacc.core.errors import SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.store import GameRecord, TableRecord
 from sabacc.services.store.repository import DATA_ERRORS
+from sabacc.variants.registry import lookup
 
 log = logging.getLogger("sabacc.apps.server")
 
@@ -49,6 +50,9 @@ def table_from_store(rec: TableRecord) -> Table:
     table = table_from_record(rec)
     if rec.damage is not None:
         return _quarantine(table, rec.damage)
+    unloadable = check_table_row(rec)
+    if unloadable is not None:
+        return _quarantine(table, unloadable)
     if rec.game is not None:
         try:
             game = replay_game(rec.game)
@@ -64,6 +68,18 @@ def table_from_store(rec: TableRecord) -> Table:
     elif table.status == "playing":  # pragma: no cover - a game row always exists
         table.status = "waiting"
     return table
+
+
+def check_table_row(rec: TableRecord) -> str | None:
+    """What makes a stored table row unplayable before any game is replayed (None: nothing):
+    a variant this server does not know (a plug-in removed, a row from a newer release), or
+    options its variant refuses. Such a row used to break every page listing it."""
+    try:
+        info = lookup(rec.variant)
+        info.options_type.from_mapping(dict(rec.options))
+    except (SabaccError, TypeError, ValueError, AttributeError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def _quarantine(table: Table, reason: str) -> Table:

@@ -256,8 +256,10 @@ class Seating:
 
     async def not_an_account(self, name: str) -> None:
         """A guest may not sit under an account's username (nobody passes for someone else)."""
+        from sabacc.apps.server.names import check_guest_name
         from sabacc.services.community.accounts import name_key
 
+        await check_guest_name(self.m, name)  # nor under a look-alike of one, or of a bot's
         key = name_key(name)
         if len(key) <= 20 and await self.m.read(lambda: self.store.user_by_key(key)) is not None:
             raise ServerError(

@@ -101,3 +101,13 @@ class Settings:
     hash_queue: int = 8
     #: Rated games an account needs to appear on a leaderboard.
     leaderboard_min_games: int = 5
+    #: Rating integrity (sabacc.apps.server.integrity): networks (CIDR) many people share, whose
+    #: address links no accounts (their browsers still do), and the rated games one pair of
+    #: accounts may play together in a day (0: any).
+    shared_addresses: tuple[str, ...] = ()
+    rating_pair_games: int = 3
+    #: Friends and invitations (sabacc.apps.server.social; 0: no limit): accounts one account
+    #: may follow, friends it may add in an hour, invitations it may have pending at once.
+    friends_max: int = 200
+    friend_adds_per_hour: int = 30
+    invites_pending: int = 10

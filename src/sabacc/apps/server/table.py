@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from sabacc.apps.server.auth import same_hash
 from sabacc.apps.server.outgoing import ChatLine
+from sabacc.core.errors import SabaccError
 from sabacc.core.events import HandStarted
 from sabacc.engine.game import Game
+from sabacc.engine.variant import VariantInfo
 from sabacc.services.bots import Bot, make_bot
 from sabacc.services.store import GameRecord, SeatRecord, TableRecord
 from sabacc.variants.registry import lookup
@@ -96,7 +98,7 @@ class Table:
 
     @property
     def title(self) -> str:
-        return lookup(self.variant).title
+        return variant_title(self.variant)
 
     def seat_of(self, token_hash: str | None) -> int | None:
         if token_hash is None:
@@ -162,3 +164,18 @@ def table_from_record(rec: TableRecord) -> Table:
         created_at=rec.created_at.timestamp(),
         seats=list(rec.seats),
     )
+
+
+def variant_info(name: str) -> VariantInfo | None:
+    """The record of the variant ``name``, None if this server does not know it (a stored
+    table of a variant since removed: quarantined, and still shown)."""
+    try:
+        return lookup(name)
+    except SabaccError:
+        return None
+
+
+def variant_title(name: str) -> str:
+    """The variant's title, or its stored name if this server does not know it."""
+    info = variant_info(name)
+    return name if info is None else info.title

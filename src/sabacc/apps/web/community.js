@@ -214,9 +214,10 @@ export async function profilePage(name) {
       .join("");
     const recent = prof.recent
       .map(
-        (g) => `<li><a href="${esc(g.url)}" data-link>${esc(g.table_name)}</a>
+        // An unlisted table's game comes without its code or link (the code is its secret).
+        (g) => `<li>${g.url ? `<a href="${esc(g.url)}" data-link>${esc(g.table_name)}</a>` : esc(g.table_name)}
           <span class="muted">${esc(variantTitle(g.variant))} · ${esc(t("place_of", { place: g.place, n: g.players }))} · <span class="${g.net >= 0 ? "up" : "down"}">${signed(g.net)}</span>${g.rated ? ` · ${t("rated_game")}` : ""}</span>
-          <a class="small" href="${esc(g.url)}" data-link>${t("open_history")}</a></li>`,
+          ${g.url ? `<a class="small" href="${esc(g.url)}" data-link>${t("open_history")}</a>` : ""}</li>`,
       )
       .join("");
     const since = new Date(prof.since).toLocaleDateString(getLang() === "ja" ? "ja-JP" : "en-GB");

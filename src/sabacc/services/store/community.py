@@ -3,14 +3,15 @@ player summaries, ratings and friends (mixed into :class:`sabacc.services.store.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import String, case, cast, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from sabacc.services.community.ratings import MU, SIGMA, Rating, display, rated
 from sabacc.services.community.ratings import update as rate_game
@@ -67,6 +68,19 @@ class CommunityStore:
         with self.session() as s:
             row = s.scalars(select(UserRow).where(UserRow.name_key == key)).first()
             return None if row is None else _user(row)
+
+    def usernames_after(self, user_id: int, limit: int = 10_000) -> list[tuple[int, str]]:
+        """``(id, username)`` of the accounts made after the account ``user_id`` (0: all),
+        oldest first, at most ``limit``: the server's index of names to compare look-alikes
+        with is kept by reading only the new ones."""
+        with self.session() as s:
+            rows = s.execute(
+                select(UserRow.id, UserRow.username)
+                .where(UserRow.id > user_id)
+                .order_by(UserRow.id)
+                .limit(limit)
+            ).all()
+        return [(int(i), str(n)) for i, n in rows]
 
     def user_by_id(self, user_id: int) -> UserRecord | None:
         with self.session() as s:
@@ -259,10 +273,17 @@ class CommunityStore:
         summaries: Sequence[SeatSummary],
         *,
         rate: bool = True,
+        linked: Collection[tuple[int, int]] = (),
+        pair_limit: int = 0,
     ) -> bool:
         """Store a finished game's human seats' summaries and, if it is rated (two accounts
         or more), update the ratings of its accounts. Once per game: a second call changes
-        nothing. Returns whether the game was rated."""
+        nothing. Returns whether the game was rated.
+
+        Rating integrity (issue 31 S5): the game is not rated when two different accounts hold
+        seats the server ``linked`` (pairs of seats taken from one address or device), nor when
+        a pair of its accounts has had ``pair_limit`` rated games together (0: no limit) in the
+        last :data:`PAIR_WINDOW`."""
         with self.session.begin() as s:
             if s.scalar(select(PlayerGameRow.id).where(PlayerGameRow.game_id == game_id)):
                 return False
@@ -275,6 +296,10 @@ class CommunityStore:
             )
             users: list[int | None] = [owners.get(t) if t else None for t in tokens]
             is_rated = rate and rated(users)
+            if is_rated and _linked_accounts(users, linked):
+                is_rated = False
+            if is_rated and pair_limit > 0 and _pair_played_out(s, users, pair_limit):
+                is_rated = False
             now = utcnow()
             for summary in summaries:
                 seat = summary.seat
@@ -330,7 +355,8 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ profiles
     def profile(self, user_id: int, recent: int = 10) -> dict[str, Any]:
-        """An account's stats per variant, its ratings and its most recent games."""
+        """An account's stats per variant, its ratings and its most recent games (the code and
+        link of a game at an unlisted table are None: a profile is public)."""
         with self.session() as s:
             rows = s.execute(
                 select(
@@ -363,7 +389,7 @@ class CommunityStore:
                 select(
                     PlayerGameRow.variant, PlayerGameRow.place, PlayerGameRow.players,
                     PlayerGameRow.net, PlayerGameRow.rated, PlayerGameRow.finished_at,
-                    GameRow.number, TableRow.code, TableRow.name,
+                    GameRow.number, TableRow.code, TableRow.name, TableRow.listed,
                 )
                 .join(GameRow, GameRow.id == PlayerGameRow.game_id)
                 .join(TableRow, TableRow.id == GameRow.table_id)
@@ -396,8 +422,10 @@ class CommunityStore:
                 {
                     "variant": g.variant, "place": g.place, "players": g.players, "net": g.net,
                     "rated": g.rated, "finished_at": _aware(g.finished_at).isoformat(),
-                    "game": g.number, "table": g.code, "table_name": g.name,
-                    "url": f"/t/{g.code}?game={g.number}",
+                    "game": g.number, "table_name": g.name,
+                    # A profile is public: an unlisted table's code (its only secret) stays out.
+                    "table": g.code if g.listed else None,
+                    "url": f"/t/{g.code}?game={g.number}" if g.listed else None,
                 }
                 for g in games
             ],
@@ -469,3 +497,36 @@ def _aware(moment: datetime) -> datetime:
     from datetime import UTC
 
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+#: The window of :meth:`CommunityStore.record_results`'s limit on one pair's rated games.
+PAIR_WINDOW = timedelta(days=1)
+
+
+def _linked_accounts(users: Sequence[int | None], linked: Collection[tuple[int, int]]) -> bool:
+    """Whether two different accounts hold a pair of ``linked`` seats."""
+    for a, b in linked:
+        if 0 <= a < len(users) and 0 <= b < len(users):
+            ua, ub = users[a], users[b]
+            if ua is not None and ub is not None and ua != ub:
+                return True
+    return False
+
+
+def _pair_played_out(s: Session, users: Sequence[int | None], limit: int) -> bool:
+    """Whether a pair of the accounts ``users`` had ``limit`` rated games together lately."""
+    accounts = sorted({u for u in users if u is not None})
+    since = utcnow() - PAIR_WINDOW
+    mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+    for a, b in combinations(accounts, 2):
+        together = s.scalar(
+            select(func.count(func.distinct(mine.game_id)))
+            .join(theirs, theirs.game_id == mine.game_id)
+            .where(
+                mine.user_id == a, mine.rated.is_(True), mine.finished_at >= since,
+                theirs.user_id == b, theirs.rated.is_(True),
+            )
+        )  # fmt: skip
+        if int(together or 0) >= limit:
+            return True
+    return False

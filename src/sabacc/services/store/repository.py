@@ -198,6 +198,21 @@ class StoreBusy(Exception):
 CLAIM_KEY = 0x736162616363
 
 
+def _busy(what: str, shared: bool, cluster_holds: bool | None) -> str:
+    """Why a claim was refused: who holds ``what`` (a plain server, cluster servers)."""
+    if shared:
+        return (
+            f"another sabacc server is using {what} without --cluster: cluster servers share "
+            "a database only with each other; one server per database"
+        )
+    if cluster_holds:
+        return (
+            f"another sabacc server is using {what}: --cluster servers lease its tables, and a "
+            "plain server would give their seats away again; one server per database"
+        )
+    return f"another sabacc server is using {what}: one server per database"
+
+
 class Store(CommunityStore):
     """Tables, seats, games and actions in a relational database."""
 
@@ -220,6 +235,8 @@ class Store(CommunityStore):
         self._writer_generation = 0
         self._claim_file: IO[str] | None = None
         self._claim_conn: Connection | None = None
+        #: Whether the claim is a cluster server's, shared with the other cluster servers.
+        self._claim_shared = False
 
     def close(self) -> None:
         with self._writers_lock:
@@ -236,15 +253,22 @@ class Store(CommunityStore):
             self._claim_file = None
         self.engine.dispose()
 
-    def claim(self) -> None:
+    def claim(self, shared: bool | None = None) -> None:
         """Make this process the one server of this database, or raise :class:`StoreBusy`.
 
-        Two servers on one database would give one seat to two people. SQLite: an exclusive
-        lock on a file beside the database (``<file>.server-lock``); PostgreSQL: a session
-        advisory lock on a connection of its own. The operating system or the database drops
-        the claim when the process dies, so a killed server's successor starts at once. Calling
-        it again renews a PostgreSQL claim lost with its connection (a database restart).
+        Two servers on one database would give one seat to two people. SQLite: a lock on a
+        file beside the database (``<file>.server-lock``); PostgreSQL: a session advisory lock
+        on a connection of its own. A plain server takes it exclusively; ``--cluster`` servers
+        (``shared=True``) share it among themselves (their tables are leased one by one), so a
+        plain server refuses a database cluster servers use and a cluster server refuses one a
+        plain server uses. The operating system or the database drops the claim when the
+        process dies, so a killed server's successor, of either kind, starts at once: there is
+        no marker left to expire. Calling it again (``shared`` None: as before) renews a
+        PostgreSQL claim lost with its connection (a database restart).
         """
+        if shared is not None:
+            self._claim_shared = shared
+        shared = self._claim_shared
         url = self.engine.url
         backend = url.get_backend_name()
         if backend == "sqlite":
@@ -253,13 +277,10 @@ class Store(CommunityStore):
                 return
             handle = open(f"{path}.server-lock", "a")  # noqa: SIM115 - held until close()
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(handle, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
             except OSError:
                 handle.close()
-                raise StoreBusy(
-                    f"another sabacc server is using the database file {path}: "
-                    "one server per database"
-                ) from None
+                raise StoreBusy(_busy(f"the database file {path}", shared, None)) from None
             self._claim_file = handle
             return
         if backend != "postgresql":
@@ -273,14 +294,24 @@ class Store(CommunityStore):
                 self._claim_conn.invalidate()
                 self._claim_conn = None
         conn = self.engine.connect()
-        got = conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": CLAIM_KEY}).scalar()
+        kind = "_shared" if shared else ""
+        got = conn.execute(
+            text(f"SELECT pg_try_advisory_lock{kind}(:key)"), {"key": CLAIM_KEY}
+        ).scalar()
         conn.commit()
         if not got:
+            cluster_holds = None
+            if not shared:  # held by a plain server, or shared by cluster servers?
+                cluster_holds = bool(
+                    conn.execute(
+                        text("SELECT pg_try_advisory_lock_shared(:key)"), {"key": CLAIM_KEY}
+                    ).scalar()
+                )
+                if cluster_holds:
+                    conn.execute(text("SELECT pg_advisory_unlock_shared(:key)"), {"key": CLAIM_KEY})
+                conn.commit()
             conn.close()
-            raise StoreBusy(
-                f"another sabacc server is using the database {redact_url(self.url)}: "
-                "one server per database"
-            )
+            raise StoreBusy(_busy(f"the database {redact_url(self.url)}", shared, cluster_holds))
         self._claim_conn = conn
 
     def ping(self) -> None:

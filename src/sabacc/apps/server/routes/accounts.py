@@ -27,6 +27,7 @@ from sabacc.apps.server.community import (
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.manager import TableManager
+from sabacc.apps.server.names import account_deleted, account_made, check_new_username
 from sabacc.apps.server.site import site_of
 from sabacc.services.community import accounts
 from sabacc.services.community.accounts import AccountError
@@ -134,8 +135,9 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
         raise ServerError(exc.code, exc.message) from None
     gate = site_of(request).passwords
     gate.signup(client_of(request))
-    hashed = await gate.run(accounts.hash_password, body.password)
     m = site_of(request).tables
+    await check_new_username(m, username)  # nor a look-alike of an account's or a bot's
+    hashed = await gate.run(accounts.hash_password, body.password)
     try:
         user = await m.read(
             lambda: m.store.create_user(username, accounts.name_key(username), hashed)
@@ -144,6 +146,7 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
         raise ServerError(
             "username_taken", f"the username {username!r} is taken", status=409
         ) from None
+    account_made(m, user.username)
     claimed = await m.persist(claim(m, user, body.tokens))
     await start_session(request, response, user)
     return {"user": user_json(user), "claimed": claimed}
@@ -246,6 +249,7 @@ async def delete_account(
     account = user.id
     hashes = await m.persist(lambda: m.store.delete_user(account, accounts.DELETED_NAME))
     m.forget_names(hashes, accounts.DELETED_NAME)
+    account_deleted(m)  # the name may be taken again
     community = site_of(request).community
     community.seen.pop(account, None)
     community.invites.pop(account, None)

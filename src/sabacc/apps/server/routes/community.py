@@ -20,8 +20,12 @@ from sabacc.apps.server.community import (
 )
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.manager import TableManager
+from sabacc.apps.server.names import check_guest_name
+from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.routes.accounts import check_csrf, logged_in, user_json
 from sabacc.apps.server.site import site_of
+from sabacc.apps.server.social import social_limits
+from sabacc.apps.server.table import variant_title
 from sabacc.core.errors import SabaccError
 from sabacc.services.bots import LEVELS
 from sabacc.services.community import accounts
@@ -45,7 +49,7 @@ async def profile(
     account = user.id
     stats = await m.read(lambda: m.store.profile(account))
     for row in stats["variants"]:
-        row["title"] = lookup(row["variant"]).title
+        row["title"] = variant_title(row["variant"])
     return {
         **user_json(user),
         "since": user.created_at.isoformat(),
@@ -123,6 +127,9 @@ async def add_friend(body: UsernameBody, request: Request) -> dict[str, Any]:
         raise ServerError("bad_friend", "you cannot add yourself")
     m = site_of(request).tables
     ids = (user.id, friend.id)
+    following = len(await m.read(lambda: m.store.friends(ids[0])))
+    site = site_of(request)
+    social_limits(request, site.settings).friend_added(user.id, following)  # S12's limits
     added = await m.persist(lambda: m.store.add_friend(*ids))
     return {"ok": True, "added": added, "username": friend.username}
 
@@ -149,6 +156,7 @@ async def invite(code: str, body: UsernameBody, request: Request) -> dict[str, A
     mine = await m.read(lambda: m.store.token_owners([s.token_hash for s in table.seats]))
     if user.id not in mine.values():
         raise ServerError("not_seated", "invite people to a table you sit at", status=403)
+    social_limits(request, site_of(request).settings).invite_sent(user.id)  # S12's limits
     invitation = Invite(user.username, table.code, table.name, time.monotonic())
     site_of(request).community.invite(friend.id, invitation)
     return {"ok": True, "username": friend.username}
@@ -174,9 +182,12 @@ async def match(body: MatchBody, request: Request) -> dict[str, Any]:
     name = user.username if user is not None else clean_name(body.name)
     if not name:
         raise ServerError("bad_name", "please give a name")
+    if user is None:
+        await check_guest_name(site_of(request).tables, name)  # before a table is made for it
     community = site_of(request).community
     if len(community.tickets) >= MAX_TICKETS:
         raise ServerError("match_busy", "too many players are waiting: try again soon", 503)
+    charge_table(request)  # a quick match makes a table: the same quota as a create
     ticket = community.enqueue(body.model_copy(update={"variant": info.name}), user, name)
     await community.match_now(site_of(request).tables)
     return ticket_json(community, ticket)

@@ -14,8 +14,9 @@ from sabacc.apps.server.catalogue import variants_catalogue
 from sabacc.apps.server.clock import odds_hints
 from sabacc.apps.server.community import request_user
 from sabacc.apps.server.errors import ServerError
-from sabacc.apps.server.limits import client_key
+from sabacc.apps.server.integrity import seat_taken
 from sabacc.apps.server.protocol import CreateTable, JoinTable, TokenBody
+from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.site import site_of
 
 #: Seconds an odds hint may take before the request is refused (``odds_busy``).
@@ -42,18 +43,13 @@ async def list_tables(request: Request) -> dict[str, Any]:
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
-    """A new table (at most ``tables_per_hour`` per client)."""
+    """A new table (at most ``tables_per_hour`` per client, quick matches included)."""
     site = site_of(request)
-    client = client_key(request.client.host if request.client else None)
-    if not site.limits.create(client):
-        raise ServerError(
-            "too_many_tables_created",
-            f"one client may create {site.settings.tables_per_hour} tables an hour: "
-            "try again later",
-            status=429,
-        )
+    charge_table(request)
     m = site.tables
-    return await m.create(body, await request_user(request, m, site.community))
+    made = await m.create(body, await request_user(request, m, site.community))
+    seat_taken(m, made, request)  # for rating integrity (integrity.py)
+    return made
 
 
 @router.get("/api/tables/{code}")
@@ -68,7 +64,9 @@ async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, 
     site = site_of(request)
     m = site.tables
     user = await request_user(request, m, site.community)
-    return await m.join(code, body.name, body.seat, body.host_token, user)
+    joined = await m.join(code, body.name, body.seat, body.host_token, user)
+    seat_taken(m, joined, request)  # for rating integrity (integrity.py)
+    return joined
 
 
 @router.post("/api/tables/{code}/leave")
