@@ -133,13 +133,6 @@ def test_the_js_scan() -> None:
 
 
 # ---------------------------------------------------------------------- variant concepts
-#: Modules still reading a variant's piles or actions by name, each with why; the scan below
-#: keeps every other app and service module free of them, and fails on a new one.
-PENDING = {
-    "apps/commands/odds.py": "`sabacc odds` flags for the Spike family's piles (--sun, --moon)",
-    "apps/rl/features.py": "the generic RL features name the Spike family's action kinds",
-    "apps/tui/view.py": "pile_counts words the face-down piles by their keys",
-}
 #: The catalogue is words, not branches: its texts may say "gain" or "discard".
 TEXT = ("services/messages/",)
 
@@ -196,7 +189,7 @@ def test_no_variant_concepts_in_apps_and_services() -> None:
     for layer in ("apps", "services"):
         for path in sorted((PACKAGE / layer).rglob("*.py")):
             rel = path.relative_to(PACKAGE).as_posix()
-            if rel in PENDING or rel.startswith(TEXT):
+            if rel.startswith(TEXT):
                 continue
             offences += [
                 f"{rel}:{line}: {text!r}"
@@ -206,13 +199,6 @@ def test_no_variant_concepts_in_apps_and_services() -> None:
         "read the variant's declared piles and action kinds (VariantInfo.piles, .actions, "
         ".fields) instead of naming them:\n" + "\n".join(offences)
     )
-
-
-def test_the_pending_modules_still_need_it() -> None:
-    # An entry leaves the list once its module is clean: the list only shrinks.
-    words = variant_concepts()
-    for rel in PENDING:
-        assert concept_offences((PACKAGE / rel).read_text(encoding="utf-8"), words), rel
 
 
 _CODE = re.compile(r"^\s*(//|\*|/\*)")

@@ -6,6 +6,7 @@ import itertools
 import json
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -263,3 +264,30 @@ def test_cli_play_with_hints() -> None:
     assert result.exit_code == 0, result.output
     assert "Odds of your options (exact)" in result.stdout
     assert "sabacc" in result.stdout and "Final standings" in result.stdout
+
+
+def test_cli_odds_cards_on_named_piles() -> None:
+    # The variant's declared piles take cards by name: the same odds as the old flags, Kessel's
+    # two face-up discards by their names as by --discard; a wrong name or two cards on a top
+    # are refused with the piles listed.
+    def odds(*args: str) -> Any:
+        result = runner.invoke(app, ["odds", *args, "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    hand = ["--hand", "+4 -2 +5"]
+    named = odds("-v", "surabat", *hand, "--pile", "sun=-7 +1 -9", "--pile", "moon=+3")
+    assert named == odds("-v", "surabat", *hand, "--sun", "-7 +1 -9", "--moon", "+3")
+    actions = [o["action"] for o in named["options"]]
+    assert "gain -7" in actions and "swap moon +4" in actions
+    assert odds("-v", "spike", "--hand", "+4 -2", "--pile", "discard=+3") == odds(
+        "-v", "spike", "--hand", "+4 -2", "--discard", "+3"
+    )
+    both = ["--pile", "sand discard=4s", "--pile", "blood discard=1b"]
+    assert odds("-v", "kessel", "--hand", "3s 5b", *both) == odds(
+        "-v", "kessel", "--hand", "3s 5b", "--discard", "4s 1b"
+    )
+    wrong = runner.invoke(app, ["odds", "-v", "surabat", *hand, "--pile", "draw=+3"])
+    assert wrong.exit_code != 0 and "sun, moon, discard" in wrong.output
+    two = runner.invoke(app, ["odds", "-v", "surabat", *hand, "--pile", "moon=+3 -4"])
+    assert two.exit_code != 0 and "takes one card" in two.output

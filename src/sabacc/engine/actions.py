@@ -116,10 +116,13 @@ class Field:
     round count, who starts), ``"dice"`` (beside the pots), ``"hidden"`` (read by the tables'
     own parts or not shown: a pile's known cards, a limit), ``"fact"`` (listed among the
     table's facts with its value, worded by the variant's ``fact.<key>`` if it has one).
+    ``count``: a text key (with ``{n}``) under which the tables also count the field in their
+    line of pile sizes (a number as it is, a list by its length; not while None or empty).
     """
 
     key: str
     show: str = "hidden"
+    count: str | None = None
 
     def __post_init__(self) -> None:
         if self.show not in FIELD_SHOWS:

@@ -66,6 +66,35 @@ ExtraWriter: TypeAlias = Callable[[MutableSequence[float], tuple[Any, ...]], Non
 
 
 @dataclass(frozen=True)
+class LastActions:
+    """The one-hot of each seat's last public action in the RL features: the heads of its
+    slots in order (a head of several words is matched as the text's start), and ``aliases``,
+    other first words counted in a slot (``{"exchange": "swap"}``)."""
+
+    heads: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def index(self, text: str | None) -> int:
+        """The slot of a last action's text, or of its first word alone (-1: none)."""
+        if not text:
+            return -1
+        for i, head in enumerate(self.heads):
+            if " " in head and text.startswith(head):
+                return i
+        word = text.split(" ", 1)[0]
+        word = self.aliases.get(word, word)
+        return self.heads.index(word) if word in self.heads else -1
+
+
+#: The last-action slots of the feature layout every variant has used so far (the compiled
+#: Spike-family core writes these indexes); a variant with other public actions declares its own.
+LAST_ACTIONS_V1 = LastActions(
+    ("stand", "gain", "swap", "discard", "check", "call", "bet", "raise", "junk", "call hand"),
+    {"exchange": "swap"},
+)
+
+
+@dataclass(frozen=True)
 class FeatureSpec:
     """A variant's RL feature spec (see the module docstring).
 
@@ -75,7 +104,8 @@ class FeatureSpec:
     ``bet_sizes(options)`` its default discrete bet sizes (None: the table's default);
     ``env_name`` the short name of its environments (``sabacc_<env_name>_v1``,
     ``sabacc/<Env_name>-v1``). The RL action table's other slots come from the variant's
-    declared action kinds (:attr:`sabacc.engine.variant.VariantInfo.actions`).
+    declared action kinds (:attr:`sabacc.engine.variant.VariantInfo.actions`);
+    ``last_actions`` the one-hot of each seat's last action.
     """
 
     phases: tuple[str, ...]
@@ -90,6 +120,7 @@ class FeatureSpec:
         default=None, repr=False
     )
     env_name: str = ""
+    last_actions: LastActions = LAST_ACTIONS_V1
 
 
 def card_ids(codes: Sequence[str], ids: Mapping[str, int]) -> bytes:

@@ -15,7 +15,7 @@ import pytest
 
 import sabacc
 from sabacc.apps.rl import ObservationEncoder, TableCore
-from sabacc.apps.rl.features import last_action_index
+from sabacc.engine.features import LAST_ACTIONS_V1
 from sabacc.variants.registry import lookup
 from tests.apps.rl.conftest import VARIANT_ENGINES, VARIANTS
 
@@ -32,7 +32,7 @@ def _by_code(view: tuple[Any, ...], codes: dict[int, str]) -> tuple[Any, ...]:
         return x
 
     phase, pot, sab, cur, dealer, own, total, seats, extra = view
-    rows = [(*r[:5], last_action_index(r[5]), cards(r[6])) for r in seats]
+    rows = [(*r[:5], LAST_ACTIONS_V1.index(r[5]), cards(r[6])) for r in seats]
     return (phase, pot, sab, cur, dealer, cards(own), total, rows, tuple(map(cards, extra)))
 
 

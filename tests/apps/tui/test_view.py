@@ -274,3 +274,19 @@ def test_the_status_line_says_a_turn_once_and_a_phase_otherwise(lang: str) -> No
     obs = spike.observation(spike.current_player)
     line = status_line(obs, "Spike", lang).plain
     assert vocabulary("corellian_spike", lang).phase(str(obs["phase"])) in line, line
+
+
+def test_pile_counts_are_the_fields_a_variant_declares_counted() -> None:
+    # Each counted field (Field.count) in its declared order; a list counted by its length;
+    # a variant that declares none has no line.
+    classic = sabacc.new_game("classic", players=2, seed=3).observation(0)
+    line = pile_counts(classic)
+    assert line is not None
+    assert line.plain == f"Deck {classic['deck']} · Out of play {classic['out_of_play']}"
+    ja = pile_counts(classic, "ja")
+    assert ja is not None and "デッキ" in ja.plain
+    surabat = sabacc.new_game("surabat", players=3, seed=2).observation(0)
+    shown = pile_counts(surabat)
+    assert shown is not None and shown.plain.startswith(f"Draw {surabat['draw_pile']}")
+    assert "Discard pile" not in shown.plain  # drawn as a pile there, not counted
+    assert pile_counts(sabacc.new_game("kessel", players=2, seed=1).observation(0)) is None

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from sabacc.apps.commands.common import VariantOpt
 from sabacc.variants.registry import DEFAULT_VARIANT
+
+if TYPE_CHECKING:
+    from sabacc.engine.variant import VariantInfo
 
 
 def register(app: typer.Typer) -> None:
@@ -32,12 +35,16 @@ def register(app: typer.Typer) -> None:
                 help="The discard top (adds the options that take it; Kessel: one per family)."
             ),
         ] = None,
-        sun: Annotated[
-            str | None, typer.Option(help='Surabat: the face-up Sun cards, "+2 -7 +1".')
+        pile: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="Cards on one of the variant's piles, as NAME=CARDS (repeatable): "
+                '--pile sun="+2 -7 +1" (Surabat\'s face-up Sun), --pile moon=+3 (a Moon card '
+                "you put there); Kessel: --pile 'sand discard=4s'. A wrong name lists them.",
+            ),
         ] = None,
-        moon: Annotated[
-            str | None, typer.Option(help="Surabat: the Moon top, if you put it there.")
-        ] = None,
+        sun: Annotated[str | None, typer.Option(hidden=True, help="--pile sun=CARDS.")] = None,
+        moon: Annotated[str | None, typer.Option(hidden=True, help="--pile moon=CARDS.")] = None,
         option: Annotated[
             list[str] | None,
             typer.Option("--option", "-o", help="A house rule as name=value (repeatable)."),
@@ -56,30 +63,35 @@ def register(app: typer.Typer) -> None:
 
         v = get_variant(variant, option)
         options = parse_options(option)
-        groups = {"hand": hand, "seen": seen, "discard": discard, "sun": sun, "moon": moon}
-        texts = {k: t.replace(",", " ").split() for k, t in groups.items() if t}
+        # The groups of cards given, in order: the hand, other seen cards, the discard top and
+        # each named pile's cards (the old --sun and --moon name their piles).
+        named = {"sun": sun, "moon": moon}
+        texts = {"hand": hand, "seen": seen, "tops": discard}
+        texts |= {name: text for name, text in named.items() if text}
+        texts |= dict(_pile_arg(arg) for arg in pile or ())
+        piles = _table_piles(v.info, [k for k in texts if k not in ("hand", "seen", "tops")])
+        groups = {k: t.replace(",", " ").split() for k, t in texts.items() if t}
         # Parse every card together so the deck's copy limits hold across the groups.
-        tokens = [t for k in ("hand", "seen", "discard", "sun", "moon") for t in texts.get(k, [])]
+        tokens = [t for words in groups.values() for t in words]
         try:
             parsed = v.parse_cards(tokens) if tokens else []
         except SabaccError as exc:
             fail(str(exc))
         values: dict[str, list[int]] = {}
+        codes: dict[str, list[str]] = {}
         i = 0
-        for k in ("hand", "seen", "discard", "sun", "moon"):
-            n = len(texts.get(k, []))
+        for k in texts:
+            n = len(groups.get(k, []))
             values[k] = [c.value for c in parsed[i : i + n]]
-            i += n
-        codes = {k: [c.code for c in parsed[: len(texts.get("hand", []))]] for k in ("hand",)}
-        i = len(codes["hand"])
-        for k in ("seen", "discard", "sun", "moon"):
-            n = len(texts.get(k, []))
             codes[k] = [c.code for c in parsed[i : i + n]]
             i += n
-        for k in ("discard", "moon"):
-            most = v.info.odds.discard_piles if k == "discard" else 1
-            if len(values[k]) > most:
-                fail(f"--{k} takes one card")
+        # Face-up tops, given by --discard or by their piles' names (Kessel's two discards).
+        tops = codes["tops"] + [codes[k][-1] for k, spot in piles.items() if spot == "top"]
+        if len(tops) > v.info.odds.discard_piles:
+            fail(f"--discard takes {v.info.odds.discard_piles} card(s): one per face-up pile")
+        for name, spot in piles.items():
+            if spot != "spread" and len(values[name]) > 1:
+                fail(f"--pile {name} takes one card (its top)")
         console = Console()
 
         def pct(p: Fraction) -> str:
@@ -90,8 +102,8 @@ def register(app: typer.Typer) -> None:
 
         if hand is None:
             try:
-                shown = values["seen"] + values["discard"] + values["sun"] + values["moon"]
-                shown_codes = codes["seen"] + codes["discard"] + codes["sun"] + codes["moon"]
+                shown = [x for k in texts if k != "hand" for x in values[k]]
+                shown_codes = [x for k in texts if k != "hand" for x in codes[k]]
                 dist = hand_distribution(v.name, cards, shown, options, shown_codes)
             except SabaccError as exc:
                 fail(str(exc))
@@ -118,9 +130,7 @@ def register(app: typer.Typer) -> None:
         if not values["hand"]:
             fail("--hand needs at least one card")
         try:
-            by_codes = improve_odds_codes(
-                v.name, codes["hand"], codes["seen"], codes["discard"], options
-            )
+            by_codes = improve_odds_codes(v.name, codes["hand"], codes["seen"], tops, options)
             results = (
                 by_codes
                 if by_codes is not None
@@ -128,10 +138,8 @@ def register(app: typer.Typer) -> None:
                     v.name,
                     values["hand"],
                     values["seen"],
-                    discard_top=values["discard"][0] if values["discard"] else None,
-                    sun=values["sun"],
-                    moon_top=values["moon"][0] if values["moon"] else None,
                     options=options,
+                    **_pile_odds(values["tops"], {name: values[name] for name in piles}, piles),
                 )
             )
             current = v.evaluate(parsed[: len(values["hand"])])
@@ -140,15 +148,15 @@ def register(app: typer.Typer) -> None:
         if json_out:
             out = {
                 "variant": v.name,
-                "hand": texts["hand"],
+                "hand": groups["hand"],
                 "current": {"name": current.name, "total": current.total, "rank": current.rank},
-                "seen": texts.get("seen", []),
+                "seen": groups.get("seen", []),
                 "options": [r.to_dict() for r in results],
             }
             typer.echo(json.dumps(out, indent=1))
             return
         table = Table(
-            title=f"{v.title}: {' '.join(texts['hand'])} is {current.name} "
+            title=f"{v.title}: {' '.join(groups['hand'])} is {current.name} "
             f"(total {current.total:+d})"
         )
         for col in ("option", "better", "same", "worse", "sabacc", "likeliest result"):
@@ -169,3 +177,53 @@ def register(app: typer.Typer) -> None:
             "[dim](?) the card is unknown: equally likely to be any card you have not seen. "
             "sabacc = the hand would also win the sabacc pot.[/dim]"
         )
+
+
+def _pile_arg(arg: str) -> tuple[str, str]:
+    """``NAME=CARDS`` of a ``--pile`` option."""
+    from sabacc.apps.commands.common import fail
+
+    name, sep, cards = arg.partition("=")
+    if not sep or not name.strip():
+        fail(f"--pile takes NAME=CARDS, not {arg!r}")
+    return name.strip().lower(), cards
+
+
+def _table_piles(info: VariantInfo, names: list[str]) -> dict[str, str]:
+    """How each named pile's cards count for the odds, by the variant's declared piles:
+    ``"spread"`` (every card can be taken), ``"top"`` (a face-up pile's top) or ``"known"``
+    (a face-down pile's top card this seat knows)."""
+    from sabacc.apps.commands.common import fail
+
+    spots: dict[str, str] = {}
+    for pile in info.piles:
+        if pile.face_up:
+            spots[pile.name] = "spread" if pile.spread else "top"
+        elif pile.known_key is not None:
+            spots[pile.name] = "known"
+    found: dict[str, str] = {}
+    for name in names:
+        if name not in spots:
+            offered = ", ".join(spots) or "none"
+            fail(f"{info.title} has no pile {name!r} whose cards you can see (piles: {offered})")
+        found[name] = spots[name]
+    return found
+
+
+def _pile_odds(
+    discard: list[int], cards: dict[str, list[int]], spots: dict[str, str]
+) -> dict[str, Any]:
+    """The keyword arguments of :func:`~sabacc.services.odds.improve_odds` for the cards given
+    on the table's piles (the face-up pile's top, a spread pile, a known face-down top)."""
+    top = discard[0] if discard else None
+    spread: list[int] = []
+    known: int | None = None
+    for name, spot in spots.items():
+        given = cards[name]
+        if spot == "spread":
+            spread += given
+        elif spot == "top" and given and top is None:
+            top = given[-1]
+        elif spot == "known" and given:
+            known = given[-1]
+    return {"discard_top": top, "sun": spread, "moon_top": known}

@@ -26,10 +26,11 @@ hand_rank           R          one-hot of the own hand's rank (the spec's ``rank
 pots                5          main pot, sabacc pot, current bet, to call, bet unit
 seats               n x S      per seat: stack, committed this hand, bet this round, card count,
                                status one-hot (active, all_in, junked, waiting, out), dealer,
-                               last action one-hot (stand, gain, swap, discard, check, call,
-                               bet, raise, junk, call hand), known cards (copies per value: the
-                               cards everybody saw go into that hand, and in Surabat the ones
-                               this seat alone knows about); S = 20 + V
+                               last action one-hot (the spec's ``last_actions``: stand, gain,
+                               swap, discard, check, call, bet, raise, junk, call hand), known
+                               cards (copies per value: the cards everybody saw go into that
+                               hand, and in Surabat the ones this seat alone knows about);
+                               S = 20 + V
 variant blocks                 the spec's ``blocks``. Spike: round (round/rounds, last round),
                                discard top one-hot, discard pile counts, draw pile and muck
                                sizes / deck size, "the last spike dice were doubles". Surabat:
@@ -57,41 +58,10 @@ from sabacc.engine.variant import VariantInfo
 Vector = npt.NDArray[np.float32]
 
 STATUSES = SEAT_STATUSES
-LAST_ACTIONS = (
-    "stand",
-    "gain",
-    "swap",
-    "discard",
-    "check",
-    "call",
-    "bet",
-    "raise",
-    "junk",
-    "call hand",
-)
-_FIRST_WORD = {
-    "stand": 0,
-    "gain": 1,
-    "swap": 2,
-    "exchange": 2,
-    "discard": 3,
-    "check": 4,
-    "call": 5,
-    "bet": 6,
-    "raise": 7,
-    "junk": 8,
-}
-_SEAT_FIXED = 4 + len(STATUSES) + 1 + len(LAST_ACTIONS)
+#: The seat row's features before its last-action one-hot: stack, committed, round bet, card
+#: count, the status one-hot and the dealer flag.
+_SEAT_HEAD = 4 + len(STATUSES) + 1
 _STATUS_INDEX = {s: i for i, s in enumerate(STATUSES)}
-
-
-def last_action_index(text: str | None) -> int:
-    """Index in :data:`LAST_ACTIONS` of a seat's public last action text (-1: none)."""
-    if not text:
-        return -1
-    if text.startswith("call hand"):
-        return 9
-    return _FIRST_WORD.get(text.split(" ", 1)[0], -1)
 
 
 def rl_spec(info: VariantInfo) -> FeatureSpec:
@@ -106,6 +76,9 @@ class ObservationEncoder:
 
     def __init__(self, info: VariantInfo, options: Options, num_players: int) -> None:
         spec = self.spec = rl_spec(info)
+        self.last_actions = spec.last_actions
+        #: A seat row's size before its known cards.
+        self.seat_fixed = _SEAT_HEAD + len(spec.last_actions.heads)
         self.variant = info.name
         self.n = num_players
         self.options = options
@@ -139,7 +112,7 @@ class ObservationEncoder:
             ("hand_total", 1),
             ("hand_rank", self.ranks),
             ("pots", 5),
-            ("seats", n * (_SEAT_FIXED + nv)),
+            ("seats", n * (self.seat_fixed + nv)),
         ]
         sizes = {"seats": n, "values": nv}
         for block in spec.blocks:
@@ -156,7 +129,7 @@ class ObservationEncoder:
         negative = sum(c.value for c in info.deck.cards if c.value < 0)
         positive = sum(c.value for c in info.deck.cards if c.value > 0)
         self._total_bounds = (negative / self.total_scale, positive / self.total_scale)
-        self._per_seat = _SEAT_FIXED + nv
+        self._per_seat = self.seat_fixed + nv
         self._zero_floats = array.array("f", bytes(4 * pos))
         self._float32 = np.dtype(np.float32)
         self._at_hand_values = self.offsets["hand_values"][0]
@@ -195,12 +168,12 @@ class ObservationEncoder:
         span("hand_total", *self._total_bounds)
         span("pots", 0.0, float(n))
         s, _ = self.offsets["seats"]
-        per = _SEAT_FIXED + nv
+        per = self.seat_fixed + nv
         for k in range(n):
             base = s + k * per
             high[base : base + 3] = float(n)  # credits, in buy-ins: never more than the table
             high[base + 3] = deck
-            high[base + _SEAT_FIXED : base + per] = copies
+            high[base + self.seat_fixed : base + per] = copies
         named = {"deck": deck, "copies": copies, "seats": float(n)}
         for block in self.spec.blocks:
             hi = named[block.high] if isinstance(block.high, str) else float(block.high)
@@ -247,9 +220,9 @@ class ObservationEncoder:
                 f[b + 3] = to_call / buy
         f[b + 4] = unit / buy
         kinds = self._last_cache
-        per = self._per_seat
+        per, fixed = self._per_seat, self.seat_fixed
         b = self._at_seats
-        f[b + dealer * per + 9] = 1.0
+        f[b + dealer * per + _SEAT_HEAD - 1] = 1.0
         for stack, committed, round_bet, ncards, status, kind, known in seats:
             f[b] = stack / buy
             f[b + 1] = committed / buy
@@ -258,11 +231,11 @@ class ObservationEncoder:
             f[b + 4 + status] = 1.0
             la = kinds.get(kind)
             if la is None:
-                la = kinds[kind] = last_action_index(kind)
+                la = kinds[kind] = self.last_actions.index(kind)
             if la >= 0:
-                f[b + 10 + la] = 1.0
+                f[b + _SEAT_HEAD + la] = 1.0
             if known:
-                kb = b + _SEAT_FIXED
+                kb = b + fixed
                 for c in known:
                     f[kb + vid[c]] += 1.0
             b += per

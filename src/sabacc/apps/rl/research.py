@@ -38,7 +38,7 @@ from sabacc.engine.game import Game
 from sabacc.variants.registry import DEFAULT_VARIANT, lookup
 
 from .actions import ActionTable, BetSize
-from .features import LAST_ACTIONS, ObservationEncoder, last_action_index
+from .features import ObservationEncoder
 
 Vector = npt.NDArray[np.float32]
 
@@ -126,7 +126,7 @@ class ResearchGame:
         private = PRIVATE_BLOCKS | {b.name for b in self.encoder.spec.blocks if b.private}
         self._private = private
         self.observation_size = self.encoder.size
-        self._step = self.n + len(LAST_ACTIONS) + len(self.table)
+        self._step = self.n + len(self.encoder.spec.last_actions.heads) + len(self.table)
         self.information_state_size = self.encoder.size + history * self._step
         #: The most outcomes a chance node can have (a shuffle of the whole deck, the dice,
         #: the seats, a hand's cards).
@@ -176,7 +176,7 @@ class ResearchState:
         self.traces: list[list[str]] = [[] for _ in range(n)]
         #: Every decision: (seat, action index).
         self.decisions: list[tuple[int, int]] = []
-        self._publics: list[int] = []  # public kind of every decision (LAST_ACTIONS index)
+        self._publics: list[int] = []  # public kind of every decision (its last-action slot)
         self._expected: list[float] | None = None
         self._merged: list[tuple[int, Fraction]] | None = None
         self._results = 0
@@ -296,7 +296,7 @@ class ResearchState:
         self.decisions.append((seat, index))
         self.traces[seat].append(f"me:{self.rg.table.labels[index]}")
         self.cg.apply(action)
-        self._publics.append(last_action_index(str(action)))  # the kind only: public
+        self._publics.append(self.rg.encoder.spec.last_actions.index(str(action)))  # public
         self._after_step()
 
     def action_label(self, index: int) -> str:
@@ -331,7 +331,7 @@ class ResearchState:
         out = np.zeros(rg.information_state_size, dtype=np.float32)
         out[: rg.observation_size] = self.observation_tensor(player)
         n = rg.n
-        nk = len(LAST_ACTIONS)
+        nk = len(rg.encoder.spec.last_actions.heads)
         recent = list(zip(self.decisions, self._publics, strict=True))[-rg.history :]
         for k, ((seat, index), public) in enumerate(recent):
             at = rg.observation_size + k * rg._step

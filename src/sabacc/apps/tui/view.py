@@ -458,19 +458,18 @@ def _info(obs: Mapping[str, Any]) -> VariantInfo | None:
 
 
 def pile_counts(obs: Mapping[str, Any], lang: str = "en") -> Text | None:
-    """Face-down pile sizes in one dim line: ``Draw 53 · discards 4``."""
+    """Pile sizes in one dim line (``Draw 53 · Discard pile 4``): the fields the variant
+    declares counted (:attr:`~sabacc.engine.actions.Field.count`), in their declared order."""
+    info = _info(obs)
+    if info is None:
+        return None
     v = words(obs, lang)
     counts = []
-    for key, name in (
-        ("draw_pile", "ui.draw_count"),
-        ("deck", "ui.deck_count"),
-        ("discard_stack", "ui.discards_count"),
-        ("out_of_play", "ui.out_of_play"),
-    ):
-        if obs.get(key) is not None:
-            counts.append(v.text(name, n=obs[key]))
-    if obs.get("discard_top") and obs.get("discard_pile"):
-        counts.append(v.text("ui.discard_pile_count", n=len(obs["discard_pile"])))
+    for field in info.fields:
+        value = obs.get(field.key)
+        if field.count is None or value is None or value == []:
+            continue
+        counts.append(v.text(field.count, n=len(value) if isinstance(value, list) else value))
     return Text(" · ".join(counts), style="dim") if counts else None
 
 

@@ -728,8 +728,8 @@ ClassicGame.info = register(
         rl_spec=CLASSIC_FEATURES,
         actions=betting_kinds(CALL_HAND_KIND, GAIN_KIND, EXCHANGE_KIND),
         fields=(
-            Field("deck", "pile"),
-            Field("out_of_play", "pile"),
+            Field("deck", "pile", count="ui.deck_count"),
+            Field("out_of_play", "pile", count="ui.out_of_play"),
             Field("roll", "dice"),
             Field("shift", "dice"),
             Field("turn", "bar"),

@@ -557,8 +557,8 @@ def total_zero(hand: HandValue) -> bool:
 #: The Spike family's own observation fields and how the tables show them.
 SPIKE_FIELDS: tuple[Field, ...] = (
     Field("discard_top", "hidden"),  # the discard pile's top: drawn with the pile
-    Field("discard_pile", "pile"),
-    Field("draw_pile", "pile"),
+    Field("draw_pile", "pile", count="ui.draw_count"),
+    Field("discard_pile", "pile", count="ui.discard_pile_count"),
     Field("mucked", "pile"),
     Field("dice", "dice"),
 )

@@ -220,8 +220,9 @@ ctypedef struct State:
 
 include "sabacc/variants/_kernel/_core_table.pxi"
 
-#: The action codes' index in sabacc.apps.rl.features.LAST_ACTIONS (stand, gain, swap, discard,
-#: check, call, bet, raise, junk, call hand).
+#: The action codes' index in the RL features' last-action slots
+#: (sabacc.engine.features.LAST_ACTIONS_V1: stand, gain, swap, discard, check, call, bet, raise,
+#: junk, call hand).
 cdef signed char LAST_KIND[13]
 LAST_KIND[:] = [0, 1, 2, 2, 4, 5, 6, 7, 8, 1, 2, 3, -1]
 _LAST_KIND_OF = {"stand": 0, "gain": 1, "swap": 2, "discard": 3, "check": 4, "call": 5, "bet": 6,

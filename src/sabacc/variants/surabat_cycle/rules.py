@@ -555,11 +555,13 @@ SurabatGame.info = register(
         rl_spec=SURABAT_FEATURES,
         actions=betting_kinds(GAIN_SUN_KIND, SWAP_MOON_KIND, DISCARD_KIND),
         fields=(
-            *SPIKE_FIELDS,
+            # The discard pile is drawn as a pile here, not counted (its junked cards below it
+            # are, as the discard stack).
+            *(Field(f.key, f.show) if f.key == "discard_pile" else f for f in SPIKE_FIELDS),
             Field("sun", "pile"),
             Field("moon_count", "pile"),
             Field("moon_known", "hidden"),  # drawn on the Moon pile
-            Field("discard_stack", "hidden"),
+            Field("discard_stack", "hidden", count="ui.discards_count"),
             Field("starting_player", "bar"),
             Field("hand_cap", "hidden"),
         ),
