@@ -13,11 +13,9 @@ function placedKeys(variant) {
   return new Set(variantInfo(variant)?.placed_fields || []);
 }
 
-// i18n keys of the generic pile names a variant may declare.
-const PILE_LABELS = { draw: "draw_pile", deck: "deck", discard: "discard_pile", moon: "moon", sun: "sun", out: "out_pile" };
-
+// A pile's label: the catalogue's word for its generic name (pile_<name>), else the variant's.
 function pileLabel(name, variant) {
-  const key = PILE_LABELS[name] || `pile_${name}`;
+  const key = `pile_${name.replace(/ /g, "_")}`;
   if (has(key)) return t(key);
   // The variant's own word for the pile (its text's pile.<name>), without the article.
   const own = variantInfo(variant)?.text?.piles?.[getLang()]?.[name.replace(/ /g, "_")];
