@@ -15,6 +15,13 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 // Lines of a finished hand that explain it: the reveals, every payment and pot, the nets.
 const RESULT_TYPES = new Set(["revealed", "paid", "pot_awarded", "pot_carried", "hand_ended", "eliminated", "game_ended"]);
+// A redraw replaces every button, and one landing between a button's press and its release
+// eats the click (an away player's press sends "back", whose answer redraws the table: "New
+// game" pressed by an away host was lost). Redraws wait while a press lasts, at most
+// PRESS_HOLD_MS, and after its release up to RELEASE_GRACE_MS for its click (a tap's click is
+// an event of its own after the touch ends; a mouse's comes with the release).
+const PRESS_HOLD_MS = 1000;
+const RELEASE_GRACE_MS = 150;
 
 export class TablePage {
   constructor(code) {
@@ -44,6 +51,16 @@ export class TablePage {
     this.handLines = [];
     this.wasMyTurn = false;
     this.backSent = 0;
+    this.pressed = false; // a press (the pointer, or Space on a button) is under way
+    this.heldRender = false; // a redraw waits for the press to end
+    this.pressTimer = null;
+    this.drawnVersion = null; // the table version the buttons on screen were drawn for
+    this.onPress = (e) => this.press(e);
+    this.onRelease = (e) => this.release(e);
+    document.addEventListener("pointerdown", this.onPress, true);
+    document.addEventListener("keydown", this.onPress, true);
+    for (const type of ["pointerup", "pointercancel", "keyup", "click"]) document.addEventListener(type, this.onRelease, true);
+    window.addEventListener("blur", this.onRelease);
     this.timerLoop = setInterval(() => this.tick(), 250);
     this.onActivity = () => this.activity();
     for (const type of ["pointerdown", "keydown", "touchstart"]) document.addEventListener(type, this.onActivity, true);
@@ -59,6 +76,42 @@ export class TablePage {
     if (now - this.backSent < 1500) return;
     this.backSent = now;
     this.send({ type: "back" });
+  }
+
+  /** A press begins: redraws wait until it ends (see PRESS_HOLD_MS). */
+  press(e) {
+    const space = e.type === "keydown" && e.key === " " && !e.repeat && e.target?.closest?.("button");
+    if (e.type === "pointerdown" ? !e.isPrimary || e.button !== 0 : !space) return;
+    this.pressed = true;
+    clearTimeout(this.pressTimer);
+    this.pressTimer = setTimeout(() => this.unhold(), PRESS_HOLD_MS);
+  }
+
+  /** A press ends: on its click (or a cancel, the window losing focus) the held redraw is
+   * drawn, after the click's own handlers; a release waits a moment for its click. */
+  release(e) {
+    if (!this.pressed || (e.type === "pointerup" && !e.isPrimary)) return;
+    if (e.type === "pointerup" || e.type === "keyup") {
+      clearTimeout(this.pressTimer);
+      this.pressTimer = setTimeout(() => this.unhold(), RELEASE_GRACE_MS);
+      return;
+    }
+    this.unhold();
+  }
+
+  unhold() {
+    clearTimeout(this.pressTimer);
+    this.pressed = false;
+    if (this.heldRender) {
+      this.heldRender = false;
+      this.scheduleRender();
+    }
+  }
+
+  /** Whether a press holds redraws now (the redraw is then owed to its end). */
+  held() {
+    if (this.pressed) this.heldRender = true;
+    return this.pressed;
   }
 
   /** The hand-history viewer of this table (a profile's recent-game link opens it). */
@@ -113,7 +166,12 @@ export class TablePage {
     this.closed = true;
     clearInterval(this.timerLoop);
     clearTimeout(this.renderTimer);
+    clearTimeout(this.pressTimer);
     for (const type of ["pointerdown", "keydown", "touchstart"]) document.removeEventListener(type, this.onActivity, true);
+    document.removeEventListener("pointerdown", this.onPress, true);
+    document.removeEventListener("keydown", this.onPress, true);
+    for (const type of ["pointerup", "pointercancel", "keyup", "click"]) document.removeEventListener(type, this.onRelease, true);
+    window.removeEventListener("blur", this.onRelease);
     window.removeEventListener("focus", this.onActivity);
     document.removeEventListener("visibilitychange", this.onActivity);
     this.ws?.close();
@@ -200,7 +258,7 @@ export class TablePage {
     if (this.queued && myTurnNow && msg.version === this.queued.version) {
       const queued = this.queued;
       this.queued = null;
-      setTimeout(() => this.act(queued.action), 0);
+      setTimeout(() => this.act(queued.action, queued.version), 0);
     } else if (this.queued && msg.version !== this.queued.version) {
       this.queued = null; // the table moved on (the timer played): the old move no longer applies
     }
@@ -238,6 +296,7 @@ export class TablePage {
     const since = performance.now() - (this.lastRender || 0);
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
+      if (this.held()) return; // drawn (and the dice rolled) when the press ends
       this.render();
       this.lastRender = performance.now();
       if (this.pendingDice) this.rollDice(this.pendingDice);
@@ -285,6 +344,7 @@ export class TablePage {
 
   // ---------------------------------------------------------------- rendering
   render() {
+    if (this.held()) return;
     const msg = this.msg;
     if (!msg) {
       app.innerHTML = `<section class="panel narrow"><p class="muted">…</p></section>`;
@@ -368,6 +428,7 @@ export class TablePage {
         </div>
       </aside>
     </section>`;
+    this.drawnVersion = msg.version;
     this.restoreInputs(kept);
     this.fitFelt();
     this.renderChat();
@@ -921,11 +982,14 @@ export class TablePage {
     });
   }
 
-  act(action) {
+  /** Play ``action`` at the decision its button was drawn for (``version``): a click on a
+   * table that moved on meanwhile (a redraw held by the press, a timer move) is refused as
+   * stale by the server, never played at a later decision. */
+  act(action, version = this.drawnVersion ?? this.msg.version) {
     if (this.pending) return;
     if (!this.online) {
       // Kept, and sent when the connection is back if the table is still at this decision.
-      this.queued = { action, version: this.msg.version };
+      this.queued = { action, version };
       this.render();
       return;
     }
@@ -933,9 +997,9 @@ export class TablePage {
     $$("#actions button").forEach((b) => {
       b.disabled = true;
     });
-    if (!this.send({ type: "action", action, version: this.msg.version })) {
+    if (!this.send({ type: "action", action, version })) {
       this.pending = false;
-      this.queued = { action, version: this.msg.version };
+      this.queued = { action, version };
       this.render();
     }
   }
