@@ -144,8 +144,9 @@ def _rules(extra: Mapping[str, Any]) -> Rules:
 @dataclass(slots=True)
 class Situation:
     """What one seat's decision depends on, read from an observation (:class:`View`) or from
-    a search world (:mod:`sabacc.variants.kessel.search`): own card kinds, the discard tops, the
-    card drawn and not yet settled, chips, the round's rules and the public token facts."""
+    a search world's C state (:mod:`sabacc.variants.kessel.search`, the fields in this order):
+    own card kinds, the discard tops, the card drawn and not yet settled, chips, the round's
+    rules and the public token facts."""
 
     me: int
     a: int | None  # own Sand card's kind (None: no hand)
@@ -529,7 +530,8 @@ class KesselBot(BotModel):
         return situation_choice(sit, view.legal.fixed)
 
     def search_sampler(self, game: Any, seat: int) -> Callable[[random.Random], SearchWorld] | None:
-        """Compact Kessel worlds (:func:`sabacc.variants.kessel.search.search_sampler`)."""
+        """Kessel's search worlds on the compiled core
+        (:func:`sabacc.variants.kessel.search.search_sampler`); None without the core."""
         from sabacc.variants.kessel.search import search_sampler
 
         return search_sampler(game, seat)
