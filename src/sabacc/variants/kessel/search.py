@@ -4,8 +4,9 @@
 <sabacc.variants.kessel.bot.KesselBot.search_sampler>` hands the search: worlds consistent with
 one seat's information, sampling the cards it has not seen (each family within itself: a
 place's family is public) and, under the ``draft``, the other players' unplayed tokens (from
-the tokens they have not played, as the draft dealt them). The sampler reads the game once;
-each world is a copy with the unseen cards shuffled in, so it depends only on the seat's
+the tokens they have not played, as the draft dealt them). The sampler reads the game once
+(at its first sample: a decision the search settles without sampling reads nothing); each
+world is a copy with the unseen cards shuffled in, so it depends only on the seat's
 information and the ``rng`` given.
 
 A world is a :class:`~sabacc.variants.kessel._kessel_core.KesselSearchWorld`: the round in the
@@ -77,6 +78,13 @@ def search_sampler(game: Any, seat: int) -> Callable[[random.Random], SearchWorl
     world = world_type()
     if world is None:
         return None
-    base = world(game, seat, POLICY)
-    sample: Callable[[random.Random], SearchWorld] = base.sample
+    base: list[Any] = []
+
+    def sample(rng: random.Random) -> SearchWorld:
+        # The game is read at the first sample: a decision with one candidate samples none.
+        if not base:
+            base.append(world(game, seat, POLICY))
+        sampled: SearchWorld = base[0].sample(rng)
+        return sampled
+
     return sample
