@@ -272,6 +272,10 @@ def test_a_world_refuses_an_illegal_action_and_a_game_between_rounds() -> None:
         world.apply(KEEP)
     with pytest.raises(IndexError):
         World(game, 2, POLICY)
+    # A policy that chooses an illegal action is refused, not stepped.
+    wrong = (lambda *args: (KEEP, 1e9, 0.0), POLICY[1], POLICY[2])  # no token beats it
+    with pytest.raises(IllegalActionError):
+        World(game, seat, wrong).policy_action()
     while not game.is_over:
         game.apply(game.legal_actions()[0])
     with pytest.raises(OptionError):

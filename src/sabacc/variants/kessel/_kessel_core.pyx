@@ -1873,7 +1873,7 @@ cdef class KesselSearchWorld:
         g_compute_legal(st, o)
         if st.phase != PH_TURN and st.phase != PH_DRAW:
             legal = [_ACTS[st.legal[i]] for i in range(st.nlegal)]
-            return _code_of(self.choose_fn(self._situation(st, seat), legal))
+            return self._checked(st, self.choose_fn(self._situation(st, seat), legal))
         for i in range(st.nlegal):
             c = st.legal[i]
             if c <= A_DISCARD:
@@ -1903,15 +1903,22 @@ cdef class KesselSearchWorld:
             )
             if token is not None:
                 action = token
-        return _code_of(action)
+        return self._checked(st, action)
+
+    cdef int _checked(self, State* st, object action) except -1:
+        """The code of ``action`` (given, or the policy's), which must be legal: the rules step
+        codes unchecked, so a mistake is an error, never a corrupt world."""
+        cdef int code = _code_of(action)
+        if code < 0 or not g_has_legal(st, code):
+            raise IllegalActionError(f"{action} is not legal in this search world")
+        return code
 
     cdef int _code_for(self, State* st, object action) except -1:
         """The code of a legal ``action`` for the player to act (IllegalActionError else)."""
-        cdef int code = _code_of(action)
+        if st.over or st.to_act < 0:
+            raise IllegalActionError(f"{action}: the round in this search world is over")
         g_compute_legal(st, &self.o)
-        if st.over or st.to_act < 0 or code < 0 or not g_has_legal(st, code):
-            raise IllegalActionError(f"{action} is not legal in this search world")
-        return code
+        return self._checked(st, action)
 
     def rollout(self, int seat, action, seed):
         """Play ``action`` for the player to act, then the rest of the round by the policy for
