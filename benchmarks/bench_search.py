@@ -2,12 +2,13 @@
 
 ``decide`` hands search bots a sampler of worlds (``sampler_for(..., engine="auto")``): for
 Corellian Spike it samples them on the compiled core when it is built, for a variant whose bot
-model has its own compact search state (Kessel's ``KesselWorld``) on that; the bot's rollouts
-then run there too. This times the same decisions (same positions, same bot seeds) both ways,
-one after the other, on one core: reference worlds (``engine="python"``: cloned games, the
-observation-built heuristic in rollouts) and the fast ones. For Spike it also checks that every
-decision and its statistics are identical (the core makes the same RNG calls); Kessel's compact
-worlds draw their dice from their own generator, so there it counts the decisions that agree.
+model has its own search worlds (Kessel's ``KesselSearchWorld``, on its compiled core) on those;
+the bot's rollouts then run there too. This times the same decisions (same positions, same bot
+seeds) both ways, one after the other, on one core: reference worlds (``engine="python"``:
+cloned games, the observation-built heuristic in rollouts) and the fast ones. For Spike it also
+checks that every decision and its statistics are identical (the core makes the same RNG
+calls); Kessel's search worlds sample with their own RNG calls, so there it counts the
+decisions that agree.
 Where such a variant also has a built compiled core, its worlds (``engine="compiled"``) are
 timed as a third column, with the decisions identical to the reference worlds counted:
 

@@ -527,38 +527,6 @@ def test_stub_matches_the_built_core() -> None:
     assert_stub_matches("kessel/_kessel_core.pyi", KesselCore)
 
 
-def world_state(world: Any) -> dict[str, Any]:
-    names = [n for c in type(world).__mro__ for n in getattr(c, "__slots__", ())]
-    return {n: getattr(world, n, None) for n in names if n != "rng"}
-
-
-def test_search_worlds_from_the_core_equal_those_from_the_game() -> None:
-    """Search bots sample Kessel's compact worlds (KesselWorld) under engine="auto", on either
-    engine's game: from the core they are the reference game's worlds, draw for draw."""
-    from sabacc.services.bots import sampler_for
-    from sabacc.variants.kessel.search import KesselWorld
-
-    for seed in range(6):
-        ref, core = make_pair(Setup({}, 2 + seed % 3, seed, seed, 0.4))
-        rng = random.Random(seed)
-        for _ in range(40):
-            if ref.is_over:
-                break
-            seat = ref.current_player
-            assert seat is not None
-            assert world_state(KesselWorld.from_game(core)) == world_state(
-                KesselWorld.from_game(ref)
-            )
-            assert core.rng.getstate() == ref.rng.getstate()
-            a, b = sampler_for(ref, seat), sampler_for(core, seat)
-            wa, wb = a(random.Random(seed)), b(random.Random(seed))
-            assert isinstance(wa, KesselWorld) and isinstance(wb, KesselWorld)
-            assert world_state(wa) == world_state(wb)
-            action = choose(rng, ref.legal_actions(), 0.4)
-            ref.apply(action)
-            core.apply(action)
-
-
 def test_random_games_in_c_are_the_games_the_protocol_plays() -> None:
     """The all-C random play (the engine's own speed, without Python calls) plays exactly the
     games the Python loop plays on the core with the same picks (randrange of a Random(1))."""

@@ -3,8 +3,11 @@ the heuristic's value function and token use, and the words of its events."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 import sabacc
@@ -12,9 +15,13 @@ from sabacc.apps.cli import app
 from sabacc.services.bots import decide, make_bot
 from sabacc.services.odds import hand_distribution, improve_odds_codes, option_odds
 from sabacc.services.render import action_label, describe_event, vocabulary
+from sabacc.variants import compiled
 from sabacc.variants.kessel.actions import ChipsLost, TokenPlayed
 from sabacc.variants.kessel.bot import KesselBot
 from sabacc.variants.kessel.rules import KesselGame
+from sabacc.variants.kessel.tokens import TOKENS
+
+ENGINES = ["python", "compiled"] if compiled.available("kessel") else ["python"]
 
 runner = CliRunner()
 
@@ -91,6 +98,40 @@ def test_heuristic_refunds_only_a_pot_worth_it() -> None:
                 played.append((game.turn, game.committed[seat]))
             game.apply(action, seat=seat)
     assert played and all(pot >= 1 and (turn == 2 or pot >= 3) for turn, pot in played)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_view_read_from_the_game_is_the_observations(engine: str) -> None:
+    """``KesselBot.view_from_game`` (what search rollouts on the reference game read) gives
+    every seat, at every step, the situation, legal actions, values and phase its
+    observation gives."""
+    from sabacc.services.bots.policy import view_from_observation
+
+    model = KesselBot()
+    checked = 0
+    for seed in range(12):
+        tokens = "draft" if seed % 2 else ",".join(TOKENS)
+        game: Any = sabacc.new_game(  # type: ignore[call-overload]
+            "kessel", players=2 + seed % 5, seed=seed, engine=engine, shift_tokens=tokens
+        )
+        rng = random.Random(seed)
+        while not game.is_over:
+            for seat in range(game.n):
+                mine = seat == game.current_player
+                view = model.view_from_game(game, seat)
+                legal = game.legal_actions() if mine else []
+                seen = view_from_observation(game.observation(seat), legal)
+                assert view.extra == seen.extra
+                if mine:
+                    assert (view.legal, view.values, view.phase) == (
+                        seen.legal,
+                        seen.values,
+                        seen.phase,
+                    )
+                checked += 1
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    assert checked > 1000
 
 
 def test_event_lines_in_both_languages() -> None:

@@ -230,7 +230,7 @@ cdef inline int _seed(MT* r, object seed) except -1:
     cdef uint32_t key[2]
     if type(seed) is int and -(2**63) < seed < 2**63:
         v = <uint64_t>(seed if seed >= 0 else -seed)
-        key[0] = <uint32_t>(v & 0xFFFFFFFF)
+        key[0] = <uint32_t>v
         key[1] = <uint32_t>(v >> 32)
         mt_init_by_array(r, &_MT_BASE, key, 2 if key[1] else 1)
         return 0
@@ -1692,3 +1692,285 @@ def random_games_in_c(options, int players, int games, int first_seed=0):
                 actions += 1
         rounds += st.hand_no
     return actions, rounds
+
+
+# ------------------------------------------------------------------ search worlds
+# What Kessel's determinised search (variants/kessel/search.py, the ``ismcts`` bot) plays on: a
+# round in the core's own State, stepped by the core's own rules (g_compute_legal, g_perform),
+# never a copy of the round. Apart from the rest of the core so that it reads as one piece.
+
+#: The round's ranking rules as a Rules object, by _rules_index (the search's heuristic reads
+#: them; built once, not per decision).
+cdef tuple _RULES_BY_INDEX = tuple(
+    Rules(bool(i & 1), bool(i & 2), bool(i & 4), (i >> 3) or None) for i in range(64)
+)
+cdef tuple _FAMS = ("s", "b")
+DEF SEARCH_MAX_STEPS = 400  # a rollout ends with its round; this bounds a runaway one
+
+
+cdef inline int _rules_index(State* st) noexcept nogil:
+    return st.rules[0] | (st.rules[1] << 1) | (st.rules[2] << 2) | (st.rules[3] << 3)
+
+
+cdef inline void _seed_u64(MT* r, uint64_t v) noexcept nogil:
+    """``random.Random(v)`` for a seed below 2**64 (the search's seeds: getrandbits(64))."""
+    cdef uint32_t key[2]
+    key[0] = <uint32_t>v
+    key[1] = <uint32_t>(v >> 32)
+    mt_init_by_array(r, &_MT_BASE, key, 2 if key[1] else 1)
+
+
+cdef inline object _top_kind(State* st, Opts* o, int p):
+    return o.val[st.pile[p][st.plen[p] - 1]] if st.plen[p] else None
+
+
+cdef class KesselSearchWorld:
+    """One seat's view of a Kessel round for search: the round in the core's C state, its
+    rollouts stepped by the core's rules, its rollout policy a heuristic given as plain calls.
+
+    ``KesselSearchWorld(game, viewer, policy)`` copies ``game`` (a ``KesselGame`` or a
+    ``KesselCore`` in a round: phase ``turn``, ``draw``, ``impostor`` or ``prime``) as
+    ``viewer`` is to imagine it; :meth:`sample` deals what ``viewer`` has not seen anew (each
+    family within itself, and under the ``draft`` the other players' unplayed tokens),
+    making the calls of the reference's ``search_sampler`` on the caller's ``rng``.
+    :meth:`rollout` plays an action and the rest of the round by the policy for every seat on
+    a copy whose RNG is ``random.Random(seed)``: the dice and reshuffles of a reference game
+    cloned with ``reseed=seed``. The round ends at the payout (the world's game has one round
+    left to play), and a world never starts another.
+
+    ``policy`` is three callables on plain values (``sabacc.variants.kessel.search.POLICY``):
+    ``card(a, b, sand_top, blood_top, drawn, drawn_fam, pot, k, rules, counts, free, mask)``
+    gives ``(action, score, stand)`` (``kessel.bot.best_card_action``); ``token(situation,
+    tokens, order, score, stand)`` a token action or None; ``choose(situation, legal)`` the
+    action at a die choice; ``situation`` is the tuple of ``kessel.bot.Situation``'s fields.
+    """
+
+    cdef State st
+    cdef Opts o
+    cdef int viewer
+    cdef object card_fn
+    cdef object token_fn
+    cdef object choose_fn
+    cdef tuple counts
+    cdef object options
+    cdef list places      # per family: [(kind, a, b)]: 0 a hand (seat, index), 1 a draw pile
+                          # (pile, index), 2 the drawn card; the reference sampler's order
+    cdef list ids         # per family: the unseen cards, sorted by (kind, id)
+    cdef list secret      # (seat, count, pool of token names) of hidden unplayed tokens
+
+    def __init__(self, game, int viewer, policy):
+        cdef KesselCore core
+        cdef State* st = &self.st
+        cdef int s, i, c, p, fam
+        cdef uint64_t known
+        if isinstance(game, KesselCore):
+            core = game
+        else:
+            core = KesselCore.from_game(game)
+        memcpy(&self.st, &core.st, sizeof(State))
+        memcpy(&self.o, &core.o, sizeof(Opts))
+        if st.over or st.to_act < 0 or not PH_TURN <= st.phase <= PH_PRIME:
+            raise OptionError("a search world is made from a game in a round")
+        if not 0 <= viewer < st.n:
+            raise IndexError(f"no seat {viewer!r} at this {st.n}-seat table")
+        self.o.hand_limit = st.hand_no  # after this round's payout the world's game is over
+        self.viewer = viewer
+        self.card_fn, self.token_fn, self.choose_fn = policy
+        self.options = core.options
+        self.counts = (3, 3, 3, 3, 3, 3, self.options.impostors, self.options.sylops)
+        known = st.seen[viewer]
+        self.places = [[], []]
+        self.ids = [[], []]
+        for fam in range(2):
+            where = self.places[fam]
+            unseen = []
+            for s in range(st.n):
+                if s == viewer or not st.hlen[s]:
+                    continue
+                c = st.hand[s][fam]
+                if not (st.pub[s] >> c) & 1 and not (known >> c) & 1:
+                    where.append((0, s, fam))
+                    unseen.append(c)
+            for i in range(st.plen[fam]):
+                where.append((1, fam, i))
+                unseen.append(st.pile[fam][i])
+            if st.drawn >= 0 and st.to_act != viewer and st.drawn_from < 2 and st.drawn_from == fam:
+                where.append((2, 0, 0))
+                unseen.append(st.drawn)
+            self.ids[fam] = [card for _, card in sorted([(self.o.val[c], c) for c in unseen])]
+        self.secret = []
+        if self.o.tok_mode == TM_DRAFT:
+            for s in range(st.n):
+                if s != viewer and st.ntleft[s]:
+                    used = {st.tused[s][i] for i in range(st.ntused[s])}
+                    pool = [name for t, name in enumerate(TOKENS) if t not in used]
+                    self.secret.append((s, st.ntleft[s], pool))
+        st.legal_ok = 0
+
+    def sample(self, rng):
+        """A world as the viewer might imagine it: the unseen cards dealt anew from ``rng``
+        (a ``random.Random``), with the calls of the reference sampler: ``getrandbits(64)``,
+        one ``shuffle`` per family, one ``sample`` per player's hidden tokens."""
+        cdef KesselSearchWorld w = KesselSearchWorld.__new__(KesselSearchWorld)
+        cdef int fam, kind, a, b, i
+        memcpy(&w.st, &self.st, sizeof(State))
+        memcpy(&w.o, &self.o, sizeof(Opts))
+        w.viewer = self.viewer
+        w.card_fn, w.token_fn, w.choose_fn = self.card_fn, self.token_fn, self.choose_fn
+        w.counts = self.counts
+        w.options = self.options
+        w.places, w.ids, w.secret = self.places, self.ids, self.secret
+        rng.getrandbits(64)  # the reference sampler's world seed (its rollouts seed their own)
+        for fam in range(2):
+            cards = list(self.ids[fam])
+            rng.shuffle(cards)
+            for (kind, a, b), card in zip(self.places[fam], cards):
+                if kind == 0:
+                    w.st.hand[a][b] = card
+                elif kind == 1:
+                    w.st.pile[a][b] = card
+                else:
+                    w.st.drawn = card
+        for s, count, pool in self.secret:
+            for i, name in enumerate(rng.sample(pool, count)):
+                w.st.tleft[<int>s][i] = _TOKEN_INDEX[name]
+        w.st.legal_ok = 0
+        return w
+
+    # ------------------------------------------------------------------ the rollout policy
+    cdef tuple _situation(self, State* st, int seat):
+        """``kessel.bot.Situation``'s fields for ``seat``: its own cards (an Impostor with a
+        chosen die as that value), the discard tops, the card it drew, chips, the rules and
+        the public token facts."""
+        cdef Opts* o = &self.o
+        cdef int n = st.n, s, i, ca = st.hand[seat][0], cb = st.hand[seat][1]
+        mine = st.drawn >= 0 and st.to_act == seat
+        return (
+            seat,
+            st.chosen[ca] if st.chosen[ca] else o.val[ca],
+            st.chosen[cb] if st.chosen[cb] else o.val[cb],
+            _top_kind(st, o, P_SAND_DISCARD),
+            _top_kind(st, o, P_BLOOD_DISCARD),
+            o.val[st.drawn] if mine else None,
+            _FAMS[st.drawn_from & 1] if mine else None,
+            [st.stacks[s] for s in range(n)],
+            [st.committed[s] for s in range(n)],
+            [st.order[i] for i in range(st.norder)],
+            _RULES_BY_INDEX[_rules_index(st)],
+            self.counts,
+            st.turn,
+            o.turns,
+            [bool(st.stood[s]) for s in range(n)],
+            [bool(st.immune[s]) for s in range(n)],
+            [st.ntleft[s] for s in range(n)],
+            bool(st.free_draw),
+        )
+
+    cdef int _policy_code(self, State* st) except -1:
+        """The policy's action for the player to act, as its code."""
+        cdef Opts* o = &self.o
+        cdef int seat = st.to_act, mask = 0, i, c
+        g_compute_legal(st, o)
+        if st.phase != PH_TURN and st.phase != PH_DRAW:
+            legal = [_ACTS[st.legal[i]] for i in range(st.nlegal)]
+            return self._checked(st, self.choose_fn(self._situation(st, seat), legal))
+        for i in range(st.nlegal):
+            c = st.legal[i]
+            if c <= A_DISCARD:
+                mask |= 1 << c
+        draw = st.phase == PH_DRAW
+        action, score, stand = self.card_fn(
+            o.val[st.hand[seat][0]],
+            o.val[st.hand[seat][1]],
+            _top_kind(st, o, P_SAND_DISCARD),
+            _top_kind(st, o, P_BLOOD_DISCARD),
+            o.val[st.drawn] if draw else None,
+            _FAMS[st.drawn_from & 1] if draw else None,
+            st.committed[seat],
+            st.norder - 1 if st.norder > 2 else 1,
+            _RULES_BY_INDEX[_rules_index(st)],
+            self.counts,
+            bool(st.free_draw),
+            mask,
+        )
+        if not draw and not st.token_now and st.ntleft[seat]:
+            token = self.token_fn(
+                self._situation(st, seat),
+                [TOKENS[st.tleft[seat][i]] for i in range(st.ntleft[seat])],
+                [st.order[i] for i in range(st.norder)],
+                score,
+                stand,
+            )
+            if token is not None:
+                action = token
+        return self._checked(st, action)
+
+    cdef int _checked(self, State* st, object action) except -1:
+        """The code of ``action`` (given, or the policy's), which must be legal: the rules step
+        codes unchecked, so a mistake is an error, never a corrupt world."""
+        cdef int code = _code_of(action)
+        if code < 0 or not g_has_legal(st, code):
+            raise IllegalActionError(f"{action} is not legal in this search world")
+        return code
+
+    cdef int _code_for(self, State* st, object action) except -1:
+        """The code of a legal ``action`` for the player to act (IllegalActionError else)."""
+        if st.over or st.to_act < 0:
+            raise IllegalActionError(f"{action}: the round in this search world is over")
+        g_compute_legal(st, &self.o)
+        return self._checked(st, action)
+
+    def rollout(self, int seat, action, seed):
+        """Play ``action`` for the player to act, then the rest of the round by the policy for
+        every seat, with the dice and reshuffles of ``random.Random(seed)``. Returns ``seat``'s
+        chip change from now to the round's payout, and the number of actions played."""
+        cdef State w
+        cdef int steps = 1, before
+        memcpy(&w, &self.st, sizeof(State))
+        _seed_u64(&w.rng, <uint64_t>seed)
+        before = w.stacks[seat]
+        g_perform(&w, &self.o, w.to_act, self._code_for(&w, action))
+        while not w.over and steps < SEARCH_MAX_STEPS:
+            g_perform(&w, &self.o, w.to_act, self._policy_code(&w))
+            steps += 1
+        return float(w.stacks[seat] - before), steps
+
+    # ------------------------------------------------------------------ stepping (tests)
+    def reseed(self, seed):
+        """Draw this world's dice and reshuffles from ``random.Random(seed)`` from now on."""
+        _seed_u64(&self.st.rng, <uint64_t>seed)
+
+    def legal_actions(self):
+        """The legal actions, in the engine's order ([] once the round is paid out)."""
+        cdef int i
+        if self.st.over or self.st.to_act < 0:
+            return []
+        g_compute_legal(&self.st, &self.o)
+        return [_ACTS[self.st.legal[i]] for i in range(self.st.nlegal)]
+
+    def apply(self, action):
+        """Play a legal ``action`` for the player to act (what a rollout does at each step)."""
+        g_perform(&self.st, &self.o, self.st.to_act, self._code_for(&self.st, action))
+
+    def policy_action(self):
+        """The policy's action for the player to act (a rollout's step)."""
+        return _ACTS[self._policy_code(&self.st)]
+
+    @property
+    def round_over(self):
+        """Whether the round is paid out (the end of every rollout)."""
+        return bool(self.st.over)
+
+    def as_core(self):
+        """A ``KesselCore`` in this world's state, without its game's logs (to read its
+        fields: ``hands``, ``sand_draw``, ``stacks``... as the engine's attributes)."""
+        cdef KesselCore core = KesselCore.__new__(KesselCore)
+        memcpy(&core.st, &self.st, sizeof(State))
+        memcpy(&core.o, &self.o, sizeof(Opts))
+        core._copy_logs(self.options, 0, [f"Player {s + 1}" for s in range(self.st.n)], [], [],
+                        [None] * self.st.n, [])
+        core._records = []
+        core._nrecords = 0
+        core._cards = tuple(kessel_deck(self.options.impostors, self.options.sylops).cards)
+        core._legal_obj = None
+        return core

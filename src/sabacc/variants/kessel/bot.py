@@ -144,8 +144,9 @@ def _rules(extra: Mapping[str, Any]) -> Rules:
 @dataclass(slots=True)
 class Situation:
     """What one seat's decision depends on, read from an observation (:class:`View`) or from
-    a search world (:mod:`sabacc.variants.kessel.search`): own card kinds, the discard tops, the
-    card drawn and not yet settled, chips, the round's rules and the public token facts."""
+    a search world's C state (:mod:`sabacc.variants.kessel.search`, the fields in this order):
+    own card kinds, the discard tops, the card drawn and not yet settled, chips, the round's
+    rules and the public token facts."""
 
     me: int
     a: int | None  # own Sand card's kind (None: no hand)
@@ -504,6 +505,45 @@ class KesselBot(BotModel):
         )
         return {"extra": {"sit": sit}}
 
+    def view_from_game(self, game: Any, seat: int) -> View:
+        """The :class:`View` :meth:`view_extras` gives from ``seat``'s observation, read from the
+        game's state (either engine's): what search rollouts on the reference game (a
+        pure-Python install) read at each step instead of building an observation."""
+        hand = game.hands[seat]
+        chosen = game.chosen
+        kinds = [chosen.get(c.id, c.value) for c in hand]
+        sand, blood = game.sand_discard, game.blood_discard
+        drawn = game.drawn
+        source = game.drawn_from
+        shown = bool(drawn) and (str(source).endswith("discard") or seat == game.to_act)
+        sit = Situation(
+            me=seat,
+            a=kinds[0] if len(kinds) == 2 else None,
+            b=kinds[1] if len(kinds) == 2 else None,
+            sand_top=sand[-1].value if sand else None,
+            blood_top=blood[-1].value if blood else None,
+            drawn=drawn[0].value if shown else None,
+            drawn_fam=drawn[0].suit if shown else None,
+            stacks=list(game.stacks),
+            pots=list(game.committed),
+            alive=[s for s in range(game.n) if game.in_hand[s] and not game.out[s]],
+            rules=game.rules,
+            counts=self.counts,
+            turn=game.turn or 1,
+            turns=game.options.turns or 1,
+            stood=list(game.stood),
+            immune=list(game.immune),
+            tokens_left=[len(t) for t in game.tokens_left],
+            free=bool(game.free_draw),
+        )
+        return View(
+            variant="kessel",
+            phase=game.phase,
+            values=[c.value for c in hand],
+            legal=game.legal(),
+            extra={"sit": sit},
+        )
+
     # ------------------------------------------------------------------ values
     def hand_quality(self, view: View) -> float:
         sit: Situation | None = view.extra.get("sit")
@@ -529,7 +569,8 @@ class KesselBot(BotModel):
         return situation_choice(sit, view.legal.fixed)
 
     def search_sampler(self, game: Any, seat: int) -> Callable[[random.Random], SearchWorld] | None:
-        """Compact Kessel worlds (:func:`sabacc.variants.kessel.search.search_sampler`)."""
+        """Kessel's search worlds on the compiled core
+        (:func:`sabacc.variants.kessel.search.search_sampler`); None without the core."""
         from sabacc.variants.kessel.search import search_sampler
 
         return search_sampler(game, seat)
