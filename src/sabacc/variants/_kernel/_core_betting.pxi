@@ -341,8 +341,13 @@ cdef class _BettingCore(_CoreBase):
         (``core_seen``), and the variant's values (``r_part``)."""
         cdef State* st = &self.st
         cdef int n = st.n, s, i
-        cdef list hands = PyList_New(n), public = PyList_New(n)
+        cdef list hands, public
         cdef tuple hand
+        snap = self._cached_snapshot()
+        if snap is not None:
+            return snap
+        hands = PyList_New(n)
+        public = PyList_New(n)
         for s in range(n):
             hand = tuple([_CARDS[st.hands[s][i]] for i in range(st.hlen[s])])
             Py_INCREF(hand)
@@ -350,7 +355,7 @@ cdef class _BettingCore(_CoreBase):
             shown = core_public(st, s)
             Py_INCREF(shown)
             PyList_SET_ITEM(public, s, shown)
-        return ObservationSnapshot(
+        return self._keep_snapshot(ObservationSnapshot(
             self._game_type.info.name, self.options, tuple(self.names), st.hand_no,
             _PHASES[st.phase], st.dealer, self.current_player, bool(st.over),
             tuple([st.stacks[s] for s in range(n)]),
@@ -361,7 +366,7 @@ cdef class _BettingCore(_CoreBase):
             self._pot_total(), st.sabacc_pot, tuple(self.pots()), st.cur_bet,
             core_structure(self), core_unit(self), self.legal(), self._last_result(),
             self.outcome if st.over else None, r_part(self),
-        )
+        ))
 
     cdef list _betting_list(self):
         """A betting decision's legal actions (after the C state's legal computation): check

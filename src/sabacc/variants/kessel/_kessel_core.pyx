@@ -1349,6 +1349,9 @@ cdef class KesselCore(_CoreBase):
         cdef State* st = &self.st
         cdef int n = st.n, s
         cdef bint any_seen = False
+        snap = self._cached_snapshot()
+        if snap is not None:
+            return snap
         for s in range(n):
             if st.seen[s]:
                 any_seen = True
@@ -1356,7 +1359,7 @@ cdef class KesselCore(_CoreBase):
             tuple([frozenset(self._mask_set(st.seen[s])) for s in range(n)]) if any_seen else ()
         )
         results = self.hand_results if self._records else None
-        return ObservationSnapshot(
+        return self._keep_snapshot(ObservationSnapshot(
             "kessel", self.options, tuple(self.names), st.hand_no, _PHASES[st.phase],
             st.dealer, self.current_player, bool(st.over),
             tuple([st.stacks[s] for s in range(n)]),
@@ -1369,7 +1372,7 @@ cdef class KesselCore(_CoreBase):
             seen, self.pot_total(), 0, tuple(self.pots()), 0, "none", 1,
             self.legal(), results[len(results) - 1] if results else None,
             self.outcome if st.over else None, self._values(),
-        )
+        ))
 
     def seat_view(self, int seat):
         """What :meth:`observation` shows ``seat`` for the RL encoder (Game.seat_view)."""
