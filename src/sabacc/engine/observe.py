@@ -28,12 +28,8 @@ from sabacc.core.hands import HandValue
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot
 from sabacc.engine.observation import (
     SCHEMA_VERSION,
-    HandResultObservation,
-    LegalObservation,
     Observation,
-    OutcomeObservation,
     OwnHandObservation,
-    SeatObservation,
 )
 
 if typing.TYPE_CHECKING:
@@ -129,29 +125,35 @@ def check_viewer(seat: object, n: int) -> int | None:
 
 
 def _common(snap: ObservationSnapshot) -> dict[str, Any]:
-    """The parts every viewer sees alike, and each seat's row as a spectator sees it."""
-    names, stacks, committed, round_bet = snap.names, snap.stacks, snap.committed, snap.round_bet
-    status, last, hands, public, dealer = (
-        snap.status,
-        snap.last_action,
-        snap.hands,
-        snap.public,
-        snap.dealer,
-    )
-    rows: list[SeatObservation] = [
+    """The parts every viewer sees alike, and each seat's row as a spectator sees it (a hot
+    path of both engines: no per-row calls beyond the cards' codes)."""
+    dealer = snap.dealer
+    rows: list[Any] = [
         {
             "seat": s,
-            "name": names[s],
-            "stack": stacks[s],
-            "committed": committed[s],
-            "round_bet": round_bet[s],
-            "cards": len(hands[s]),
-            "known_cards": [c.code for c in public[s]],
-            "status": typing.cast(Any, status[s]),
+            "name": name,
+            "stack": stack,
+            "committed": put,
+            "round_bet": bet,
+            "cards": len(hand),
+            "known_cards": [c.code for c in shown] if shown else [],
+            "status": status,
             "dealer": s == dealer,
-            "last_action": last[s],
+            "last_action": last,
         }
-        for s in range(len(names))
+        for s, (name, stack, put, bet, hand, shown, status, last) in enumerate(
+            zip(
+                snap.names,
+                snap.stacks,
+                snap.committed,
+                snap.round_bet,
+                snap.hands,
+                snap.public,
+                snap.status,
+                snap.last_action,
+                strict=True,
+            )
+        )
     ]
     result, outcome = snap.last_hand, snap.outcome
     return {
@@ -161,12 +163,8 @@ def _common(snap: ObservationSnapshot) -> dict[str, Any]:
             "sabacc": snap.sabacc_pot,
             "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in snap.side_pots],
         },
-        "last_hand": (
-            typing.cast(HandResultObservation, result.to_dict()) if result is not None else None
-        ),
-        "outcome": (
-            typing.cast(OutcomeObservation, outcome.to_dict()) if outcome is not None else None
-        ),
+        "last_hand": result.to_dict() if result is not None else None,
+        "outcome": outcome.to_dict() if outcome is not None else None,
     }
 
 
@@ -176,21 +174,23 @@ def _of(
     """One viewer's observation from :func:`_common`'s parts (shared objects: a viewer's row is
     a new one only where its ``known_cards`` differ)."""
     legal: Legal = snap.legal if seat is not None and seat == snap.current_player else NO_ACTIONS
-    rows: list[SeatObservation] = common["rows"]
+    rows: list[Any] = common["rows"]
     seats = list(rows)
-    if seat is not None and snap.seen and snap.seen[seat]:
-        mine = snap.seen[seat]
-        for s, hand in enumerate(snap.hands):
-            if s == seat:
-                continue
-            public = snap.public[s]
-            known = [c.code for c in hand if c in public or c.id in mine]
-            if known != rows[s]["known_cards"]:
-                seats[s] = {**rows[s], "known_cards": known}
     to_call = 0
-    if seat is not None and snap.phase == "betting":
-        to_call = max(0, snap.cur_bet - snap.round_bet[seat])
-    obs: Observation = {
+    if seat is not None:
+        seen = snap.seen
+        if seen and seen[seat]:
+            mine = seen[seat]
+            for s, hand in enumerate(snap.hands):
+                if s == seat:
+                    continue
+                public = snap.public[s]
+                known = [c.code for c in hand if c in public or c.id in mine]
+                if known != rows[s]["known_cards"]:
+                    seats[s] = {**rows[s], "known_cards": known}
+        if snap.phase == "betting":
+            to_call = max(0, snap.cur_bet - snap.round_bet[seat])
+    obs: Any = {
         "schema_version": SCHEMA_VERSION,
         "variant": snap.variant,
         "seat": seat,
@@ -207,17 +207,15 @@ def _of(
             "structure": snap.structure,
             "unit": snap.unit,
         },
-        "legal": typing.cast(LegalObservation, legal.to_dict()),
+        "legal": legal.to_dict(),
         "last_hand": common["last_hand"],
     }
     if seat is not None:
         obs["you"] = part.you(snap, seat)
-    extra = part.extra(snap, seat)
-    if extra:
-        obs = typing.cast(Observation, {**obs, **extra})
+    obs.update(part.extra(snap, seat))  # the variant's keys, before the outcome
     if snap.over:
         obs["outcome"] = common["outcome"]
-    return obs
+    return obs  # type: ignore[no-any-return]
 
 
 def observe(snap: ObservationSnapshot, part: ObservationPart, seat: int | None) -> Observation:
