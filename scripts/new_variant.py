@@ -41,7 +41,7 @@ CHECKLIST = """\
    src/sabacc/variants/$name/rules.py.
    It is Corellian Spike until you do: override the SpikeGame hooks that
    differ (_deal_start, _card_legal, _card_act, _spike_phase, _end_of_round,
-   _showdown, _public_extra...), or subclass sabacc.engine.game.Game for a
+   _showdown, _observation_values and observation_extra...), or subclass Game for a
    game unlike Spike (classic/rules.py, kessel/rules.py). Declare new house
    rules as fields of ${camel}Options (help, bounds, Literal choices).
 2. The record: bring register(VariantInfo(...)) in rules.py in step with the

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import operator
 import random
-import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -69,14 +68,19 @@ from sabacc.engine import saved
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
 from sabacc.engine.features import SeatRow, SeatView
 from sabacc.engine.observation import (
-    SCHEMA_VERSION,
-    HandResultObservation,
-    LegalObservation,
     Observation,
-    OutcomeObservation,
-    OwnHandObservation,
-    SeatObservation,
     SeatStatus,
+)
+from sabacc.engine.observe import (
+    ExtraBuilder,
+    ObservationPart,
+    ObservationSnapshot,
+    YouBuilder,
+    check_viewer,
+    no_extra,
+    observe,
+    observe_many,
+    valued_hand,
 )
 from sabacc.engine.seating import (
     BETWEEN_HANDS,
@@ -177,6 +181,13 @@ class Game(ABC):
     #: The TypedDict of this variant's :meth:`observation` (the engine's part joined with the
     #: variant's own), from which ``docs/observation.schema.json`` is generated.
     observation_type: ClassVar[type] = Observation
+    #: The variant's own keys of an observation (:mod:`sabacc.engine.observe`), from the
+    #: snapshot's ``part`` (:meth:`_observation_values`); the compiled core uses the same.
+    observation_extra: ClassVar[ExtraBuilder] = staticmethod(no_extra)
+    #: The viewer's own hand (``observation["you"]``); None: its cards valued by the variant's
+    #: evaluator (:func:`~sabacc.engine.observe.valued_hand`).
+    observation_you: ClassVar[YouBuilder | None] = None
+    _observation_part_made: ClassVar[ObservationPart]
     #: The part of the deck this game plays with (``cards=``), or None: the whole deck (a class
     #: default too, for games rebuilt without ``__init__``, as from a snapshot).
     _subdeck: Deck | None = None
@@ -793,14 +804,15 @@ class Game(ABC):
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view),
         typed by :attr:`observation_type` (:mod:`sabacc.engine.observation`, schema version
-        ``schema_version``).
+        ``schema_version``), made by the one builder (:func:`sabacc.engine.observe.observe`)
+        from :meth:`observation_snapshot`.
 
         Another seat's hidden cards never appear: only their count, and the cards everybody saw
         go into that hand (taken from a face-up pile). Showdown reveals are in ``last_hand``.
         Raises IndexError for a seat not at this table (a NumPy integer seat is taken too).
         """
-        seat = self._check_viewer(seat)
-        return self._observation_of(seat, self._observation_common())
+        seat = check_viewer(seat, self.n)
+        return observe(self.observation_snapshot(), type(self).observation_part(), seat)
 
     def observations(self, viewers: Iterable[int | None]) -> dict[int | None, Observation]:
         """``{viewer: observation(viewer)}`` for several viewers at once (None: a spectator),
@@ -810,103 +822,64 @@ class Game(ABC):
         The observations share those parts (the same objects): read them, encode them, do not
         change them. Raises IndexError as :meth:`observation` does.
         """
-        wanted = [self._check_viewer(v) for v in viewers]
-        common = self._observation_common()
-        out: dict[int | None, Observation] = {}
-        for viewer in wanted:
-            if viewer not in out:
-                out[viewer] = self._observation_of(viewer, common)
-        return out
+        wanted = [check_viewer(v, self.n) for v in viewers]
+        return observe_many(self.observation_snapshot(), type(self).observation_part(), wanted)
 
-    def _check_viewer(self, seat: int | None) -> int | None:
-        if seat is not None:
-            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
-                raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
-            seat = operator.index(seat)
-            if not 0 <= seat < self.n:
-                raise IndexError(f"no seat {seat!r} at this {self.n}-seat table")
-        return seat
+    @classmethod
+    def observation_part(cls) -> ObservationPart:
+        """This variant's part of the observation: :attr:`observation_extra`, and
+        :attr:`observation_you` (or the own hand valued by the variant's evaluator)."""
+        part: ObservationPart | None = cls.__dict__.get("_observation_part_made")
+        if part is None:
+            you = cls.observation_you
+            part = ObservationPart(
+                you=you if you is not None else valued_hand(cls.info.evaluator),
+                extra=cls.observation_extra,
+            )
+            cls._observation_part_made = part
+        return part
 
-    def _observation_common(self) -> dict[str, Any]:
-        """The parts of :meth:`observation` that do not depend on the viewer, and each seat's
-        row as a spectator sees it (a viewer's own differs only in ``known_cards``)."""
-        rows: list[SeatObservation] = [
-            {
-                "seat": s,
-                "name": self.names[s],
-                "stack": self.stacks[s],
-                "committed": self.committed[s],
-                "round_bet": self.round_bet[s],
-                "cards": len(self.hands[s]),
-                "known_cards": [c.code for c in self._known_cards(None, s)],
-                "status": self._status(s),
-                "dealer": s == self.dealer,
-                "last_action": self.last_action[s],
-            }
-            for s in range(self.n)
-        ]
-        outcome = self.outcome if self.over else None
-        return {
-            "rows": rows,
-            "pots": {
-                "main": self.pot_total(),
-                "sabacc": self.sabacc_pot,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
-            "structure": self._bet_structure(),
-            "unit": self._bet_unit(),
-            "last_hand": (
-                typing.cast(HandResultObservation, self.hand_results[-1].to_dict())
-                if self.hand_results
-                else None
+    def observation_snapshot(self) -> ObservationSnapshot:
+        """Everything this state's observations are made of, as plain immutable data
+        (:class:`~sabacc.engine.observe.ObservationSnapshot`); the compiled core gives an equal
+        one in the same state. The variant's values come from :meth:`_observation_values`."""
+        n = self.n
+        hands = self.hands
+        public_ids = self.public_ids
+        results = self.hand_results
+        return ObservationSnapshot(
+            self.variant,
+            self.options,
+            tuple(self.names),
+            self.hand_no,
+            self.phase,
+            self.dealer,
+            self.current_player,
+            self.over,
+            tuple(self.stacks),
+            tuple(self.committed),
+            tuple(self.round_bet),
+            tuple([self._status(s) for s in range(n)]),
+            tuple(self.last_action),
+            tuple([tuple(h) for h in hands]),
+            tuple(
+                [
+                    tuple([c for c in h if c.id in pub]) if pub else ()
+                    for h, pub in zip(hands, public_ids, strict=True)
+                ]
             ),
-            "outcome": (typing.cast(OutcomeObservation, outcome.to_dict()) if outcome else None),
-        }
-
-    def _observation_of(self, seat: int | None, common: dict[str, Any]) -> Observation:
-        """:meth:`observation` of ``seat``, made of :meth:`_observation_common`'s parts (the
-        same objects: a viewer's row is a new one only where its ``known_cards`` differ)."""
-        legal = self.legal() if seat is not None and seat == self.current_player else NO_ACTIONS
-        public_rows: list[SeatObservation] = common["rows"]
-        seats: list[SeatObservation] = list(public_rows)
-        if seat is not None and type(self)._known_cards is not Game._known_cards:
-            # a variant where a seat knows more than a spectator (Surabat, Kessel)
-            for s, row in enumerate(public_rows):
-                mine = [c.code for c in self._known_cards(seat, s)]
-                if mine != row["known_cards"]:
-                    seats[s] = {**row, "known_cards": mine}
-        obs: Observation = {
-            "schema_version": SCHEMA_VERSION,
-            "variant": self.variant,
-            "seat": seat,
-            "hand": self.hand_no,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "current_player": self.current_player,
-            "is_over": self.over,
-            "seats": seats,
-            "pots": common["pots"],
-            "betting": {
-                "current_bet": self.cur_bet,
-                "to_call": (
-                    max(0, self.cur_bet - self.round_bet[seat])
-                    if seat is not None and self.phase == "betting"
-                    else 0
-                ),
-                "structure": common["structure"],
-                "unit": common["unit"],
-            },
-            "legal": typing.cast(LegalObservation, legal.to_dict()),
-            "last_hand": common["last_hand"],
-        }
-        if seat is not None:
-            obs["you"] = self._describe_own(self.hands[seat])
-        extra = self._public_extra(seat)
-        if extra:  # the variant's part, before the outcome (the compiled core's key order)
-            obs = typing.cast(Observation, {**obs, **extra})
-        if self.over:
-            obs["outcome"] = common["outcome"]
-        return obs
+            self._seen_ids(),
+            self.pot_total(),
+            self.sabacc_pot,
+            tuple(self.pots()),
+            self.cur_bet,
+            self._bet_structure(),
+            self._bet_unit(),
+            self.legal(),
+            results[-1] if results else None,
+            self.outcome if self.over else None,
+            self._observation_values(),
+        )
 
     def seat_view(self, seat: int) -> SeatView:
         """What :meth:`observation` shows ``seat`` that the RL encoder needs, as one flat tuple
@@ -1002,29 +975,21 @@ class Game(ABC):
         """(main, sabacc) ante this seat owes to be dealt in."""
         return self.options.ante, self.options.sabacc_ante
 
-    def _describe_own(self, cards: list[Card]) -> OwnHandObservation:
-        """The observer's own hand, for :meth:`observation`."""
-        value = self.evaluate(cards) if cards else None
-        return {
-            "cards": [c.code for c in cards],
-            "values": [c.value for c in cards],
-            "total": sum(c.value for c in cards),
-            "hand": (
-                {"name": value.name, "total": value.total, "rank": value.rank, "size": value.size}
-                if value
-                else None
-            ),
-        }
-
     def _known_cards(self, viewer: int | None, seat: int) -> list[Card]:
         """The cards of ``seat``'s hand that ``viewer`` knows: those everybody saw go into it
         (variants where a seat learns more, like Surabat, extend it)."""
         public = self.public_ids[seat]
         return [c for c in self.hands[seat] if c.id in public] if public else []
 
-    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
-        """The variant's own part of :meth:`observation` (a TypedDict of its module)."""
-        return {}
+    def _seen_ids(self) -> tuple[frozenset[int], ...]:
+        """Per viewer, the ids of other hands' cards it alone saw go in (the snapshot's
+        ``seen``); () where nobody saw any (variants where a seat learns more extend it)."""
+        return ()
+
+    def _observation_values(self) -> tuple[Any, ...]:
+        """The variant's own values of :meth:`observation_snapshot` (its ``part``), in the
+        layout its :attr:`observation_extra` reads (the compiled core fills the same)."""
+        return ()
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
         """The variant's own part of :meth:`seat_view` (read by its RL feature spec)."""

@@ -15,7 +15,7 @@ fresh copy on the compiled core: read it, never mutate it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from sabacc.engine.features import SeatView
     from sabacc.engine.game import GameOutcome, HandResult
     from sabacc.engine.observation import Observation
+    from sabacc.engine.observe import ObservationSnapshot
     from sabacc.engine.variant import VariantInfo
 
 
@@ -184,6 +185,16 @@ class GameProtocol(Protocol):
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may know, as JSON-ready data (``None``: a spectator), typed and
         versioned (:mod:`sabacc.engine.observation`)."""
+        ...
+
+    def observations(self, viewers: Iterable[int | None]) -> dict[int | None, Observation]:
+        """``{viewer: observation(viewer)}`` for several viewers, the parts they see alike
+        made once (:func:`sabacc.engine.observe.observe_many`)."""
+        ...
+
+    def observation_snapshot(self) -> ObservationSnapshot:
+        """What every observation of this state is made of, as plain immutable data (equal on
+        both engines in the same state; :mod:`sabacc.engine.observe`)."""
         ...
 
     def seat_view(self, seat: int) -> SeatView:

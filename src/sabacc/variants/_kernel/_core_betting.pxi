@@ -22,14 +22,20 @@
 #   core_view_last(self, s, action), core_view_known(st, s, seat, k), core_view_extra(self,
 #                                       seat)   a seat view's last action, known ids and extra
 #   core_build_result(self, index)      finished hand ``index``'s HandResult
-#   core_known_cards(st, s, me)         the codes of seat ``s``'s cards seat ``me`` may know
+#   core_public(st, s), core_seen(st)   the cards of seat ``s``'s hand everybody saw go in (a
+#                                       tuple of Cards); per seat the card ids it alone saw go
+#                                       into other hands (a tuple of frozensets, () for none)
 #   core_structure(self), core_unit(self)   the observation's betting structure and unit
-#   r_you_hand(self, values), r_observe(self, obs, me)   the variant's part of an observation
+#   r_part(self)                        the variant's values of an observation snapshot, in the
+#                                       layout its reference game's ``observation_extra`` reads
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject
+
+from sabacc.engine.observation import SEAT_STATUSES
+from sabacc.engine.observe import ObservationSnapshot, check_viewer, observe, observe_many
 
 cdef class _BettingCore(_CoreBase):
     """A compiled core with betting rounds (not used alone)."""
@@ -314,96 +320,53 @@ cdef class _BettingCore(_CoreBase):
 
     def observation(self, seat):
         """What ``seat`` may know, as a JSON-serialisable dict (None: a spectator's view):
-        equal to the reference engine's :meth:`Game.observation` in every state, ``last_hand``,
-        ``legal``, side pots, ``you`` and ``outcome`` included. Raises IndexError for a seat
-        not at this table (the reference engine reads a negative seat from the end)."""
+        made by the one builder (:func:`sabacc.engine.observe.observe`) from
+        :meth:`observation_snapshot` with the reference game's declared part, so equal to
+        :meth:`Game.observation` in every state. Raises IndexError for a seat not at this table
+        (the reference engine reads a negative seat from the end)."""
+        seat = check_viewer(seat, self.st.n)
+        return observe(self.observation_snapshot(), self._game_type.observation_part(), seat)
+
+    def observations(self, viewers):
+        """``{viewer: observation(viewer)}`` for several viewers at once (as
+        :meth:`Game.observations`: the parts every viewer sees alike made once and shared)."""
+        n = self.st.n
+        wanted = [check_viewer(v, n) for v in viewers]
+        return observe_many(self.observation_snapshot(), self._game_type.observation_part(), wanted)
+
+    def observation_snapshot(self):
+        """This state's :class:`~sabacc.engine.observe.ObservationSnapshot` (equal to the
+        reference engine's in the same state): the table from the C state, every hand's cards,
+        the cards each hand shows everybody (``core_public``) and those a seat alone saw
+        (``core_seen``), and the variant's values (``r_part``)."""
         cdef State* st = &self.st
-        cdef int n = st.n, s, i, me = -1
-        cdef signed char c
-        cdef long long to_call = 0, total = 0
-        if seat is not None:
-            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            seat = _index(seat)  # an int (a NumPy integer is taken too)
-            if not 0 <= seat < n:
-                raise IndexError(f"no seat {seat!r} at this {n}-seat table")
-            me = seat
-        current = self.current_player
-        legal = self.legal() if me >= 0 and me == st.to_act and not st.over else NO_ACTIONS
-        last = self.last_action
-        seats = []
+        cdef int n = st.n, s, i
+        cdef list hands, public
+        cdef tuple hand
+        snap = self._cached_snapshot()
+        if snap is not None:
+            return snap
+        hands = PyList_New(n)
+        public = PyList_New(n)
         for s in range(n):
-            if st.out[s]:
-                status = "out"
-            elif not st.in_hand[s]:
-                status = "waiting"
-            elif st.folded[s]:
-                status = "junked"
-            elif st.stacks[s] == 0:
-                status = "all_in"
-            else:
-                status = "active"
-            seats.append(
-                {
-                    "seat": s,
-                    "name": self.names[s],
-                    "stack": st.stacks[s],
-                    "committed": st.committed[s],
-                    "round_bet": st.round_bet[s],
-                    "cards": st.hlen[s],
-                    "known_cards": core_known_cards(st, s, me),
-                    "status": status,
-                    "dealer": s == st.dealer,
-                    "last_action": last[s],
-                }
-            )
-        if me >= 0 and st.phase == PH_BETTING:
-            to_call = st.cur_bet - st.round_bet[me]
-            if to_call < 0:
-                to_call = 0
-        result = self._last_result()
-        obs = {
-            "schema_version": SCHEMA_VERSION,
-            "variant": self._game_type.info.name,
-            "seat": seat,
-            "hand": st.hand_no,
-            "phase": _PHASES[st.phase],
-            "dealer": st.dealer,
-            "current_player": current,
-            "is_over": bool(st.over),
-            "seats": seats,
-            "pots": {
-                "main": self._pot_total(),
-                "sabacc": st.sabacc_pot,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
-            "betting": {
-                "current_bet": st.cur_bet,
-                "to_call": to_call,
-                "structure": core_structure(self),
-                "unit": core_unit(self),
-            },
-            "legal": legal.to_dict(),
-            "last_hand": None if result is None else result.to_dict(),
-        }
-        if me >= 0:
-            codes = []
-            values = []
-            for i in range(st.hlen[me]):
-                c = st.hands[me][i]
-                codes.append(_CODES[c])
-                values.append(VAL[c])
-                total += VAL[c]
-            obs["you"] = {
-                "cards": codes,
-                "values": values,
-                "total": total,
-                "hand": r_you_hand(self, values),
-            }
-        r_observe(self, obs, me)  # the variant's table
-        if st.over:
-            obs["outcome"] = self.outcome.to_dict()
-        return obs
+            hand = tuple([_CARDS[st.hands[s][i]] for i in range(st.hlen[s])])
+            Py_INCREF(hand)
+            PyList_SET_ITEM(hands, s, hand)
+            shown = core_public(st, s)
+            Py_INCREF(shown)
+            PyList_SET_ITEM(public, s, shown)
+        return self._keep_snapshot(ObservationSnapshot(
+            self._game_type.info.name, self.options, tuple(self.names), st.hand_no,
+            _PHASES[st.phase], st.dealer, self.current_player, bool(st.over),
+            tuple([st.stacks[s] for s in range(n)]),
+            tuple([st.committed[s] for s in range(n)]),
+            tuple([st.round_bet[s] for s in range(n)]),
+            tuple([SEAT_STATUSES[g_seat_status(st, s)] for s in range(n)]),
+            tuple(self.last_action), tuple(hands), tuple(public), core_seen(st),
+            self._pot_total(), st.sabacc_pot, tuple(self.pots()), st.cur_bet,
+            core_structure(self), core_unit(self), self.legal(), self._last_result(),
+            self.outcome if st.over else None, r_part(self),
+        ))
 
     cdef list _betting_list(self):
         """A betting decision's legal actions (after the C state's legal computation): check

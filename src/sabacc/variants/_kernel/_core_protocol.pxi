@@ -30,6 +30,21 @@ cdef class _CoreBase:
     cdef list _last           # last action object of each seat, this hand
     cdef list _results        # HandResult of the first len(_results) hands, built lazily
     cdef object _legal_obj
+    # The observation snapshot of the state after the first _snap_at actions (None: none yet):
+    # the state changes only through apply, which logs one action, so it stands until then.
+    cdef object _snap
+    cdef Py_ssize_t _snap_at
+
+    cdef inline object _cached_snapshot(self):
+        """The snapshot made at this state, if one was (None otherwise)."""
+        if self._snap is not None and self._snap_at == len(self._acts):
+            return self._snap
+        return None
+
+    cdef inline object _keep_snapshot(self, object snap):
+        self._snap = snap
+        self._snap_at = len(self._acts)
+        return snap
 
     #: The reference engine's game class whose rules this core plays (its options type and
     #: VariantInfo come with it): the core's public class sets them.

@@ -7,7 +7,11 @@ members and types. Kessel Sabacc defines ``folded``, ``acted`` and ``round_bet``
 betting rounds), with the same types.
 """
 
+from collections.abc import Iterable
+
 from sabacc.engine.game import GameOutcome
+from sabacc.engine.observation import Observation
+from sabacc.engine.observe import ObservationSnapshot
 
 class CoreMembers:
     @property
@@ -48,3 +52,5 @@ class CoreMembers:
     def hand_start_stacks(self) -> list[int]: ...
     @property
     def hand_no(self) -> int: ...
+    def observations(self, viewers: Iterable[int | None]) -> dict[int | None, Observation]: ...
+    def observation_snapshot(self) -> ObservationSnapshot: ...

@@ -27,7 +27,6 @@ from sabacc.variants._kernel._mt cimport mt_shuffle
 
 import random as _random
 from collections.abc import Mapping as _Mapping
-from operator import index as _index
 
 from sabacc.variants.classic.actions import CALL_HAND, CallHand
 from sabacc.core.errors import IllegalActionError, OptionError
@@ -36,7 +35,6 @@ from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
     resolve_seed, seat_number,
 )
-from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.variants.classic.rules import (
     CLASSIC_DECK, ClassicGame, ClassicOptions, evaluate_classic, exchange_action,
 )
@@ -1209,8 +1207,11 @@ cdef tuple core_view_extra(_BettingCore game, int seat):
              st.orbit >= game.o.min_turns, st.raises, game.o.max_raises, st.ndraw, st.ndisc,
              bool(st.last_shift))
 
-cdef inline list core_known_cards(State* st, int s, int me):
-    return []  # every card is dealt or drawn face down
+cdef inline tuple core_public(State* st, int s):
+    return ()  # every card is dealt or drawn face down
+
+cdef inline tuple core_seen(State* st):
+    return ()
 
 cdef inline object core_structure(_BettingCore self):
     return "limit"
@@ -1218,21 +1219,12 @@ cdef inline object core_structure(_BettingCore self):
 cdef inline object core_unit(_BettingCore self):
     return 1
 
-cdef inline object r_you_hand(_BettingCore self, list values):
-    return evaluate_classic(values, self.options.scoring).to_dict() if values else None
-
-cdef void r_observe(_BettingCore self, dict obs, int me) except *:
-    """Classic's table: the turn and orbit, the call, the limits, the deck, the dice."""
+cdef tuple r_part(_BettingCore self):
+    """:func:`sabacc.variants.classic.rules.classic_extra`'s values: the turn and orbit, the
+    call, the limits, the deck, the dice."""
     cdef State* st = &self.st
-    obs["turn"] = st.turn
-    obs["orbit"] = st.orbit
-    obs["max_orbits"] = self.o.max_orbits
-    obs["calls_open"] = st.orbit >= self.o.min_turns
-    obs["bet_limit"] = self.o.bet_limit
-    obs["raises"] = st.raises
-    obs["max_raises"] = self.o.max_raises
-    obs["deck"] = st.ndraw
-    obs["out_of_play"] = st.ndisc
-    obs["roll"] = st.last_roll or None
-    obs["shift"] = bool(st.last_shift)
-    obs["caller"] = None if st.caller < 0 else st.caller
+    return (
+        st.turn, st.orbit, self.o.max_orbits, st.orbit >= self.o.min_turns, self.o.bet_limit,
+        st.raises, self.o.max_raises, st.ndraw, st.ndisc, st.last_roll or None,
+        bool(st.last_shift), None if st.caller < 0 else st.caller,
+    )

@@ -39,6 +39,7 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
+from sabacc.engine.observe import ObservationSnapshot
 from sabacc.engine.variant import SUDDEN_DEMISE, Pile, PotRule, VariantInfo
 from sabacc.variants.classic.actions import CALL_HAND, CALL_HAND_KIND, EXCHANGE_KIND, CallHand
 from sabacc.variants.classic.bot import ClassicBot
@@ -212,6 +213,16 @@ class ClassicObservation(Observation, ClassicPart):
     """A classic sabacc observation (:meth:`ClassicGame.observation`)."""
 
 
+#: Classic's keys of an observation, in order (the snapshot's ``part`` holds their values).
+CLASSIC_KEYS = tuple(ClassicPart.__annotations__)
+
+
+def classic_extra(snap: ObservationSnapshot, seat: int | None) -> ClassicPart:
+    """Classic sabacc's keys of an observation: the turn and orbit, the call, the limits, the
+    deck, the dice (the snapshot's ``part``: :meth:`ClassicGame._observation_values`)."""
+    return dict(zip(CLASSIC_KEYS, snap.part, strict=True))  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class ClassicOptions(Options):
     """Classic sabacc options (docs/rules.md §1).
@@ -326,6 +337,7 @@ class ClassicGame(Game):
     piles: ClassVar[tuple[str, ...]] = ("draw", "discards")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "discards")
     observation_type: ClassVar[type] = ClassicObservation
+    observation_extra = staticmethod(classic_extra)  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -580,22 +592,22 @@ class ClassicGame(Game):
         return len(self.draw)
 
     # ------------------------------------------------------------------ observation
-    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
-        part: ClassicPart = {
-            "turn": self.turn,
-            "orbit": self.orbit,
-            "max_orbits": self.options.max_orbits,
-            "calls_open": self._calls_open(),
-            "bet_limit": self.options.bet_limit,
-            "raises": self.raises,
-            "max_raises": self.options.max_raises,
-            "deck": len(self.draw),
-            "out_of_play": len(self.discards),
-            "roll": self.last_roll,
-            "shift": self.last_shift,
-            "caller": self.caller,
-        }
-        return part
+    def _observation_values(self) -> tuple[Any, ...]:
+        """:func:`classic_extra`'s values, in its keys' order."""
+        return (
+            self.turn,
+            self.orbit,
+            self.options.max_orbits,
+            self._calls_open(),
+            self.options.bet_limit,
+            self.raises,
+            self.options.max_raises,
+            len(self.draw),
+            len(self.discards),
+            self.last_roll,
+            self.last_shift,
+            self.caller,
+        )
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
         """``(turn player (offset from ``seat``; -1: none), orbit, max orbits, calls open,

@@ -146,16 +146,14 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
     arg[0] = action.value
     return A_SWAP_DISCARD if action.source == "discard" else A_SWAP_DRAW
 
-cdef void r_observe(_BettingCore self, dict obs, int me) except *:
+cdef tuple r_part(_BettingCore self):
+    """:func:`sabacc.variants.corellian_spike.rules.spike_extra`'s values."""
     cdef State* st = &self.st
     cdef int i
-    obs["round"] = st.round
-    obs["rounds"] = self.o.rounds
-    obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
-    obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
-    obs["draw_pile"] = st.ndraw
-    obs["mucked"] = st.nmuck
-    obs["dice"] = [st.d1, st.d2] if st.d1 else None
+    return (
+        st.round, self.o.rounds, tuple([_CARDS[st.discard[i]] for i in range(st.ndiscard)]),
+        st.ndraw, st.nmuck, (st.d1, st.d2) if st.d1 else None,
+    )
 
 cdef inline object r_view_kind(object action):
     return action.kind

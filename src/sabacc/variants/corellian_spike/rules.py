@@ -39,6 +39,7 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
+from sabacc.engine.observe import ObservationSnapshot
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.text import SPIKE_TEXT
 from sabacc.variants.registry import register
@@ -72,6 +73,21 @@ class SpikePart(TypedDict):
 
 class SpikeObservation(Observation, SpikePart):
     """A Corellian Spike observation (:meth:`SpikeGame.observation`, both engines)."""
+
+
+def spike_extra(snap: ObservationSnapshot, seat: int | None) -> SpikePart:
+    """Corellian Spike's keys of an observation, from the snapshot's ``part``: ``(round,
+    rounds, discard pile, draw pile size, muck size, last dice)`` (both engines fill it)."""
+    rnd, rounds, discard, draw, muck, dice = snap.part
+    return {
+        "round": rnd,
+        "rounds": rounds,
+        "discard_top": discard[-1].code if discard else None,
+        "discard_pile": [c.code for c in discard],
+        "draw_pile": draw,
+        "mucked": muck,
+        "dice": list(dice) if dice else None,
+    }
 
 
 @dataclass(frozen=True)
@@ -117,6 +133,7 @@ class SpikeGame(Game):
     piles: ClassVar[tuple[str, ...]] = ("draw", "discard", "muck")
     face_down_piles: ClassVar[tuple[str, ...]] = ("draw", "muck")
     observation_type: ClassVar[type] = SpikeObservation
+    observation_extra = staticmethod(spike_extra)  # type: ignore[assignment]
     #: This hand's rounds once asked (0: not yet; a class default for games rebuilt without
     #: ``__init__``, as from a snapshot).
     _hand_rounds: int = 0
@@ -445,17 +462,18 @@ class SpikeGame(Game):
         return game
 
     # ------------------------------------------------------------------ observation
-    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
-        part: SpikePart = {
-            "round": self.round,
-            "rounds": self._rounds(),
-            "discard_top": self.discard[-1].code if self.discard else None,
-            "discard_pile": [c.code for c in self.discard],
-            "draw_pile": len(self.draw),
-            "mucked": len(self.muck),
-            "dice": list(self.last_dice) if self.last_dice else None,
-        }
-        return part
+    def _observation_values(self) -> tuple[Any, ...]:
+        """:func:`spike_extra`'s values: ``(round, rounds, discard pile, draw pile size, muck
+        size, last dice)`` (the compiled core fills the same)."""
+        dice = self.last_dice
+        return (
+            self.round,
+            self._rounds(),
+            tuple(self.discard),
+            len(self.draw),
+            len(self.muck),
+            tuple(dice) if dice else None,
+        )
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
         """``(round, rounds, draw pile size, muck size, last dice doubles, discard ids)``: read by

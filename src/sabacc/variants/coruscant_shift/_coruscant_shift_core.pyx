@@ -449,30 +449,14 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
 cdef inline object r_shown_value(object cards, int target, int suit):
     return evaluate_target([_CARDS[c] for c in cards], target, _SUIT_NAMES[suit])
 
-cdef inline object r_you_hand(_BettingCore self, list values):
-    return None  # the kept set's value: r_observe
-
-cdef void r_observe(_BettingCore self, dict obs, int me) except *:
+cdef tuple r_part(_BettingCore self):
+    """:func:`sabacc.variants.coruscant_shift.rules.coruscant_extra`'s values."""
     cdef State* st = &self.st
-    cdef int n = st.n, s, i, k
-    # A junked hand is empty but its kept count stays (as in the reference).
-    k = min(st.kept_n[me], st.hlen[me]) if me >= 0 else 0
-    if me >= 0 and (st.kept_n[me] or st.hlen[me]):
-        kept = [_CARDS[st.hands[me][i]] for i in range(k if st.kept_n[me] else st.hlen[me])]
-        obs["you"]["hand"] = evaluate_target(
-            kept, st.target, _SUIT_NAMES[st.suit]
-        ).to_dict()
-    obs["round"] = st.round
-    obs["rounds"] = 2
-    obs["target"] = st.target
-    obs["target_suit"] = _SUIT_NAMES[st.suit]
-    obs["kept_counts"] = [st.kept_n[s] for s in range(n)]
-    obs["kept"] = [_CODES[st.hands[me][i]] for i in range(k)]
-    obs["draw_pile"] = st.ndraw
-    obs["mucked"] = st.nmuck
-    obs["discard_top"] = _CODES[st.discard[st.ndiscard - 1]] if st.ndiscard else None
-    obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
-    obs["dice"] = None
+    cdef int s, i
+    return (
+        st.round, st.target, _SUIT_NAMES[st.suit], tuple([st.kept_n[s] for s in range(st.n)]),
+        st.ndraw, st.nmuck, tuple([_CARDS[st.discard[i]] for i in range(st.ndiscard)]),
+    )
 
 cdef inline object r_view_kind(object action):
     return "kept" if type(action) is _Keep else action.kind

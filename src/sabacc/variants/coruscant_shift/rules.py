@@ -36,7 +36,8 @@ from sabacc.engine.actions import betting_kinds
 from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
-from sabacc.engine.observation import Observation
+from sabacc.engine.observation import Observation, OwnHandObservation
+from sabacc.engine.observe import ObservationSnapshot, own_hand
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.rules import SPIKE_FIELDS, SpikeGame
 from sabacc.variants.coruscant_shift.actions import KEEP_KIND, Keep, keep_action
@@ -200,11 +201,44 @@ def evaluate(options: Options, cards: list[Card]) -> HandValue:
     return evaluate_target(cards, target or 0, None if suit == "roll" else suit)
 
 
+def coruscant_extra(snap: ObservationSnapshot, seat: int | None) -> CoruscantPart:
+    """Coruscant Shift's keys of an observation, from the snapshot's ``part`` (both engines fill
+    it; :meth:`CoruscantGame._observation_values` lists it)."""
+    rnd, target, suit, kept_n, draw, muck, discard = snap.part
+    return {
+        "round": rnd,
+        "rounds": 2,
+        "target": target,
+        "target_suit": suit,
+        "kept_counts": list(kept_n),
+        "kept": [c.code for c in snap.hands[seat][: kept_n[seat]]] if seat is not None else [],
+        "draw_pile": draw,
+        "mucked": muck,
+        "discard_top": discard[-1].code if discard else None,
+        "discard_pile": [c.code for c in discard],
+        "dice": None,
+    }
+
+
+def coruscant_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
+    """The viewer's hand, valued as its kept set once it kept cards (against the target)."""
+    _, target, suit, kept_n, *_ = snap.part
+    cards = snap.hands[seat]
+    valued = cards[: kept_n[seat]] if kept_n[seat] else cards  # a junked hand keeps its count
+    if not kept_n[seat] and not cards:
+        return own_hand(cards, None)
+    if target is None:
+        return own_hand(cards, evaluate(snap.options, list(valued)))
+    return own_hand(cards, evaluate_target(valued, target, suit))
+
+
 class CoruscantGame(SpikeGame):
     """A game of Coruscant Shift (reuses Corellian Spike's piles, betting and blind draw)."""
 
     options: CoruscantOptions  # type: ignore[assignment]
     observation_type: ClassVar[type] = CoruscantObservation
+    observation_extra = staticmethod(coruscant_extra)
+    observation_you = staticmethod(coruscant_you)  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -417,37 +451,18 @@ class CoruscantGame(SpikeGame):
             return evaluate(self.options, list(cards))
         return evaluate_target(cards, self.target, self.target_suit)
 
-    def _describe_own(self, cards: list[Card]) -> Any:
-        own = super()._describe_own(cards)
-        seat = next((s for s in range(self.n) if self.hands[s] is cards), None)
-        if seat is not None and self.kept_n[seat]:
-            kept = cards[: self.kept_n[seat]]
-            value = self.evaluate(kept)
-            own["hand"] = {
-                "name": value.name,
-                "total": value.total,
-                "rank": value.rank,
-                "size": value.size,
-            }
-        return own
-
-    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
-        part: CoruscantPart = {
-            "round": self.round,
-            "rounds": 2,
-            "target": self.target,
-            "target_suit": self.target_suit,
-            "kept_counts": list(self.kept_n),
-            "kept": (
-                [c.code for c in self.hands[seat][: self.kept_n[seat]]] if seat is not None else []
-            ),
-            "draw_pile": len(self.draw),
-            "mucked": len(self.muck),
-            "discard_top": self.discard[-1].code if self.discard else None,
-            "discard_pile": [c.code for c in self.discard],
-            "dice": None,
-        }
-        return part
+    def _observation_values(self) -> tuple[Any, ...]:
+        """:func:`coruscant_extra`'s values: ``(round, target, target suit, kept counts, draw
+        pile size, muck size, discard pile)``."""
+        return (
+            self.round,
+            self.target,
+            self.target_suit,
+            tuple(self.kept_n),
+            len(self.draw),
+            len(self.muck),
+            tuple(self.discard),
+        )
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
         """``(round, target, target suit, own kept ids, kept counts from the observer, draw

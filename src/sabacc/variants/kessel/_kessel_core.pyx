@@ -26,7 +26,6 @@ from sabacc.variants._kernel._mt cimport (
 )
 
 from collections.abc import Mapping as _Mapping
-import operator as _operator
 import random as _random
 
 from sabacc.core.actions import STAND
@@ -36,8 +35,8 @@ from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
     resolve_seed, seat_number,
 )
-from sabacc.engine.observation import SCHEMA_VERSION
-from sabacc.variants.kessel.rules import KesselGame, KesselOptions
+from sabacc.engine.observe import ObservationSnapshot, check_viewer, observe, observe_many
+from sabacc.variants.kessel.rules import KesselGame, KesselOptions, kessel_part
 from sabacc.variants.kessel.actions import (
     DISCARD_DRAWN, DRAWS, DRAW_SOURCES, IMPOSTOR_CHOICES, KEEP, PRIME_CHOICES, Draw, PlayToken,
     parse_kessel_action, token_action,
@@ -1290,140 +1289,90 @@ cdef class KesselCore(_CoreBase):
             if (known >> self.st.hand[s][i]) & 1
         ]
 
-    cdef dict _part(self, object seat):
-        """KesselGame._public_extra."""
-        cdef State* st = &self.st
-        cdef int s, i, c
-        cards = self._cards
-        drawn = None
-        if st.drawn >= 0:
-            shown = st.drawn_from >= 2 or (seat is not None and seat == st.to_act)
-            drawn = {
-                "from": DRAW_SOURCES[st.drawn_from],
-                "card": cards[st.drawn].code if shown else None,
-            }
-        sd = self._pile(P_SAND_DISCARD)
-        bd = self._pile(P_BLOOD_DISCARD)
-        impostors = []
-        for i in range(st.norder):
-            s = st.order[i]
-            for c in range(st.hlen[s]):
-                if st.chosen[st.hand[s][c]]:
-                    impostors.append({
-                        "seat": s, "card": cards[st.hand[s][c]].code,
-                        "value": st.chosen[st.hand[s][c]],
-                    })
-        n = st.n
-        return {
-            "turn": st.turn,
-            "turns": self.o.turns,
-            "starting_player": st.dealer,
-            "sand_discard": sd[len(sd) - 1].code if sd else None,
-            "blood_discard": bd[len(bd) - 1].code if bd else None,
-            "sand_discard_pile": [card.code for card in sd],
-            "blood_discard_pile": [card.code for card in bd],
-            "draw_sizes": [st.plen[P_SAND_DRAW], st.plen[P_BLOOD_DRAW]],
-            "sand_draw": st.plen[P_SAND_DRAW],
-            "blood_draw": st.plen[P_BLOOD_DRAW],
-            "drawn": drawn,
-            "draw_is_free": bool(st.free_draw),
-            "rules": {
-                "major_fraud": bool(st.rules[0]),
-                "markdown": bool(st.rules[1]),
-                "cook_the_books": bool(st.rules[2]),
-                "prime": st.rules[3] if st.rules[3] else None,
-            },
-            "dice": [st.dice0, st.dice1] if st.has_dice else None,
-            "impostors": impostors,
-            "revealed": (
-                {str(seat_): [card.code for card in self._hand(seat_)] for seat_ in self.order}
-                if st.phase == PH_IMPOSTOR
-                else None
-            ),
-            "chips_lost": st.house,
-            "tokens_left": [st.ntleft[s] for s in range(n)],
-            "tokens_used": [self._tokens_used(s) for s in range(n)],
-            "stood": [bool(st.stood[s]) for s in range(n)],
-            "immune": [bool(st.immune[s]) for s in range(n)],
-            "embargoed": [
-                bool(st.embargoed[s]) or (s == st.to_act and bool(st.must_stand))
-                for s in range(n)
-            ],
-            "my_tokens": self._tokens_left(seat) if seat is not None else None,
-        }
-
     cdef list _hand(self, int s):
         cdef int i
         return [self._cards[self.st.hand[s][i]] for i in range(self.st.hlen[s])]
 
-    cdef dict _describe_own(self, list held):
-        own = {
-            "cards": [c.code for c in held],
-            "values": [c.value for c in held],
-            "total": sum([c.value for c in held]),
-            "hand": None,
-        }
-        if held:
-            value = self.evaluate(held)
-            own["hand"] = {
-                "name": value.name, "total": value.total, "rank": value.rank, "size": value.size,
-            }
-            if len(held) == 2:
-                own["total"] = value.total
-        return own
+    cdef tuple _values(self):
+        """:func:`sabacc.variants.kessel.rules.kessel_part`'s values (the snapshot's ``part``,
+        as :meth:`KesselGame._observation_values` gives them)."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s, i
+        cards = self._cards
+        r = st.rules
+        return (
+            st.turn, self.o.turns, tuple(self._pile(P_SAND_DISCARD)),
+            tuple(self._pile(P_BLOOD_DISCARD)), st.plen[P_SAND_DRAW], st.plen[P_BLOOD_DRAW],
+            None if st.drawn < 0 else cards[st.drawn],
+            None if st.drawn_from < 0 else DRAW_SOURCES[st.drawn_from],
+            None if st.to_act < 0 else st.to_act, bool(st.free_draw),
+            Rules(bool(r[0]), bool(r[1]), bool(r[2]), r[3] if r[3] else None),
+            (st.dice0, st.dice1) if st.has_dice else None,
+            tuple([st.order[i] for i in range(st.norder)]),
+            tuple([(i, st.chosen[i]) for i in range(self.o.ncards) if st.chosen[i]]),
+            st.house,
+            tuple([tuple(self._tokens_left(s)) for s in range(n)]),
+            tuple([tuple(self._tokens_used(s)) for s in range(n)]),
+            tuple([bool(st.stood[s]) for s in range(n)]),
+            tuple([bool(st.immune[s]) for s in range(n)]),
+            tuple([
+                bool(st.embargoed[s]) or (s == st.to_act and bool(st.must_stand))
+                for s in range(n)
+            ]),
+        )
+
+    cdef tuple _shown(self, int s, uint64_t known):
+        """Seat ``s``'s cards whose bit is set in ``known``, in hand order."""
+        cdef int i
+        cards = self._cards
+        return tuple([
+            cards[self.st.hand[s][i]]
+            for i in range(self.st.hlen[s])
+            if (known >> self.st.hand[s][i]) & 1
+        ])
 
     def observation(self, seat):
-        """The reference engine's observation (KesselGame.observation), key for key."""
-        cdef int s
-        if seat is not None:
-            if isinstance(seat, bool) or not hasattr(seat, "__index__"):
-                raise IndexError(f"no seat {seat!r} at this {self.st.n}-seat table")
-            seat = _operator.index(seat)
-            if not 0 <= seat < self.st.n:
-                raise IndexError(f"no seat {seat!r} at this {self.st.n}-seat table")
-        current = self.current_player
-        legal = self.legal() if seat is not None and seat == current else NO_ACTIONS
-        last = self.last_action
-        seats = []
-        for s in range(self.st.n):
-            seats.append({
-                "seat": s,
-                "name": self.names[s],
-                "stack": self.st.stacks[s],
-                "committed": self.st.committed[s],
-                "round_bet": 0,
-                "cards": self.st.hlen[s],
-                "known_cards": [c.code for c in self._known(seat, s)],
-                "status": self._status(s),
-                "dealer": s == self.st.dealer,
-                "last_action": last[s],
-            })
+        """The reference engine's observation (KesselGame.observation): the one builder's
+        (:func:`sabacc.engine.observe.observe`) from :meth:`observation_snapshot`."""
+        seat = check_viewer(seat, self.st.n)
+        return observe(self.observation_snapshot(), KesselGame.observation_part(), seat)
+
+    def observations(self, viewers):
+        """``{viewer: observation(viewer)}`` for several viewers (as Game.observations)."""
+        n = self.st.n
+        wanted = [check_viewer(v, n) for v in viewers]
+        return observe_many(self.observation_snapshot(), KesselGame.observation_part(), wanted)
+
+    def observation_snapshot(self):
+        """This state's :class:`~sabacc.engine.observe.ObservationSnapshot`, equal to the
+        reference engine's in the same state."""
+        cdef State* st = &self.st
+        cdef int n = st.n, s
+        cdef bint any_seen = False
+        snap = self._cached_snapshot()
+        if snap is not None:
+            return snap
+        for s in range(n):
+            if st.seen[s]:
+                any_seen = True
+        seen = (
+            tuple([frozenset(self._mask_set(st.seen[s])) for s in range(n)]) if any_seen else ()
+        )
         results = self.hand_results if self._records else None
-        obs = {
-            "schema_version": SCHEMA_VERSION,
-            "variant": "kessel",
-            "seat": seat,
-            "hand": self.st.hand_no,
-            "phase": _PHASES[self.st.phase],
-            "dealer": self.st.dealer,
-            "current_player": current,
-            "is_over": bool(self.st.over),
-            "seats": seats,
-            "pots": {
-                "main": self.pot_total(),
-                "sabacc": 0,
-                "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
-            },
-            "betting": {"current_bet": 0, "to_call": 0, "structure": "none", "unit": 1},
-            "legal": legal.to_dict(),
-            "last_hand": results[len(results) - 1].to_dict() if results else None,
-        }
-        if seat is not None:
-            obs["you"] = self._describe_own(self._hand(seat))
-        obs.update(self._part(seat))
-        if self.st.over:
-            obs["outcome"] = self.outcome.to_dict()
-        return obs
+        return self._keep_snapshot(ObservationSnapshot(
+            "kessel", self.options, tuple(self.names), st.hand_no, _PHASES[st.phase],
+            st.dealer, self.current_player, bool(st.over),
+            tuple([st.stacks[s] for s in range(n)]),
+            tuple([st.committed[s] for s in range(n)]),
+            (0,) * n,
+            tuple([self._status(s) for s in range(n)]),
+            tuple(self.last_action),
+            tuple([tuple(self._hand(s)) for s in range(n)]),
+            tuple([self._shown(s, st.pub[s]) for s in range(n)]),
+            seen, self.pot_total(), 0, tuple(self.pots()), 0, "none", 1,
+            self.legal(), results[len(results) - 1] if results else None,
+            self.outcome if st.over else None, self._values(),
+        ))
 
     def seat_view(self, int seat):
         """What :meth:`observation` shows ``seat`` for the RL encoder (Game.seat_view)."""
@@ -1458,7 +1407,11 @@ cdef class KesselCore(_CoreBase):
             bytes([c.id for c in own]),
             total,
             tuple(rows),
-            kessel_extra(self._part(seat), seat, n),
+            kessel_extra(
+                kessel_part(self._values(), self.hands, self.st.dealer,
+                            _PHASES[self.st.phase], seat),
+                seat, n,
+            ),
         )
 
     def full_state(self):

@@ -49,6 +49,7 @@ from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation, OwnHandObservation, SeatStatus
+from sabacc.engine.observe import ObservationSnapshot, own_hand
 from sabacc.engine.variant import Pile, PotRule, VariantInfo
 from sabacc.variants.kessel.actions import (
     DISCARD_DRAWN,
@@ -152,6 +153,83 @@ class KesselPart(TypedDict):
 
 class KesselObservation(Observation, KesselPart):
     """A Kessel Sabacc observation (:meth:`KesselGame.observation`)."""
+
+
+def kessel_part(
+    values: tuple[Any, ...],
+    hands: Sequence[Sequence[Card]],
+    dealer: int,
+    phase: str,
+    seat: int | None,
+) -> KesselPart:
+    """Kessel's keys of ``seat``'s observation from :meth:`KesselGame._observation_values`'s
+    tuple (the snapshot's ``part``; both engines fill it) and the hands, button and phase."""
+    (turn, turns, sand_pile, blood_pile, sand_draw, blood_draw, drawn_card, drawn_from, to_act,
+     free, rules, dice, order, chosen, house, tokens_left, tokens_used, stood, immune,
+     embargoed) = values  # fmt: skip
+    drawn: KesselDrawn | None = None
+    if drawn_card is not None:
+        shown = str(drawn_from).endswith("discard") or seat == to_act
+        drawn = {"from": str(drawn_from), "card": drawn_card.code if shown else None}
+    picks = dict(chosen)
+    return {
+        "turn": turn,
+        "turns": turns,
+        "starting_player": dealer,
+        "sand_discard": sand_pile[-1].code if sand_pile else None,
+        "blood_discard": blood_pile[-1].code if blood_pile else None,
+        # Every card on the discard piles went there face up: all of them are public.
+        "sand_discard_pile": [c.code for c in sand_pile],
+        "blood_discard_pile": [c.code for c in blood_pile],
+        "draw_sizes": [sand_draw, blood_draw],
+        "sand_draw": sand_draw,  # face down: only the count
+        "blood_draw": blood_draw,
+        "drawn": drawn,
+        "draw_is_free": free,
+        "rules": {
+            "major_fraud": rules.major_fraud,
+            "markdown": rules.markdown,
+            "cook_the_books": rules.cook_the_books,
+            "prime": rules.prime,
+        },
+        "dice": list(dice) if dice else None,
+        "impostors": [
+            {"seat": s, "card": c.code, "value": picks[c.id]}
+            for s in order
+            for c in hands[s]
+            if c.id in picks
+        ],
+        "revealed": (
+            {str(s): [c.code for c in hands[s]] for s in order} if phase == "impostor" else None
+        ),
+        "chips_lost": house,
+        # Per seat (index = seat); a seat's round pot is its ``committed``.
+        "tokens_left": [len(t) for t in tokens_left],
+        "tokens_used": [list(t) for t in tokens_used],
+        "stood": list(stood),
+        "immune": list(immune),
+        "embargoed": list(embargoed),
+        "my_tokens": list(tokens_left[seat]) if seat is not None else None,
+    }
+
+
+def kessel_obs_extra(snap: ObservationSnapshot, seat: int | None) -> KesselPart:
+    """Kessel's keys of an observation (:func:`kessel_part` of the snapshot)."""
+    return kessel_part(snap.part, snap.hands, snap.dealer, snap.phase, seat)
+
+
+def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
+    """The viewer's hand under this round's rules and Impostor choices: a two-card hand's
+    ``total`` is its value's (the difference, 0 for a Sabacc), not the cards' sum."""
+    cards = snap.hands[seat]
+    if not cards:
+        return own_hand(cards, None)
+    part = snap.part
+    value = hand_value(list(cards), part[10], dict(part[13]))
+    own = own_hand(cards, value)
+    if len(cards) == 2:
+        own["total"] = value.total
+    return own
 
 
 # ------------------------------------------------------------------ options
@@ -267,6 +345,8 @@ class KesselGame(Game):
     )
     face_down_piles: ClassVar[tuple[str, ...]] = ("sand_draw", "blood_draw")
     observation_type: ClassVar[type] = KesselObservation
+    observation_extra = staticmethod(kessel_obs_extra)  # type: ignore[assignment]
+    observation_you = staticmethod(kessel_you)  # type: ignore[assignment]
     #: Per game (not reset each round): each seat's unplayed and played tokens.
     tokens_left: list[list[str]]
     tokens_used: list[list[str]]
@@ -706,19 +786,6 @@ class KesselGame(Game):
         """Each player's round pot, which only that player can win back."""
         return [Pot(self.committed[s], (s,)) for s in self.order]
 
-    def _describe_own(self, cards: list[Card]) -> OwnHandObservation:
-        own = super()._describe_own(cards)
-        if len(cards) == 2:
-            value = self.evaluate(cards)
-            own["total"] = value.total  # the difference (0 for a Sabacc), not a sum
-            own["hand"] = {
-                "name": value.name,
-                "total": value.total,
-                "rank": value.rank,
-                "size": value.size,
-            }
-        return own
-
     def _status(self, s: int) -> SeatStatus:
         if self.out[s]:
             return "out"
@@ -729,7 +796,8 @@ class KesselGame(Game):
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
         """Kessel's part of :meth:`seat_view` (:func:`kessel_rl.kessel_extra` of its public
         observation part: the same function reads a JSON observation)."""
-        return kessel_extra(self._public_extra(seat), seat, self.n)
+        part = kessel_part(self._observation_values(), self.hands, self.dealer, self.phase, seat)
+        return kessel_extra(part, seat, self.n)
 
     def seat_view(self, seat: int) -> Any:
         """As :meth:`Game.seat_view`, with the own total the observation gives (the hand's
@@ -752,59 +820,38 @@ class KesselGame(Game):
         public = self.public_ids[seat]
         return [c for c in self.hands[seat] if c.id in public or c.id in known]
 
-    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
-        drawn: KesselDrawn | None = None
-        if self.drawn:
-            shown = str(self.drawn_from).endswith("discard") or seat == self.to_act
-            drawn = {
-                "from": str(self.drawn_from),
-                "card": self.drawn[0].code if shown else None,
-            }
-        order = range(self.n)
-        part: KesselPart = {
-            "turn": self.turn,
-            "turns": self.options.turns,
-            "starting_player": self.dealer,
-            "sand_discard": self.sand_discard[-1].code if self.sand_discard else None,
-            "blood_discard": self.blood_discard[-1].code if self.blood_discard else None,
-            # Every card on the discard piles went there face up: all of them are public.
-            "sand_discard_pile": [c.code for c in self.sand_discard],
-            "blood_discard_pile": [c.code for c in self.blood_discard],
-            "draw_sizes": [len(self.sand_draw), len(self.blood_draw)],
-            "sand_draw": len(self.sand_draw),  # face down: only the count
-            "blood_draw": len(self.blood_draw),
-            "drawn": drawn,
-            "draw_is_free": self.free_draw,
-            "rules": {
-                "major_fraud": self.rules.major_fraud,
-                "markdown": self.rules.markdown,
-                "cook_the_books": self.rules.cook_the_books,
-                "prime": self.rules.prime,
-            },
-            "dice": list(self.dice) if self.dice else None,
-            "impostors": [
-                {"seat": s, "card": c.code, "value": self.chosen[c.id]}
-                for s in self.order
-                for c in self.hands[s]
-                if c.id in self.chosen
-            ],
-            "revealed": (
-                {str(s): [c.code for c in self.hands[s]] for s in self.order}
-                if self.phase == "impostor"
-                else None
-            ),
-            "chips_lost": self.house,
-            # Per seat (index = seat); a seat's round pot is its ``committed``.
-            "tokens_left": [len(self.tokens_left[s]) for s in order],
-            "tokens_used": [list(self.tokens_used[s]) for s in order],
-            "stood": list(self.stood),
-            "immune": list(self.immune),
-            "embargoed": [
-                self.embargoed[s] or (s == self.to_act and self.must_stand) for s in order
-            ],
-            "my_tokens": list(self.tokens_left[seat]) if seat is not None else None,
-        }
-        return part
+    def _seen_ids(self) -> tuple[frozenset[int], ...]:
+        return tuple([frozenset(k) for k in self.seen]) if any(self.seen) else ()
+
+    def _observation_values(self) -> tuple[Any, ...]:
+        """:func:`kessel_part`'s values: ``(turn, turns, Sand discard pile, Blood discard pile,
+        Sand draw size, Blood draw size, drawn card, where from, seat to act, free draw, rules,
+        dice, order, Impostor choices (id, value) by id, chips lost, tokens left, tokens used,
+        stood, immune, embargoed)``."""
+        n = self.n
+        to_act = self.to_act
+        return (
+            self.turn,
+            self.options.turns,
+            tuple(self.sand_discard),
+            tuple(self.blood_discard),
+            len(self.sand_draw),
+            len(self.blood_draw),
+            self.drawn[0] if self.drawn else None,
+            None if self.drawn_from is None else str(self.drawn_from),
+            to_act,
+            self.free_draw,
+            self.rules,
+            tuple(self.dice) if self.dice else None,
+            tuple(self.order),
+            tuple(sorted(self.chosen.items())),
+            self.house,
+            tuple([tuple(t) for t in self.tokens_left]),
+            tuple([tuple(t) for t in self.tokens_used]),
+            tuple(self.stood),
+            tuple(self.immune),
+            tuple([bool(self.embargoed[s] or (s == to_act and self.must_stand)) for s in range(n)]),
+        )
 
     def _hidden_extra(self) -> dict[str, Any]:
         return {

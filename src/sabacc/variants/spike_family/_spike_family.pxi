@@ -47,12 +47,10 @@ from sabacc.variants._kernel._mt cimport (
 
 import random as _random
 from collections.abc import Mapping as _Mapping
-from operator import index as _index
 
 from sabacc.variants.spike_family.actions import Discard, swap_action
 from sabacc.variants.spike_family.deck import SPIKE_DECK
 from sabacc.engine.betting import Legal, NO_ACTIONS, Pot
-from sabacc.engine.observation import SCHEMA_VERSION
 from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
     options_bet_unit, resolve_seed, seat_number,
@@ -1429,18 +1427,27 @@ cdef inline void core_hidden_piles(_BettingCore game, dict state) except *:
 cdef inline tuple core_view_extra(_BettingCore game, int seat):
     return r_view_extra(<SpikeFamilyCore>game, seat)
 
-cdef list core_known_cards(State* st, int s, int me):
-    """Seat ``s``'s cards seat ``me`` may know: the public ones, and those ``me`` alone saw go
-    in (none for a spectator, ``me`` = -1)."""
-    cdef uint64_t seen = st.seen[me] if me >= 0 else 0
-    cdef list known = []
+cdef tuple core_public(State* st, int s):
+    """The cards of seat ``s``'s hand everybody saw go in, in hand order."""
     cdef int i
     cdef signed char c
+    cdef list shown = []
     for i in range(st.hlen[s]):
         c = st.hands[s][i]
-        if st.pub[c] or (seen and s != me and seen >> c & 1):
-            known.append(_CODES[c])
-    return known
+        if st.pub[c]:
+            shown.append(_CARDS[c])
+    return tuple(shown)
+
+cdef tuple core_seen(State* st):
+    """Per seat, the ids of other hands' cards it alone saw go in; () when no seat saw any."""
+    cdef int s, c
+    cdef bint any_seen = False
+    for s in range(st.n):
+        if st.seen[s]:
+            any_seen = True
+    if not any_seen:
+        return ()
+    return tuple([frozenset([c for c in range(NC) if st.seen[s] >> c & 1]) for s in range(st.n)])
 
 cdef inline object core_structure(_BettingCore self):
     return str(self.options.betting)

@@ -11,6 +11,3 @@ cdef object r_evaluate(SpikeFamilyCore self, object cards):
 
 cdef inline object r_shown_value(object cards, int target, int suit):
     return evaluate_spike([_VALUES[c] for c in cards])
-
-cdef inline object r_you_hand(_BettingCore self, list values):
-    return evaluate_spike(values).to_dict() if values else None

@@ -291,24 +291,18 @@ cdef int r_card_kind(SpikeFamilyCore self, object action, long long* arg) except
         return A_SWAP_MOON
     return A_DISCARD
 
-cdef void r_observe(_BettingCore self, dict obs, int me) except *:
+cdef tuple r_part(_BettingCore self):
+    """:func:`sabacc.variants.surabat_cycle.rules.surabat_extra`'s values."""
     cdef State* st = &self.st
     cdef int i
-    obs["round"] = st.round
-    obs["rounds"] = g_rounds(st, &self.o)
-    obs["starting_player"] = None if st.starting < 0 else st.starting
-    obs["hand_cap"] = self.o.hand_cap
-    obs["sun"] = [_CODES[st.sun[i]] for i in range(st.nsun)]
-    obs["moon_count"] = st.nmoon
-    obs["moon_known"] = [
-        _CODES[st.moon[i]] if me >= 0 and st.moon_owner[i] == me else None
-        for i in range(st.nmoon)
-    ]
-    obs["discard_pile"] = [_CODES[st.discard[i]] for i in range(st.ndiscard)]
-    obs["discard_stack"] = st.ndiscard + st.nmuck
-    obs["mucked"] = st.nmuck
-    obs["draw_pile"] = st.ndraw
-    obs["dice"] = [st.d1, st.d2] if st.d1 else None
+    return (
+        st.round, g_rounds(st, &self.o), None if st.starting < 0 else st.starting,
+        self.o.hand_cap, tuple([_CARDS[st.sun[i]] for i in range(st.nsun)]),
+        tuple([_CARDS[st.moon[i]] for i in range(st.nmoon)]),
+        tuple([None if st.moon_owner[i] < 0 else st.moon_owner[i] for i in range(st.nmoon)]),
+        tuple([_CARDS[st.discard[i]] for i in range(st.ndiscard)]), st.nmuck, st.ndraw,
+        (st.d1, st.d2) if st.d1 else None,
+    )
 
 cdef inline object r_view_kind(object action):
     return action.kind

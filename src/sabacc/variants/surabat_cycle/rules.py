@@ -37,6 +37,7 @@ from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.observation import Observation
+from sabacc.engine.observe import ObservationSnapshot
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, VariantInfo
 from sabacc.variants.corellian_spike.rules import (
     SPIKE_DECK,
@@ -87,6 +88,30 @@ class SurabatObservation(Observation, SurabatPart):
     """A Surabat Cycle observation (:meth:`SurabatGame.observation`)."""
 
 
+def surabat_extra(snap: ObservationSnapshot, seat: int | None) -> SurabatPart:
+    """Surabat Cycle's keys of an observation, from the snapshot's ``part`` (both engines fill
+    it; :meth:`SurabatGame._observation_values` lists it). A Moon card shows only to the seat
+    that put it there (and only while it is still there)."""
+    rnd, rounds, starter, cap, sun, moon, owners, discard, muck, draw, dice = snap.part
+    return {
+        "round": rnd,
+        "rounds": rounds,
+        "starting_player": starter,
+        "hand_cap": cap,
+        "sun": [c.code for c in sun],
+        "moon_count": len(moon),
+        "moon_known": [
+            c.code if seat is not None and owner == seat else None
+            for c, owner in zip(moon, owners, strict=True)
+        ],
+        "discard_pile": [c.code for c in discard],
+        "discard_stack": len(discard) + muck,
+        "mucked": muck,
+        "draw_pile": draw,
+        "dice": list(dice) if dice else None,
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class MoonPlaced(Event):
     """A card put face down on the Moon pile.
@@ -130,6 +155,7 @@ class SurabatGame(SpikeGame):
     options: SurabatOptions
     piles: ClassVar[tuple[str, ...]] = ("draw", "sun", "moon", "discard", "muck")
     observation_type: ClassVar[type] = SurabatObservation
+    observation_extra = staticmethod(surabat_extra)  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ hand state
     def _reset_hand_state(self) -> None:
@@ -364,26 +390,26 @@ class SurabatGame(SpikeGame):
         public = self.public_ids[seat]
         return [c for c in self.hands[seat] if c.id in public or c.id in known]
 
-    def _public_extra(self, seat: int | None) -> Mapping[str, object]:
-        part: SurabatPart = {
-            "round": self.round,
-            "rounds": self._rounds(),
-            "starting_player": self.starting_player,
-            "hand_cap": self.options.hand_cap,
-            "sun": [c.code for c in self.sun],
-            "moon_count": len(self.moon),
-            # Bottom to top; a card only where this seat put it there (and it is still there).
-            "moon_known": [
-                c.code if seat is not None and owner == seat else None
-                for c, owner in zip(self.moon, self.moon_owner, strict=True)
-            ],
-            "discard_pile": [c.code for c in self.discard],
-            "discard_stack": len(self.discard) + len(self.muck),
-            "mucked": len(self.muck),
-            "draw_pile": len(self.draw),
-            "dice": list(self.last_dice) if self.last_dice else None,
-        }
-        return part
+    def _seen_ids(self) -> tuple[frozenset[int], ...]:
+        return tuple([frozenset(k) for k in self.seen]) if any(self.seen) else ()
+
+    def _observation_values(self) -> tuple[Any, ...]:
+        """:func:`surabat_extra`'s values: ``(round, rounds, starting player, hand cap, Sun,
+        Moon, Moon owners, discard pile, muck size, draw pile size, last dice)``."""
+        dice = self.last_dice
+        return (
+            self.round,
+            self._rounds(),
+            self.starting_player,
+            self.options.hand_cap,
+            tuple(self.sun),
+            tuple(self.moon),
+            tuple(self.moon_owner),
+            tuple(self.discard),
+            len(self.muck),
+            len(self.draw),
+            tuple(dice) if dice else None,
+        )
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:
         """``(round, rounds, starting player (offset from ``seat``; -1: none), Sun ids, Moon

@@ -1,0 +1,240 @@
+"""The one observation builder: every engine's observation is made here, from a plain snapshot.
+
+Both engines (the reference :class:`~sabacc.engine.game.Game` and each variant's compiled core)
+export the same :class:`ObservationSnapshot` for the same state (``observation_snapshot()``):
+an immutable record of plain values (ints, strings, tuples, the deck's frozen
+:class:`~sabacc.core.cards.Card` objects and the typed immutable results), holding everything any
+viewer's observation shows, hidden cards included (the builder shows each viewer only its own).
+:func:`observe` and :func:`observe_many` turn it into :meth:`Game.observation`'s dict; nothing
+else in the package assembles one (``tests/meta/test_observation_builder.py`` checks it).
+
+What differs between variants is declared once per variant, in its package, as an
+:class:`ObservationPart`: ``you`` (the viewer's own hand, :class:`OwnHandObservation`) and
+``extra`` (the variant's own keys), both functions of the snapshot and the viewer, reading the
+variant's :attr:`ObservationSnapshot.part` (a plain tuple each engine fills in the same layout).
+The game class names it in ``observation_part``; the compiled core reads its reference class's.
+"""
+
+from __future__ import annotations
+
+import operator
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from sabacc.core.cards import Card
+from sabacc.core.hands import HandValue
+from sabacc.engine.betting import NO_ACTIONS, Legal, Pot
+from sabacc.engine.observation import (
+    SCHEMA_VERSION,
+    Observation,
+    OwnHandObservation,
+)
+
+if typing.TYPE_CHECKING:
+    from sabacc.engine.game import GameOutcome, HandResult
+
+
+class ObservationSnapshot(NamedTuple):
+    """Everything the observations of one state are made of (plain, immutable; both engines
+    give equal ones for equal states). Per-seat tuples are indexed by seat."""
+
+    variant: str
+    options: Any  # the game's frozen options
+    names: tuple[str, ...]
+    hand_no: int
+    phase: str
+    dealer: int
+    current_player: int | None
+    over: bool
+    stacks: tuple[int, ...]
+    committed: tuple[int, ...]
+    round_bet: tuple[int, ...]
+    status: tuple[str, ...]  # each seat's SeatStatus
+    last_action: tuple[str | None, ...]
+    hands: tuple[tuple[Card, ...], ...]  # every hand (hidden ones too), in hand order
+    public: tuple[tuple[Card, ...], ...]  # the cards of each hand everybody saw go in
+    seen: tuple[frozenset[int], ...]  # per viewer: card ids it alone saw go into other hands; ()
+    pot: int  # the main pot(s), side pots included
+    sabacc_pot: int
+    side_pots: tuple[Pot, ...]
+    cur_bet: int
+    structure: str
+    unit: int
+    legal: Legal  # the current decision's (NO_ACTIONS when nobody is to act)
+    last_hand: HandResult | None
+    outcome: GameOutcome | None  # set once the game is over
+    part: tuple[Any, ...]  # the variant's own values, in its ObservationPart's layout
+
+
+#: A variant's own keys of one viewer's observation (None: a spectator).
+ExtraBuilder = Callable[[ObservationSnapshot, "int | None"], Mapping[str, object]]
+#: A viewer's own hand (``observation["you"]``).
+YouBuilder = Callable[[ObservationSnapshot, int], OwnHandObservation]
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationPart:
+    """What one variant adds to the observation (its package declares it once; both engines'
+    observations use it): ``you`` describes the viewer's own hand, ``extra`` gives the variant's
+    own keys (in the order they appear, after ``you`` and before ``outcome``)."""
+
+    you: YouBuilder
+    extra: ExtraBuilder
+
+
+def own_hand(cards: Sequence[Card], value: HandValue | None) -> OwnHandObservation:
+    """The usual ``you``: the cards, their values and sum, and ``value`` (None: no hand)."""
+    values = [c.value for c in cards]
+    return {
+        "cards": [c.code for c in cards],
+        "values": values,
+        "total": sum(values),
+        "hand": typing.cast(Any, value.to_dict()) if value is not None else None,
+    }
+
+
+def no_extra(snap: ObservationSnapshot, seat: int | None) -> Mapping[str, object]:
+    """A variant without keys of its own."""
+    return {}
+
+
+def valued_hand(evaluator: Callable[[Any, list[Card]], HandValue]) -> YouBuilder:
+    """The usual ``you`` builder: the viewer's cards valued by the variant's ``evaluator``
+    (``evaluator(options, cards)``; no value for an empty hand)."""
+
+    def you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
+        cards = snap.hands[seat]
+        return own_hand(cards, evaluator(snap.options, list(cards)) if cards else None)
+
+    return you
+
+
+def check_viewer(seat: object, n: int) -> int | None:
+    """``seat`` as an int seat of an ``n``-seat table (None: a spectator). Raises IndexError for
+    anything else (a NumPy integer is taken; a bool is not)."""
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+        raise IndexError(f"no seat {seat!r} at this {n}-seat table")
+    index = operator.index(typing.cast(Any, seat))
+    if not 0 <= index < n:
+        raise IndexError(f"no seat {index!r} at this {n}-seat table")
+    return index
+
+
+def _common(snap: ObservationSnapshot) -> dict[str, Any]:
+    """The parts every viewer sees alike, and each seat's row as a spectator sees it (a hot
+    path of both engines: no per-row calls beyond the cards' codes)."""
+    dealer = snap.dealer
+    rows: list[Any] = [
+        {
+            "seat": s,
+            "name": name,
+            "stack": stack,
+            "committed": put,
+            "round_bet": bet,
+            "cards": len(hand),
+            "known_cards": [c.code for c in shown] if shown else [],
+            "status": status,
+            "dealer": s == dealer,
+            "last_action": last,
+        }
+        for s, (name, stack, put, bet, hand, shown, status, last) in enumerate(
+            zip(
+                snap.names,
+                snap.stacks,
+                snap.committed,
+                snap.round_bet,
+                snap.hands,
+                snap.public,
+                snap.status,
+                snap.last_action,
+                strict=True,
+            )
+        )
+    ]
+    result, outcome = snap.last_hand, snap.outcome
+    return {
+        "rows": rows,
+        "pots": {
+            "main": snap.pot,
+            "sabacc": snap.sabacc_pot,
+            "side": [{"amount": p.amount, "eligible": list(p.eligible)} for p in snap.side_pots],
+        },
+        "last_hand": result.to_dict() if result is not None else None,
+        "outcome": outcome.to_dict() if outcome is not None else None,
+    }
+
+
+def _of(
+    snap: ObservationSnapshot, part: ObservationPart, seat: int | None, common: dict[str, Any]
+) -> Observation:
+    """One viewer's observation from :func:`_common`'s parts (shared objects: a viewer's row is
+    a new one only where its ``known_cards`` differ)."""
+    legal: Legal = snap.legal if seat is not None and seat == snap.current_player else NO_ACTIONS
+    rows: list[Any] = common["rows"]
+    seats = list(rows)
+    to_call = 0
+    if seat is not None:
+        seen = snap.seen
+        if seen and seen[seat]:
+            mine = seen[seat]
+            for s, hand in enumerate(snap.hands):
+                if s == seat:
+                    continue
+                public = snap.public[s]
+                known = [c.code for c in hand if c in public or c.id in mine]
+                if known != rows[s]["known_cards"]:
+                    seats[s] = {**rows[s], "known_cards": known}
+        if snap.phase == "betting":
+            to_call = max(0, snap.cur_bet - snap.round_bet[seat])
+    obs: Any = {
+        "schema_version": SCHEMA_VERSION,
+        "variant": snap.variant,
+        "seat": seat,
+        "hand": snap.hand_no,
+        "phase": snap.phase,
+        "dealer": snap.dealer,
+        "current_player": snap.current_player,
+        "is_over": snap.over,
+        "seats": seats,
+        "pots": common["pots"],
+        "betting": {
+            "current_bet": snap.cur_bet,
+            "to_call": to_call,
+            "structure": snap.structure,
+            "unit": snap.unit,
+        },
+        "legal": legal.to_dict(),
+        "last_hand": common["last_hand"],
+    }
+    if seat is not None:
+        obs["you"] = part.you(snap, seat)
+    obs.update(part.extra(snap, seat))  # the variant's keys, before the outcome
+    if snap.over:
+        obs["outcome"] = common["outcome"]
+    return obs  # type: ignore[no-any-return]
+
+
+def observe(snap: ObservationSnapshot, part: ObservationPart, seat: int | None) -> Observation:
+    """What ``seat`` may know (None: a spectator), as :meth:`Game.observation` returns it.
+
+    Another seat's hidden cards never appear: only their count, and the cards everybody (or this
+    viewer alone) saw go into that hand. ``seat`` must already be checked (:func:`check_viewer`).
+    """
+    return _of(snap, part, seat, _common(snap))
+
+
+def observe_many(
+    snap: ObservationSnapshot, part: ObservationPart, viewers: Iterable[int | None]
+) -> dict[int | None, Observation]:
+    """``{viewer: observe(snap, part, viewer)}`` for several (checked) viewers, the parts every
+    viewer sees alike made once and shared (read them, do not change them)."""
+    common = _common(snap)
+    out: dict[int | None, Observation] = {}
+    for viewer in viewers:
+        if viewer not in out:
+            out[viewer] = _of(snap, part, viewer, common)
+    return out
