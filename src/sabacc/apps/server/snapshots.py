@@ -55,7 +55,8 @@ def take(game: Game) -> SnapshotRecord | None:
 def due(game: Game, every: int) -> SnapshotRecord | None:
     """The snapshot to store with the action just applied, if it is an ``every``-th one (0:
     never) and the game goes on."""
-    if every <= 0 or game.is_over or not game.actions or len(game.actions) % every:
+    done = len(game.actions)  # checked first: this runs after every action
+    if every <= 0 or done == 0 or done % every or game.is_over:
         return None
     return take(game)
 
