@@ -1,19 +1,20 @@
 """History frames of a long game, before and after snapshots (issue 31, S9).
 
     python benchmarks/history_frames.py --actions 70000 --every 500 --repeats 5 --seconds 20
+    python benchmarks/history_frames.py --pg    # the same on PostgreSQL
 
 Builds one game of ``--actions`` actions (Corellian Spike, 3 seats, passive-ish small bets so
 nobody goes broke) in a real server database, stored as the server stores it: actions in group
 commits of up to 500, the game's snapshot with every ``--every``-th action
-(:func:`sabacc.apps.server.snapshots.due`, what ``Play`` calls). A copy of the database without
-its snapshots stands for the server before them. Then:
+(:func:`sabacc.apps.server.snapshots.due`, what ``Play`` calls); SQLite, or PostgreSQL with
+``--pg``. Then:
 
 1. **frame time**: the frames of the game's last finished hand, in-process, on the server's
    code path (:func:`sabacc.apps.server.history.hand_frames`, no cache): from the game's start
    (``from_snapshots=False``, before) and from the nearest snapshot (after); median and range
    over ``--repeats``; and how many actions each replayed.
-2. **another table's latency**: ``sabacc serve`` on loopback (once on the copy without
-   snapshots with ``--history-snapshot-every 0``, as before; once on the database with them),
+2. **another table's latency**: ``sabacc serve`` on loopback (once on the database with
+   snapshots; once after deleting them, with ``--history-snapshot-every 0``: as before them),
    two people playing another table (passive moves, each one's send-to-state time) for
    ``--seconds`` alone, then for ``--seconds`` while 4 viewers step through the long game's
    hands (each asks for a hand not asked before, so the frame cache never answers, at most
@@ -29,12 +30,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
-import shutil
 import statistics
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +45,14 @@ from sqlalchemy import delete, update
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.apps.server.helpers import UNLIMITED, ServerProcess, passive, seat_table
+from tests.apps.server.helpers import (
+    UNLIMITED,
+    PgCluster,
+    ServerProcess,
+    empty_schema,
+    passive,
+    seat_table,
+)
 from tests.support import choose_small
 
 import sabacc
@@ -64,9 +73,10 @@ def pct(xs: list[float], q: float) -> float:
     return round(xs[min(len(xs) - 1, int(q * len(xs)))] * 1000, 1) if xs else float("nan")
 
 
-def build(db: Path, actions: int, every: int, seed: int) -> tuple[str, int]:
-    """The long game in ``db``; returns its table's code and its last finished hand."""
-    store = Store(f"sqlite:///{db}")
+def build(url: str, actions: int, every: int, seed: int) -> tuple[str, int]:
+    """The long game in the database at ``url``; returns its table's code and its last
+    finished hand."""
+    store = Store(url)
     try:
         table = store.create_table(
             code="LONG70", name="long", variant="corellian_spike", options=LONG,
@@ -104,9 +114,9 @@ def build(db: Path, actions: int, every: int, seed: int) -> tuple[str, int]:
         store.close()
 
 
-def frame_times(db: Path, code: str, hand: int, repeats: int) -> dict[str, Any]:
+def frame_times(url: str, code: str, hand: int, repeats: int) -> dict[str, Any]:
     """The last hand's frames from the start and from the nearest snapshot, timed."""
-    store = Store(f"sqlite:///{db}")
+    store = Store(url)
     try:
         (rec,) = store.load_tables(code)
         table = table_from_record(rec)
@@ -223,36 +233,55 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument(
         "--pace", type=float, default=1.0, help="seconds between one viewer's frame requests"
     )
+    ap.add_argument(
+        "--pg", action="store_true", help="on PostgreSQL ($SABACC_TEST_PG_URL or a throwaway one)"
+    )
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--no-server", action="store_true", help="only the in-process frame times")
     args = ap.parse_args(argv)
-    report: dict[str, Any] = {"actions": args.actions, "every": args.every}
-    with tempfile.TemporaryDirectory() as tmp:
-        after_db, before_db = Path(tmp) / "after.db", Path(tmp) / "before.db"
-        t = time.perf_counter()
-        code, last = build(after_db, args.actions, args.every, args.seed)
-        report["build_s"] = round(time.perf_counter() - t, 1)
-        report["last_hand"] = last
-        shutil.copy(after_db, before_db)
-        store = Store(f"sqlite:///{before_db}")
-        with store.session.begin() as s:
-            s.execute(delete(GameSnapshotRow))
-        store.close()
-        report["frame"] = frame_times(after_db, code, last, args.repeats)
-        print(json.dumps(report["frame"], indent=2), file=sys.stderr)
-        if not args.no_server:
-            runs = (
-                ("before", before_db, ["--history-snapshot-every", "0"]),
-                ("after", after_db, ["--history-snapshot-every", str(args.every)]),
-            )
-            for name, db, extra in runs:
-                server = ServerProcess(db, extra=[*SERVE, *extra]).start(timeout=600)
-                try:
-                    report[name] = asyncio.run(measure(server, code, last, args.seconds, args.pace))
-                finally:
-                    server.stop()
-                print(json.dumps({name: report[name]}), file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        url = f"sqlite:///{Path(tmp) / 'long.db'}"
+        if args.pg:
+            url = os.environ.get("SABACC_TEST_PG_URL") or _throwaway_pg(stack)
+            empty_schema(url)
+        report = run(args, url, Path(tmp) / "long.db")
     print(json.dumps(report, indent=2))
+    return report
+
+
+def _throwaway_pg(stack: ExitStack) -> str:
+    cluster = PgCluster.create()
+    if cluster is None:
+        raise SystemExit("PostgreSQL cannot run here (no psycopg, or no initdb)")
+    stack.callback(cluster.remove)
+    return cluster.url
+
+
+def run(args: argparse.Namespace, url: str, path: Path) -> dict[str, Any]:
+    """Build, time the frames, then the server with snapshots, then without them (deleted)."""
+    report: dict[str, Any] = {"actions": args.actions, "every": args.every}
+    report["database"] = url.split(":", 1)[0]
+    t = time.perf_counter()
+    code, last = build(url, args.actions, args.every, args.seed)
+    report["build_s"] = round(time.perf_counter() - t, 1)
+    report["last_hand"] = last
+    report["frame"] = frame_times(url, code, last, args.repeats)
+    print(json.dumps(report["frame"], indent=2), file=sys.stderr)
+    if args.no_server:
+        return report
+    for name, every in (("after", args.every), ("before", 0)):
+        if name == "before":  # the server before snapshots: none stored, none taken
+            store = Store(url)
+            with store.session.begin() as s:
+                s.execute(delete(GameSnapshotRow))
+            store.close()
+        extra = [*SERVE, "--history-snapshot-every", str(every)]
+        server = ServerProcess(path, extra=extra, db_url=url).start(timeout=600)
+        try:
+            report[name] = asyncio.run(measure(server, code, last, args.seconds, args.pace))
+        finally:
+            server.stop()
+        print(json.dumps({name: report[name]}), file=sys.stderr)
     return report
 
 

@@ -164,7 +164,7 @@ def test_snapshots_are_stored_with_their_action_and_deleted_with_their_table(db_
         store.close()
 
 
-def test_a_damaged_snapshot_falls_back_to_replaying(
+def test_a_damaged_snapshot_falls_back_to_an_earlier_one_or_the_start(
     db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     store = Store(db_url)
@@ -172,20 +172,32 @@ def test_a_damaged_snapshot_falls_back_to_replaying(
         table, game_id, game = _store_game(store, "kessel", every=6, hands=5)
         hand = game.hand_no
         whole, full = _frames(store, table, hand, "c" * 64, from_snapshots=False)
-        nearest = max(s.idx for s in store.snapshots(game_id) if s.hand < hand)
-        for damage in ({"state": "{not json"}, {"format": 99}, {"state": '{"variant":"x"}'}):
-            with store.session.begin() as s:
+        own = len(whole["frames"]) - 1  # the hand's actions
+        before = sorted((s.idx for s in store.snapshots(game_id) if s.hand < hand), reverse=True)
+        assert len(before) > 3
+        damages: list[dict[str, Any]] = [
+            {"state": "{not json"},
+            {"format": 99},
+            {"state": '{"variant":"x"}'},
+        ]
+        for n, damage in enumerate(damages, start=1):
+            with store.session.begin() as s:  # the nearest n snapshots damaged
                 s.execute(
                     update(GameSnapshotRow)
-                    .where(GameSnapshotRow.game_id == game_id, GameSnapshotRow.idx == nearest)
+                    .where(GameSnapshotRow.game_id == game_id, GameSnapshotRow.idx == before[n - 1])
                     .values(**damage)
                 )
             caplog.clear()
             with caplog.at_level(logging.WARNING, "sabacc.apps.server"):
                 doc, applied = _frames(store, table, hand, "c" * 64, every=6)
             assert doc == whole
-            assert applied == full  # replayed from the start
-            assert "does not replay" in caplog.text
+            assert caplog.text.count("does not replay") == n
+            if n < 3:  # from the nearest readable one
+                assert applied - own <= 6 * (n + 1)
+            else:  # three did not read back: from the start
+                assert applied == full
+        # The damaged rows are left for the operators (not replaced).
+        assert store.snapshots(game_id)[before[0] // 6 - 1].state == "{not json"
     finally:
         store.close()
 

@@ -27,7 +27,7 @@ from sabacc.core.errors import HistoryError, SabaccError
 from sabacc.engine.game import Game
 from sabacc.services.explain import explain_hand
 from sabacc.services.messages import LANGUAGES
-from sabacc.services.store import ActionRecord, GameRecord, SnapshotRecord, Store
+from sabacc.services.store import ActionSpan, GameRecord, SnapshotRecord, Store
 from sabacc.services.store.repository import DATA_ERRORS
 
 log = logging.getLogger("sabacc.apps.server")
@@ -36,6 +36,9 @@ log = logging.getLogger("sabacc.apps.server")
 #: one as restored or dealt, then after each action applied, ``applied`` counting from the
 #: game's start), to see how much was replayed.
 Step = Callable[[Game, int], None]
+#: Snapshots tried, the nearest first, before a hand replays from the game's start (each one
+#: that does not read back is logged).
+SNAPSHOT_TRIES = 3
 
 
 def games(store: Store, table: Table) -> list[dict[str, Any]]:
@@ -159,19 +162,23 @@ def _hand_frames(
         h = hash_token(token)
         viewer = next((i for i, t in enumerate(rec.seat_tokens) if same_hash(t, h)), None)
     span = store.hand_span(rec.id, hand, snapshot=use_snapshots)
-    try:
-        frames, taken = _replay_hand(rec, hand, viewer, span.snapshot, span.actions, every, on_step)
-    except (SabaccError, *DATA_ERRORS) as exc:
-        if span.snapshot is None:
-            raise
-        # A damaged snapshot (or one another release wrote): replay from the start instead.
-        log.warning(
-            "game %s of table %s: its snapshot at action %d does not replay (%s): replaying "
-            "from the start",
-            number, table.code, span.snapshot.idx, type(exc).__name__,
-        )  # fmt: skip
-        span = store.hand_span(rec.id, hand, snapshot=False)
-        frames, taken = _replay_hand(rec, hand, viewer, None, span.actions, 0, on_step)
+    tries = 0
+    while True:  # ends: a replay from the start (no snapshot) returns or raises
+        try:
+            frames, taken = _replay_hand(rec, hand, viewer, span, every, on_step)
+            break
+        except (SabaccError, *DATA_ERRORS) as exc:
+            if span.snapshot is None:
+                raise
+            # A damaged snapshot (or one another release wrote): an earlier one, or the start.
+            tries += 1
+            bad = span.snapshot.idx
+            log.warning(
+                "game %s of table %s: its snapshot at action %d does not replay (%s): "
+                "replaying from an earlier one or the start",
+                number, table.code, bad, type(exc).__name__,
+            )  # fmt: skip
+            span = store.hand_span(rec.id, hand, snapshot=tries < SNAPSHOT_TRIES, below=bad)
     _keep(store, rec, taken)
     return {
         "game": number,
@@ -208,15 +215,15 @@ def _replay_hand(
     rec: GameRecord,
     hand: int,
     viewer: int | None,
-    snap: SnapshotRecord | None,
-    actions: list[ActionRecord],
+    span: ActionSpan,
     every: int,
     on_step: Step | None,
 ) -> tuple[list[dict[str, Any]], list[SnapshotRecord]]:
-    """The frames of ``hand``, replayed from ``snap`` (None: the game's start) through
-    ``actions`` (those from there to the hand's end); and the snapshots taken on the way at
-    every ``every``-th action where the game lacks them (more than ``every`` actions to
+    """The frames of ``hand``, replayed from the span's snapshot (None: the game's start)
+    through its actions (those from there to the hand's end); and the snapshots taken on the
+    way at every ``every``-th action where the game lacks them (more than ``every`` actions to
     replay before the hand)."""
+    snap, actions = span.snapshot, span.actions
     game = _first_state(rec, snap)
     offset = snap.idx if snap is not None else 0
     if [a.idx for a in actions] != list(range(offset, offset + len(actions))):

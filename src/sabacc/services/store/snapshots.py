@@ -97,11 +97,14 @@ class SnapshotStore:
             ).all()
         return [SnapshotRecord(r.idx, r.hand, r.format, r.state) for r in rows]
 
-    def hand_span(self, game_id: int, hand: int, *, snapshot: bool = True) -> ActionSpan:
+    def hand_span(
+        self, game_id: int, hand: int, *, snapshot: bool = True, below: int | None = None
+    ) -> ActionSpan:
         """The nearest snapshot whose next action belongs to a hand before ``hand`` (so
         replaying from it shows the hand being dealt), unless ``snapshot`` is False, and the
         actions from it to the end of ``hand``: a range of the ``(game_id, idx)`` key, bounded
-        by the first snapshot past the hand, never the whole game."""
+        by the first snapshot past the hand, never the whole game. ``below``: only a snapshot
+        at an index before it (one at ``below`` did not read back)."""
         from sabacc.services.store.repository import ActionRecord
 
         with self.session() as s:
@@ -114,7 +117,11 @@ class SnapshotStore:
                         GameSnapshotRow.format,
                         GameSnapshotRow.state,
                     )
-                    .where(GameSnapshotRow.game_id == game_id, GameSnapshotRow.hand < hand)
+                    .where(
+                        GameSnapshotRow.game_id == game_id,
+                        GameSnapshotRow.hand < hand,
+                        GameSnapshotRow.idx < (below if below is not None else 2**31 - 1),
+                    )
                     .order_by(GameSnapshotRow.idx.desc())
                     .limit(1)
                 ).first()
