@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import update
 
 import sabacc
@@ -118,6 +120,36 @@ def test_a_restored_snapshot_goes_on_exactly_as_the_game(variant: str) -> None:
     assert mine == whole
     assert later.hand_results[-1] == game.hand_results[-1]
     assert later.rng.getstate() == game.rng.getstate()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(sabacc.variant_names()),
+    seed=st.integers(0, 2**32),
+    cut=st.integers(1, 80),
+)
+def test_any_snapshot_restores_the_state_a_replay_reaches(
+    variant: str, seed: int, cut: int
+) -> None:
+    """Whatever the variant, deal and moment: a snapshot restored and played on to the game's
+    end is the game (its saved state, the logs left out, and its result)."""
+    rng = random.Random(seed)
+    game = sabacc.new_game(variant, players=PLAYERS, seed=seed, game_end="hands:3")
+    snap = None
+    while not game.is_over:
+        game.apply(choose_small(rng, game), seat=game.current_player)
+        if len(game.actions) == cut and not game.is_over:
+            snap = snapshots.take(game)
+    assume(snap is not None)  # (not when the game ended before the cut)
+    assert snap is not None
+    later = snapshots.restore(snap, PLAYERS)
+    for entry in game.history()["actions"][cut:]:
+        later.apply(entry["action"], seat=entry["seat"])
+    assert later.is_over and later.outcome == game.outcome
+    whole, mine = game.save()["state"], later.save()["state"]
+    for key in ("actions", "hand_results"):
+        del whole[key], mine[key]
+    assert mine == whole
 
 
 def test_a_snapshot_holds_no_name_and_no_growing_log() -> None:
