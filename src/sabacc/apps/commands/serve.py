@@ -167,6 +167,14 @@ def serve(
     invites_pending: Annotated[
         int, typer.Option(help="Invitations one account may have pending at once (0: any).")
     ] = 10,
+    history_snapshot_every: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Store a game's state every this many actions, so a hand's history replays at "
+            "most this many actions before it, not the whole game (0: no snapshots).",
+        ),
+    ] = 500,
     log_level: Annotated[str, typer.Option(help="debug, info, warning, error.")] = "info",
 ) -> None:
     """Serve web tables: open http://HOST:PORT/ in a browser, create a table, share the link."""
@@ -219,6 +227,7 @@ def serve(
         friends_max=friends_max,
         friend_adds_per_hour=friend_adds_per_hour,
         invites_pending=invites_pending,
+        history_snapshot_every=history_snapshot_every,
     )
     from sabacc.apps.server.proxies import parse_networks
 

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from sabacc.apps.server import trace
+from sabacc.apps.server import snapshots, trace
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.integrity import origins_of
 from sabacc.apps.server.persistence import storage_down
@@ -124,8 +124,9 @@ class Play:
         assert game_rec is not None
         record = ActionRecord(len(game.actions) - 1, seat, game.actions[-1][1], hand, auto)
         write = ActionWrite(
-            table.id, game_rec.id, record, list(game.stacks), game.hand_no, result, nets
-        )
+            table.id, game_rec.id, record, list(game.stacks), game.hand_no, result, nets,
+            snapshots.due(game, self.m.settings.history_snapshot_every),
+        )  # fmt: skip
         try:
             await self.m.persist_action(write)
         except ServerError:

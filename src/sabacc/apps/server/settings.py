@@ -111,3 +111,7 @@ class Settings:
     friends_max: int = 200
     friend_adds_per_hour: int = 30
     invites_pending: int = 10
+    #: Every this many actions of a game, its state is stored with the action (a snapshot), so
+    #: the history viewer replays at most this many actions before a hand instead of the whole
+    #: game (sabacc.apps.server.snapshots). 0: no snapshots (every hand replays from the start).
+    history_snapshot_every: int = 500

@@ -15,12 +15,15 @@ from sabacc.services.store.repository import (
     normalise_url,
     redact_url,
 )
+from sabacc.services.store.snapshots import ActionSpan, SnapshotRecord
 
 __all__ = [
     "ActionRecord",
+    "ActionSpan",
     "ActionWrite",
     "GameRecord",
     "SeatRecord",
+    "SnapshotRecord",
     "Store",
     "StoreBusy",
     "TableRecord",

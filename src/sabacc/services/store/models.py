@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -103,6 +104,25 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(40))
     hand: Mapped[int] = mapped_column(Integer)
     auto: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameSnapshotRow(Base):
+    """A game's state after ``idx`` of its actions (every N-th: the server's
+    ``history_snapshot_every``), so a hand's frames replay only the actions after the nearest
+    one instead of the whole game. ``state`` is the JSON of :mod:`sabacc.apps.server.snapshots`
+    (format ``format``); ``hand`` is the hand the next action belongs to. Derived data: a row
+    missing or unreadable only means a longer replay."""
+
+    __tablename__ = "game_snapshots"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer)
+    format: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -40,12 +40,14 @@ from sabacc.services.store.community import CommunityStore
 from sabacc.services.store.models import (
     ActionRow,
     GameRow,
+    GameSnapshotRow,
     LeaseRow,
     SeatRow,
     TableRow,
     utcnow,
 )
 from sabacc.services.store.schema import upgrade
+from sabacc.services.store.snapshots import SnapshotRecord, SnapshotStore, insert_snapshots
 
 
 @dataclass
@@ -80,6 +82,9 @@ class ActionWrite:
     hands: int
     result: dict[str, Any] | None = None
     nets: dict[int, int] | None = None
+    #: The game's state after this action, stored with it (every N-th action: see
+    #: :mod:`sabacc.services.store.snapshots`).
+    snapshot: SnapshotRecord | None = None
 
 
 @dataclass
@@ -213,7 +218,7 @@ def _busy(what: str, shared: bool, cluster_holds: bool | None) -> str:
     return f"another sabacc server is using {what}: one server per database"
 
 
-class Store(CommunityStore):
+class Store(SnapshotStore, CommunityStore):
     """Tables, seats, games and actions in a relational database."""
 
     def __init__(
@@ -443,6 +448,7 @@ class Store(CommunityStore):
         """Delete a table with its seats, games and actions."""
         with self.session.begin() as s:
             game_ids = select(GameRow.id).where(GameRow.table_id == table_id)
+            s.execute(delete(GameSnapshotRow).where(GameSnapshotRow.game_id.in_(game_ids)))
             s.execute(delete(ActionRow).where(ActionRow.game_id.in_(game_ids)))
             s.execute(delete(GameRow).where(GameRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
@@ -676,6 +682,9 @@ class Store(CommunityStore):
                 if running:
                     conn.execute(_UPDATE_GAME, running)
                 for w in writes:
+                    if w.snapshot is not None:
+                        insert_snapshots(conn, w.game_id, [w.snapshot])
+                for w in writes:
                     if w.result is not None:
                         self._finish(conn, w)
         except Exception:
@@ -803,7 +812,8 @@ class Store(CommunityStore):
             ).all()
             return [_game_record(r) for r in rows]
 
-    def load_game(self, table_id: int, number: int) -> GameRecord | None:
+    def load_game(self, table_id: int, number: int, *, actions: bool = True) -> GameRecord | None:
+        """Game ``number`` of a table, with its actions unless ``actions`` is False."""
         with self.session() as s:
             row = s.scalars(
                 select(GameRow).where(GameRow.table_id == table_id, GameRow.number == number)
@@ -811,7 +821,8 @@ class Store(CommunityStore):
             if row is None:
                 return None
             rec = _game_record(row)
-            rec.actions = self._actions(s, row.id)
+            if actions:
+                rec.actions = self._actions(s, row.id)
             return rec
 
     @staticmethod

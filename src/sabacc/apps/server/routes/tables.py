@@ -135,5 +135,6 @@ async def hand_frames(
     table = await m.get(code)
     # Off the event loop: replaying a long game takes a while, and the tables play on.
     return await asyncio.to_thread(
-        history.hand_frames, m.store, table, number, hand, x_seat_token, site.frames
-    )
+        history.hand_frames, m.store, table, number, hand, x_seat_token, site.frames,
+        m.settings.history_snapshot_every,
+    )  # fmt: skip
