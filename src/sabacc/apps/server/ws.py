@@ -103,6 +103,7 @@ async def _who(websocket: WebSocket, m: TableManager, conn: Connection) -> None:
             session_hash = hash_token(session)
             user = await m.read(lambda: m.store.session_user(session_hash))
             conn.user_id = user.id if user is not None else None
+            await site_of(websocket).shared.touch(user)  # seen by the whole site
 
 
 async def _read(
