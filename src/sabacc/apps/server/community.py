@@ -238,11 +238,6 @@ class Community:
                 queue.clear()
         return groups
 
-    async def run_matches(self, manager: TableManager) -> None:
-        while True:
-            await asyncio.sleep(0.5)
-            await self.match_now(manager)
-
     async def match_now(self, manager: TableManager) -> None:
         async with self._match_lock:
             for group in self.due():

@@ -3,9 +3,10 @@ quick-match queues, presence, invitations and the site-wide per-client counters,
 ``NOTIFY`` on channel :data:`CHANNEL` after each change another process may wait for.
 
 Times are the database's (``now()``), so the processes' clocks never disagree. A ticket is
-matched once: the matcher takes the waiting tickets ``FOR UPDATE SKIP LOCKED`` in a
-transaction it keeps open while it seats them (:class:`Claim`); another process skips them,
-and if the matcher dies the transaction rolls back and the tickets wait again.
+matched once: a match round holds the site's round lock (a transaction-scoped advisory lock:
+a process finding it taken skips its round) and takes the waiting tickets ``FOR UPDATE SKIP
+LOCKED`` in a transaction it keeps open while it seats them (:class:`Claim`); if the matcher
+dies the transaction rolls back and the tickets wait again.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from sqlalchemy import Connection, Engine, text
 
 #: The LISTEN/NOTIFY channel of the site's changes.
 CHANNEL = "sabacc_site"
+#: The advisory lock of a match round ("sabmat" in ASCII): one round at a time on the site.
+MATCH_KEY = 0x7361626D6174
 #: Seconds a waiting ticket nobody asks about is kept (its player went away), and a settled
 #: one nobody read (its result names a seat token: it is not kept longer than needed).
 TICKET_IDLE = 60.0
@@ -150,9 +153,16 @@ class SiteStore:
 
     def claim_due(self) -> Claim | None:
         """Take the waiting tickets no other matcher holds, drop the forgotten ones, and
-        group those to seat now; None when there is nothing to seat (nothing stays locked)."""
+        group those to seat now; None when there is nothing to seat (nothing stays locked), or
+        another process's round is under way (it sees the whole queue: no queue is split
+        between two rounds that would each see too few tickets to seat)."""
         conn = self.engine.connect()
         try:
+            mine = conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": MATCH_KEY})
+            if not mine.scalar():
+                conn.rollback()
+                conn.close()
+                return None
             conn.execute(
                 text(
                     "DELETE FROM match_tickets WHERE id_hash IN (SELECT id_hash FROM "
