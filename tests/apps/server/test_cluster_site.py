@@ -233,3 +233,31 @@ async def _wait_for(pred: Any, timeout: float = 15.0) -> None:
     while not pred():
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.05)
+
+
+def test_presence_lapses_and_invitations_keep_the_newest(site_store: SiteStore) -> None:
+    """An account no server has seen lately is offline (a killed server's players go offline
+    when its heartbeats stop); an account keeps its newest invitations, one per table."""
+    db = site_store
+    with db.engine.begin() as conn:
+        for name in ("nora", "omar"):
+            conn.execute(
+                text(
+                    "INSERT INTO users (username, name_key, password_hash, created_at) "
+                    "VALUES (:n, :n, 'x', now())"
+                ),
+                {"n": name},
+            )
+        rows = conn.execute(text("SELECT username, id FROM users")).all()
+        ids: dict[str, int] = {str(name): int(i) for name, i in rows}
+    nora, omar = ids["nora"], ids["omar"]
+    db.touch([nora, omar, 999_999])  # an id with no account is not recorded
+    assert db.online([nora, omar, 999_999], within=60) == {nora, omar}
+    time.sleep(1.2)
+    db.touch([omar])  # still connected somewhere
+    assert db.online([nora, omar], within=1.0) == {omar}
+    for i in range(5):
+        db.add_invite(nora, "omar", f"T{i % 3}", f"table {i}", keep=2)
+    assert db.invites(nora, ttl=60) == [("omar", "T0", "table 3"), ("omar", "T1", "table 4")]
+    db.forget(nora)
+    assert db.invites(nora, ttl=60) == [] and db.online([nora], within=60) == set()
