@@ -264,13 +264,18 @@ class PostgresState(SiteState):
         self.listener = Listener(self.m.store.url, asyncio.get_running_loop(), self.delivered)
         self.listener.start()
         beats = asyncio.create_task(self._heartbeats())
+        failing = False
         try:
             while True:
                 await sleep_or(self._wake, MATCH_EVERY)
                 try:
                     await self.match_now()
                 except Exception as exc:  # the database is down: try again next round
-                    log.warning("quick match failed (%s)", type(exc).__name__)
+                    if not failing:  # once per outage, not twice a second
+                        log.warning("quick match failed (%s): retrying", type(exc).__name__)
+                    failing = True
+                else:
+                    failing = False
         finally:
             beats.cancel()
             self.listener.stop()
