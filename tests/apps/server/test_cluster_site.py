@@ -8,6 +8,7 @@ the same tickets never match one twice; the listener of the site's pushes reconn
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections import Counter
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from websockets.asyncio.client import connect
 
 from sabacc.apps.server.auth import hash_token
 from sabacc.apps.server.shared_pg import Listener
@@ -83,6 +85,13 @@ def test_players_on_two_processes_meet_see_each_other_and_invite(
         for api in (servers["a"], servers["b"]):
             assert api.get(f"/api/match/{first['ticket']}").status_code == 404
 
+        # omar at the table through b: nora's friends page on a says where (a private table).
+        asyncio.run(_at_table(servers["b"].ws_base, code, omar, theirs["table"]["token"], nora))
+        deadline = time.monotonic() + 10
+        while nora.http.get("/api/friends").json()["friends"][0]["table"] is not None:
+            assert time.monotonic() < deadline, "omar left the table: no longer shown at it"
+            time.sleep(0.1)
+
         # Invitations, each way, sent on one process and read on the other and via nginx.
         sent_by_nora = nora.post(f"/api/tables/{code}/invite", {"username": "omar"})
         assert sent_by_nora.status_code == 200, sent_by_nora.text
@@ -95,6 +104,15 @@ def test_players_on_two_processes_meet_see_each_other_and_invite(
         via_proxy = Browser(proxy)  # type: ignore[arg-type]
         assert via_proxy.login("omar").status_code == 200
         assert [i["by"] for i in via_proxy.http.get("/api/me").json()["invites"]] == ["nora"]
+
+
+async def _at_table(ws_base: str, code: str, player: Browser, token: str, friend: Browser) -> None:
+    cookie = f"sabacc_session={player.http.cookies['sabacc_session']}"
+    async with connect(f"{ws_base}/ws/{code}", additional_headers={"Cookie": cookie}) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.recv()
+        (seen,) = friend.http.get("/api/friends").json()["friends"]
+        assert seen["online"] is True and seen["table"] == {"private": True}, seen
 
 
 def test_a_server_killed_and_restarted_loses_no_waiting_ticket(
@@ -256,6 +274,14 @@ def test_presence_lapses_and_invitations_keep_the_newest(site_store: SiteStore) 
     time.sleep(1.2)
     db.touch([omar])  # still connected somewhere
     assert db.online([nora, omar], within=1.0) == {omar}
+    db.place({nora: {"private": True}, omar: {"code": "ABC", "name": "x", "url": "/t/ABC"}})
+    assert db.places([nora, omar], within=60) == {
+        nora: {"private": True}, omar: {"code": "ABC", "name": "x", "url": "/t/ABC"},
+    }  # fmt: skip
+    db.place({omar: None})  # left the table
+    assert db.places([nora, omar], within=60) == {nora: {"private": True}}
+    time.sleep(1.2)
+    assert db.places([nora], within=1.0) == {}  # no heartbeat from its server since
     for i in range(5):
         db.add_invite(nora, "omar", f"T{i % 3}", f"table {i}", keep=2)
     assert db.invites(nora, ttl=60) == [("omar", "T0", "table 3"), ("omar", "T1", "table 4")]

@@ -33,13 +33,14 @@ from sabacc.apps.server.community import (
     MatchBody,
     Ticket,
 )
-from sabacc.apps.server.shared_state import SiteState, new_ticket_id, sleep_or
+from sabacc.apps.server.shared_state import SiteState, new_ticket_id, place, sleep_or
 from sabacc.apps.server.social import check_friends, too_many_friend_requests, too_many_invites
 from sabacc.services.store import UserRecord
 from sabacc.services.store.site import CHANNEL, Claim, SiteStore, TicketRow
 
 if TYPE_CHECKING:
     from sabacc.apps.server.manager import TableManager
+    from sabacc.apps.server.table import Table
 
 log = logging.getLogger("sabacc.apps.server")
 
@@ -51,6 +52,9 @@ TOUCH_EVERY = 10.0
 #: The windows of the site-wide counters (seconds).
 LOGIN_WINDOW = 300.0
 HOUR = 3600.0
+#: Seconds a table connection reported by a heartbeat counts (a killed process's are dropped
+#: after it: its heartbeats stop).
+PLACE_FOR = 2 * HEARTBEAT + 5.0
 _HOURLY = ("table", "signup", "friend", "invite")
 
 
@@ -138,6 +142,17 @@ class PostgresState(SiteState):
 
     async def online(self, user_ids: Collection[int]) -> set[int]:
         return await self.m.read(partial(self.db.online, list(user_ids), ONLINE_FOR))
+
+    async def at_table(self, user_id: int, table: Table) -> None:
+        self._touched[user_id] = time.monotonic()
+        await self.m.read(partial(self.db.place, {user_id: place(table)}))
+
+    async def left_table(self, user_id: int) -> None:
+        here = self.m.tables_of_users({user_id}).get(user_id)  # another connection here
+        await self.m.read(partial(self.db.place, {user_id: here}))
+
+    async def places(self, user_ids: Collection[int]) -> dict[int, dict[str, Any]]:
+        return await self.m.read(partial(self.db.places, list(user_ids), PLACE_FOR))
 
     async def invite(self, user_id: int, invite: Invite) -> None:
         call = partial(self.db.add_invite, user_id, invite.by, invite.code, invite.table)
@@ -294,7 +309,7 @@ class PostgresState(SiteState):
                 if c.user_id is not None and not c.closed
             }
             try:
-                await self.m.read(partial(self.db.touch, here))
+                await self.m.read(partial(self.db.place, dict(self.m.tables_of_users(here))))
                 await self.m.read(partial(self.db.sweep, windows, INVITE_TTL, ONLINE_FOR))
             except Exception as exc:
                 log.warning("presence heartbeat failed (%s)", type(exc).__name__)

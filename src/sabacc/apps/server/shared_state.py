@@ -40,6 +40,7 @@ from sabacc.services.store import UserRecord
 
 if TYPE_CHECKING:
     from sabacc.apps.server.manager import TableManager
+    from sabacc.apps.server.table import Table
 
 
 #: The longest a request may wait on a ticket (``GET /api/match/{id}?wait=``), and how often
@@ -79,6 +80,17 @@ class SiteState:
     async def online(self, user_ids: Collection[int]) -> set[int]:
         """Those of ``user_ids`` online now (seen lately by any process)."""
         raise NotImplementedError
+
+    async def at_table(self, user_id: int, table: Table) -> None:
+        """``user_id`` connected to ``table`` here (the other processes' friends pages show it;
+        in one process the connections themselves say it)."""
+
+    async def left_table(self, user_id: int) -> None:
+        """A connection of ``user_id`` here closed."""
+
+    async def places(self, user_ids: Collection[int]) -> dict[int, dict[str, Any]]:
+        """Where those of ``user_ids`` connected to another process are (see :func:`place`)."""
+        return {}
 
     async def invite(self, user_id: int, invite: Invite) -> None:
         raise NotImplementedError
@@ -221,6 +233,14 @@ class MemoryState(SiteState):
     def sweep(self) -> None:
         self.limits.sweep()
         self.community.logins.sweep()
+
+
+def place(table: Table) -> dict[str, Any]:
+    """Where a friend is, as ``/api/friends`` shows it: a listed table's code, name and link,
+    or only ``{"private": True}`` (an unlisted table's code is its secret)."""
+    if table.listed:
+        return {"code": table.code, "name": table.name, "url": f"/t/{table.code}"}
+    return {"private": True}
 
 
 def new_ticket_id() -> str:

@@ -246,7 +246,8 @@ class MatchTicketRow(Base):
 
 class PresenceRow(Base):
     """When an account was last seen by any server (a request, or a heartbeat while it is
-    connected to a table): online while recent enough."""
+    connected to a table): online while recent enough; and the table it is connected to
+    (``place``, as ``/api/friends`` shows it) as of ``placed_at``."""
 
     __tablename__ = "presence"
 
@@ -254,6 +255,8 @@ class PresenceRow(Base):
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     )
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    place: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    placed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class InviteRow(Base):

@@ -246,6 +246,38 @@ class SiteStore:
             ).all()
         return {int(r[0]) for r in rows}
 
+    def place(self, places: dict[int, dict[str, Any] | None]) -> None:
+        """Where these accounts are connected now (None: at no table); seen now too."""
+        if not places:
+            return
+        with self.engine.begin() as conn:
+            for user_id, place in sorted(places.items()):
+                conn.execute(
+                    text(
+                        "INSERT INTO presence (user_id, seen_at, place, placed_at) "
+                        "SELECT :u, now(), CAST(:p AS json), now() WHERE EXISTS (SELECT 1 "
+                        "FROM users WHERE id = :u) ON CONFLICT (user_id) DO UPDATE SET "
+                        "seen_at = now(), place = excluded.place, placed_at = now()"
+                    ),
+                    {"u": user_id, "p": None if place is None else _json(place)},
+                )
+
+    def places(self, user_ids: Iterable[int], within: float) -> dict[int, dict[str, Any]]:
+        """The tables those of ``user_ids`` were connected to within ``within`` seconds."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT user_id, place FROM presence WHERE user_id = ANY("
+                    "CAST(:ids AS integer[])) AND place IS NOT NULL "
+                    "AND placed_at >= now() - make_interval(secs => :w)"
+                ),
+                {"ids": ids, "w": within},
+            ).all()
+        return {int(r[0]): dict(r[1]) for r in rows}
+
     def forget(self, user_id: int) -> None:
         """A deleted account: no presence, no invitations, no tickets."""
         with self.engine.begin() as conn:

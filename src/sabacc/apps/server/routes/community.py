@@ -92,8 +92,9 @@ async def friends(request: Request) -> dict[str, Any]:
     m = site_of(request).tables
     account = user.id
     rows = await m.read(lambda: m.store.friends(account))
-    at = m.tables_of_users({fid for fid, _ in rows})
-    online = await site_of(request).shared.online([fid for fid, _ in rows])
+    ids = [fid for fid, _ in rows]
+    at = {**await site_of(request).shared.places(ids), **m.tables_of_users(set(ids))}
+    online = await site_of(request).shared.online(ids)
     return {
         "friends": [
             {

@@ -41,6 +41,8 @@ def upgrade() -> None:
         "presence",
         sa.Column("user_id", sa.Integer(), _users(), primary_key=True),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("place", sa.JSON(), nullable=True),
+        sa.Column("placed_at", sa.DateTime(timezone=True), nullable=True),
     )
     op.create_table(
         "invites",
