@@ -570,11 +570,15 @@ def empty_schema(url: str) -> None:
 
 @contextlib.contextmanager
 def cluster(
-    root: Path, pg_url: str | None, lease_ttl: float, nodes: Sequence[str] = ("a", "b")
+    root: Path,
+    pg_url: str | None,
+    lease_ttl: float,
+    nodes: Sequence[str] = ("a", "b"),
+    extra: Sequence[str] = (),
 ) -> Iterator[tuple[dict[str, ServerProcess], NginxProxy]]:
     """``sabacc serve --cluster`` processes named ``nodes`` on an empty PostgreSQL schema,
-    behind nginx with ``deploy/nginx.conf``'s routing; all stopped afterwards. Skips the test
-    without PostgreSQL or nginx."""
+    behind nginx with ``deploy/nginx.conf``'s routing; all stopped afterwards (``extra``:
+    more options of every server). Skips the test without PostgreSQL or nginx."""
     import pytest
 
     if pg_url is None:
@@ -590,6 +594,7 @@ def cluster(
         f"{lease_ttl:g}",
         "--trusted-proxy",
         "127.0.0.1",
+        *extra,
     ]
     servers: dict[str, ServerProcess] = {}
     proxy: NginxProxy | None = None

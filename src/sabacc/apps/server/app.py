@@ -32,6 +32,8 @@ from sabacc.apps.server.proxies import ForwardedFor, TrustedProxies
 from sabacc.apps.server.routes import accounts, community, pages, tables
 from sabacc.apps.server.routes.pages import WEB_DIR
 from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.shared_pg import PostgresState
+from sabacc.apps.server.shared_state import MemoryState
 from sabacc.apps.server.site import Site
 from sabacc.services.store import Store, StoreBusy
 from sabacc.services.store.schema import head as schema_head
@@ -87,8 +89,7 @@ async def sweep_limits(site: Site) -> None:
     """Forget the per-client counters of clients long gone, now and then."""
     while True:
         await asyncio.sleep(60)
-        site.limits.sweep()
-        site.community.logins.sweep()
+        site.shared.sweep()
 
 
 @asynccontextmanager
@@ -104,13 +105,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     manager.resume(asyncio.get_running_loop())
     site.manager = manager
     app.state.manager = manager
+    if settings.cluster:  # one site across processes: the shared state in PostgreSQL
+        site.shared = PostgresState(manager, site.community)
     tasks = [
         asyncio.create_task(manager.run_evictions()),
         asyncio.create_task(sweep_limits(site)),
         asyncio.create_task(manager.keep_claim()),
         *([asyncio.create_task(manager.run_leases())] if settings.cluster else []),
         asyncio.create_task(manager.run_expiry()),
-        asyncio.create_task(site.community.run_matches(manager)),
+        asyncio.create_task(site.shared.run(manager)),
     ]
     try:
         yield
@@ -142,7 +145,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. The store is opened and every table reloaded when the app starts."""
     settings = settings or Settings()
     limits = ClientLimits(settings)
-    site = Site(settings, limits, Community(settings), history.FrameCache(), PasswordGate(settings))
+    community_ = Community(settings)
+    frames, gate = history.FrameCache(), PasswordGate(settings)
+    site = Site(settings, limits, community_, frames, gate, MemoryState(community_, limits))
     app = FastAPI(
         title="Sabacc",
         lifespan=lifespan,

@@ -238,17 +238,12 @@ class Community:
                 queue.clear()
         return groups
 
-    async def run_matches(self, manager: TableManager) -> None:
-        while True:
-            await asyncio.sleep(0.5)
-            await self.match_now(manager)
-
     async def match_now(self, manager: TableManager) -> None:
         async with self._match_lock:
             for group in self.due():
-                await self._seat_group(manager, group)
+                await self.seat_group(manager, group)
 
-    async def _seat_group(self, manager: TableManager, group: list[Ticket]) -> None:
+    async def seat_group(self, manager: TableManager, group: list[Ticket]) -> None:
         first = group[0]
         info = lookup(first.variant)
         kinds = ["human"] * len(group) + ["bot:easy"] * (first.seats - len(group))
@@ -306,7 +301,7 @@ async def current_user(
         token_hash = hash_token(token)
         user = await manager.read(lambda: manager.store.session_user(token_hash))
     request.state.user = user
-    community.touch(user)
+    await request.app.state.site.shared.touch(user)  # presence (the site's, in a cluster)
     return user
 
 

@@ -14,11 +14,13 @@ from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.site import site_of
 
 
-def charge_table(request: Request) -> None:
-    """Count one table made by the request's client, or refuse (429) past its quota."""
-    limits = site_of(request).limits
+async def charge_table(request: Request) -> None:
+    """Count one table made by the request's client, or refuse (429) past its quota (the
+    site's count under ``--cluster``: every process's tables, see :mod:`.shared_state`)."""
+    site = site_of(request)
+    limits = site.limits
     client = client_key(request.client.host if request.client else None)
-    if not limits.create(client):
+    if not await site.shared.table_made(client):
         raise ServerError(
             "too_many_tables_created",
             f"one client may create {limits.settings.tables_per_hour} tables an hour "

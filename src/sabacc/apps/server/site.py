@@ -15,6 +15,7 @@ from sabacc.apps.server.limits import ClientLimits
 from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.passwords import PasswordGate
 from sabacc.apps.server.settings import Settings
+from sabacc.apps.server.shared_state import SiteState
 
 
 @dataclass
@@ -26,6 +27,9 @@ class Site:
     community: Community
     frames: FrameCache
     passwords: PasswordGate
+    #: Tickets, presence, invitations and site-wide counters: in memory, or under
+    #: ``--cluster`` in PostgreSQL once the app has started (:mod:`.shared_state`).
+    shared: SiteState
     manager: TableManager | None = None
 
     @property

@@ -23,6 +23,34 @@ from sabacc.apps.server.settings import Settings
 HOUR = 3600.0
 
 
+def check_friends(settings: Settings, friends: int) -> None:
+    """Refuse one more friend to an account that follows ``friends`` (409 at the most)."""
+    if settings.friends_max > 0 and friends >= settings.friends_max:
+        raise ServerError(
+            "too_many_friends",
+            f"you follow {friends} players, the most one account may: remove one first",
+            status=409,
+        )
+
+
+def too_many_friend_requests(settings: Settings) -> ServerError:
+    n = settings.friend_adds_per_hour
+    return ServerError(
+        "too_many_friend_requests",
+        f"one account may add {n} friends an hour: try again later",
+        status=429,
+    )
+
+
+def too_many_invites(settings: Settings) -> ServerError:
+    return ServerError(
+        "too_many_invites",
+        f"you have {settings.invites_pending} invitations pending (each lasts an hour): "
+        "try again when one has lapsed",
+        status=429,
+    )
+
+
 class SocialLimits:
     """Sliding windows of friend additions and invitations, per account id."""
 
@@ -41,20 +69,11 @@ class SocialLimits:
     def friend_added(self, who: int, friends: int, now: float | None = None) -> None:
         """Count one friend added by ``who`` (who follows ``friends`` accounts now), or refuse."""
         s = self.settings
-        if s.friends_max > 0 and friends >= s.friends_max:
-            raise ServerError(
-                "too_many_friends",
-                f"you follow {friends} players, the most one account may: remove one first",
-                status=409,
-            )
+        check_friends(s, friends)
         now = time.monotonic() if now is None else now
         times = self._recent(self.adds, who, now)
         if s.friend_adds_per_hour > 0 and len(times) >= s.friend_adds_per_hour:
-            raise ServerError(
-                "too_many_friend_requests",
-                f"one account may add {s.friend_adds_per_hour} friends an hour: try again later",
-                status=429,
-            )
+            raise too_many_friend_requests(s)
         times.append(now)
 
     def invite_sent(self, who: int, now: float | None = None) -> None:
@@ -63,12 +82,7 @@ class SocialLimits:
         now = time.monotonic() if now is None else now
         times = self._recent(self.invites, who, now)
         if limit > 0 and len(times) >= limit:
-            raise ServerError(
-                "too_many_invites",
-                f"you have {limit} invitations pending (each lasts an hour): "
-                "try again when one has lapsed",
-                status=429,
-            )
+            raise too_many_invites(self.settings)
         times.append(now)
 
     def sweep(self, now: float | None = None) -> None:

@@ -90,6 +90,9 @@ async def _play(websocket: WebSocket, site: Site, code: str, client: str) -> Non
         log.debug("websocket closed abruptly", exc_info=True)
     finally:
         m.disconnect(conn)
+        if conn.user_id is not None:
+            with contextlib.suppress(Exception):  # presence only
+                await site.shared.left_table(conn.user_id)
         writer.cancel()
         with contextlib.suppress(BaseException):  # cancelled or failed: gone either way
             await writer
@@ -103,6 +106,8 @@ async def _who(websocket: WebSocket, m: TableManager, conn: Connection) -> None:
             session_hash = hash_token(session)
             user = await m.read(lambda: m.store.session_user(session_hash))
             conn.user_id = user.id if user is not None else None
+            if user is not None:  # seen by the whole site, at this table
+                await site_of(websocket).shared.at_table(user.id, conn.table)
 
 
 async def _read(

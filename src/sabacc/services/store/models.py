@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -235,3 +236,71 @@ class FriendRow(Base):
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# The state a --cluster site shares across its processes (issue 31, point 2): quick-match
+# tickets, presence, invitations and the site-wide per-client counters. A plain server keeps
+# these in memory (see sabacc.apps.server.shared_state); the tables exist on every database.
+
+
+class MatchTicketRow(Base):
+    """A quick-match ticket: ``waiting`` in its queue (``variant``, ``seats``), then
+    ``matched`` (``result``: the table and seat) or ``failed`` (``result``: the error) until
+    its player reads it once. Keyed by the SHA-256 of the ticket id the player holds."""
+
+    __tablename__ = "match_tickets"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(40))
+    seats: Mapped[int] = mapped_column(Integer)
+    wait: Mapped[float] = mapped_column(Float)
+    name: Mapped[str] = mapped_column(String(64))
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PresenceRow(Base):
+    """When an account was last seen by any server (a request, or a heartbeat while it is
+    connected to a table): online while recent enough; and the table it is connected to
+    (``place``, as ``/api/friends`` shows it) as of ``placed_at``."""
+
+    __tablename__ = "presence"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    place: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    placed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class InviteRow(Base):
+    """An invitation of ``user_id`` to a table, by the account called ``by_name``."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    by_name: Mapped[str] = mapped_column(String(64))
+    code: Mapped[str] = mapped_column(String(32))
+    table_name: Mapped[str] = mapped_column(String(80))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SiteEventRow(Base):
+    """One event counted against a site-wide limit (``kind``: a table made, a failed log-in,
+    a sign-up...; ``key``: the client address or account it counts for), kept for the limit's
+    window."""
+
+    __tablename__ = "site_events"
+    __table_args__ = (Index("ix_site_events_kind_key_at", "kind", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

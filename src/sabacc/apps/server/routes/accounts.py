@@ -75,7 +75,7 @@ async def start_session(request: Request, response: Response, user: UserRecord) 
         SESSION_COOKIE, token, max_age=int(lifetime.total_seconds()), httponly=True,
         samesite="lax", secure=secure(request), path="/",
     )  # fmt: skip
-    site_of(request).community.touch(user)
+    await site_of(request).shared.touch(user)
 
 
 def user_json(user: UserRecord) -> dict[str, Any]:
@@ -115,7 +115,7 @@ async def me(request: Request, response: Response) -> dict[str, Any]:
     if user is not None:
         invites = [
             {"by": i.by, "code": i.code, "table": i.table, "url": f"/t/{i.code}"}
-            for i in site_of(request).community.invites_of(user.id)
+            for i in await site_of(request).shared.invites_of(user.id)
         ]
     return {
         "user": None if user is None else user_json(user),
@@ -135,6 +135,12 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
         raise ServerError(exc.code, exc.message) from None
     gate = site_of(request).passwords
     gate.signup(client_of(request))
+    if not await site_of(request).shared.signup(client_of(request)):  # the site's count
+        raise ServerError(
+            "too_many_signups",
+            "too many accounts made from this address: try again later",
+            status=429,
+        )
     m = site_of(request).tables
     await check_new_username(m, username)  # nor a look-alike of an account's or a bot's
     hashed = await gate.run(accounts.hash_password, body.password)
@@ -155,9 +161,9 @@ async def signup(body: Credentials, request: Request, response: Response) -> dic
 @router.post("/api/account/login")
 async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     check_csrf(request)
-    community = site_of(request).community
+    shared = site_of(request).shared
     client, key = client_of(request), accounts.name_key(body.username)[:64]
-    if not community.logins.allowed(client, key):
+    if not await shared.login_allowed(client, key):
         raise ServerError(
             "too_many_attempts",
             "too many failed log-ins: wait a few minutes and try again",
@@ -173,9 +179,9 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
         stored = user.password_hash if user is not None else accounts.dummy_hash()
         ok = await gate.run(accounts.verify_password, stored, body.password)
     if user is None or not ok:
-        community.logins.failed(client, key)
+        await shared.login_failed(client, key)
         raise ServerError("bad_login", "wrong username or password", status=401)
-    community.logins.succeeded(client, key)
+    await shared.login_succeeded(client, key)
     if accounts.needs_rehash(user.password_hash):
         rehashed = await gate.run(accounts.hash_password, body.password)
         account = user.id
@@ -250,8 +256,6 @@ async def delete_account(
     hashes = await m.persist(lambda: m.store.delete_user(account, accounts.DELETED_NAME))
     m.forget_names(hashes, accounts.DELETED_NAME)
     account_deleted(m)  # the name may be taken again
-    community = site_of(request).community
-    community.seen.pop(account, None)
-    community.invites.pop(account, None)
+    await site_of(request).shared.forget(account)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"ok": True}

@@ -16,15 +16,14 @@ from sabacc.apps.server.community import (
     MatchBody,
     UsernameBody,
     current_user,
-    ticket_json,
 )
 from sabacc.apps.server.errors import ServerError
 from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.names import check_guest_name
 from sabacc.apps.server.quota import charge_table
 from sabacc.apps.server.routes.accounts import check_csrf, logged_in, user_json
+from sabacc.apps.server.shared_state import LONG_POLL
 from sabacc.apps.server.site import site_of
-from sabacc.apps.server.social import social_limits
 from sabacc.apps.server.table import variant_title
 from sabacc.core.errors import SabaccError
 from sabacc.services.bots import LEVELS
@@ -53,7 +52,7 @@ async def profile(
     return {
         **user_json(user),
         "since": user.created_at.isoformat(),
-        "online": site_of(request).community.online(user.id),
+        "online": user.id in await site_of(request).shared.online([user.id]),
         **stats,
     }
 
@@ -93,14 +92,15 @@ async def friends(request: Request) -> dict[str, Any]:
     m = site_of(request).tables
     account = user.id
     rows = await m.read(lambda: m.store.friends(account))
-    community = site_of(request).community
-    at = m.tables_of_users({fid for fid, _ in rows})
+    ids = [fid for fid, _ in rows]
+    at = {**await site_of(request).shared.places(ids), **m.tables_of_users(set(ids))}
+    online = await site_of(request).shared.online(ids)
     return {
         "friends": [
             {
                 "username": name,
                 "url": f"/u/{name}",
-                "online": community.online(fid) or fid in at,
+                "online": fid in online or fid in at,
                 # a listed table's link; an unlisted one's code is its secret
                 "table": at.get(fid),
             }
@@ -128,8 +128,7 @@ async def add_friend(body: UsernameBody, request: Request) -> dict[str, Any]:
     m = site_of(request).tables
     ids = (user.id, friend.id)
     following = len(await m.read(lambda: m.store.friends(ids[0])))
-    site = site_of(request)
-    social_limits(request, site.settings).friend_added(user.id, following)  # S12's limits
+    await site_of(request).shared.friend_added(request, user.id, following)  # S12's limits
     added = await m.persist(lambda: m.store.add_friend(*ids))
     return {"ok": True, "added": added, "username": friend.username}
 
@@ -156,9 +155,9 @@ async def invite(code: str, body: UsernameBody, request: Request) -> dict[str, A
     mine = await m.read(lambda: m.store.token_owners([s.token_hash for s in table.seats]))
     if user.id not in mine.values():
         raise ServerError("not_seated", "invite people to a table you sit at", status=403)
-    social_limits(request, site_of(request).settings).invite_sent(user.id)  # S12's limits
+    await site_of(request).shared.invite_sent(request, user.id)  # S12's limits
     invitation = Invite(user.username, table.code, table.name, time.monotonic())
-    site_of(request).community.invite(friend.id, invitation)
+    await site_of(request).shared.invite(friend.id, invitation)
     return {"ok": True, "username": friend.username}
 
 
@@ -184,27 +183,24 @@ async def match(body: MatchBody, request: Request) -> dict[str, Any]:
         raise ServerError("bad_name", "please give a name")
     if user is None:
         await check_guest_name(site_of(request).tables, name)  # before a table is made for it
-    community = site_of(request).community
-    if len(community.tickets) >= MAX_TICKETS:
+    shared = site_of(request).shared
+    if await shared.waiting() >= MAX_TICKETS:
         raise ServerError("match_busy", "too many players are waiting: try again soon", 503)
-    charge_table(request)  # a quick match makes a table: the same quota as a create
-    ticket = community.enqueue(body.model_copy(update={"variant": info.name}), user, name)
-    await community.match_now(site_of(request).tables)
-    return ticket_json(community, ticket)
+    await charge_table(request)  # a quick match makes a table: the same quota as a create
+    return await shared.enqueue(body.model_copy(update={"variant": info.name}), user, name)
 
 
 @router.get("/api/match/{ticket_id}")
 async def match_status(
-    request: Request, ticket_id: Annotated[str, Field(max_length=64)]
+    request: Request,
+    ticket_id: Annotated[str, Field(max_length=64)],
+    wait: Annotated[float, Query(ge=0, le=LONG_POLL)] = 0.0,
 ) -> dict[str, Any]:
-    community = site_of(request).community
-    ticket = community.tickets.get(ticket_id)
-    if ticket is None:
+    """A ticket's state; with ``wait``, answered when it is matched (on any server of the
+    site) or after ``wait`` seconds, whichever comes first. A settled ticket is shown once."""
+    out = await site_of(request).shared.ticket_wait(ticket_id, wait)
+    if out is None:
         raise ServerError("no_ticket", "that quick-match ticket is not waiting", status=404)
-    ticket.seen = time.monotonic()
-    out = ticket_json(community, ticket)
-    if ticket.result is not None or ticket.error is not None:
-        community.tickets.pop(ticket_id, None)  # handed over once
     return out
 
 
@@ -212,5 +208,5 @@ async def match_status(
 async def match_cancel(
     request: Request, ticket_id: Annotated[str, Field(max_length=64)]
 ) -> dict[str, Any]:
-    site_of(request).community.cancel(ticket_id)
+    await site_of(request).shared.cancel(ticket_id)
     return {"ok": True}

@@ -45,7 +45,7 @@ async def list_tables(request: Request) -> dict[str, Any]:
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     """A new table (at most ``tables_per_hour`` per client, quick matches included)."""
     site = site_of(request)
-    charge_table(request)
+    await charge_table(request)
     m = site.tables
     made = await m.create(body, await request_user(request, m, site.community))
     seat_taken(m, made, request)  # for rating integrity (integrity.py)
