@@ -24,8 +24,14 @@ sessions (Linux autogroups: see ``main``). ``--trace`` has the server time each 
 (:mod:`sabacc.apps.server.trace`); ``--plain-client`` runs this load generator as it was before
 round four.
 
-The server CPU per action (the servers' user + system CPU time during the run divided by the
-actions applied) is robust on a shared machine, unlike the latencies; the load average is
+``--compare TREE --rounds N`` runs the same load N times against each of two servers in turn
+(``TREE``, e.g. a worktree of main, then ``--src`` or this tree, then ``TREE`` again...), so
+that both meet the same minutes of a shared machine, appends every report to ``--out`` (JSON
+lines) and prints the medians and the ratio of CPU per action.
+
+The server CPU per action (the user + system CPU time of the server processes and of every
+process they started, such as bot workers, during the run, divided by the actions applied) is
+robust on a shared machine, unlike the latencies; the load average is
 sampled during the run and reported with it. A client whose socket the server closes (1012,
 "service restart": a table moving between servers) reconnects and carries on; reconnections
 are counted.
@@ -272,15 +278,53 @@ def _close_code(exc: ConnectionClosed) -> str:
     return str(rcvd.code) if rcvd is not None else "none"
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process (Linux /proc), for CPU per action."""
+def cpu_seconds(pid: int | None, reaped: bool = False) -> float | None:
+    """User + system CPU time of a process (Linux /proc), for CPU per action; ``reaped``:
+    with that of its children that ended and were waited for (``cutime``, ``cstime``)."""
     if pid is None:
         return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[11]) + int(fields[12])
+        if reaped:
+            ticks += int(fields[13]) + int(fields[14])
+        return ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def server_cpu(pids: list[int]) -> float | None:
+    """The CPU seconds of the server processes ``pids`` and of all their descendants (the
+    bot workers, their multiprocessing forkserver and resource tracker), the living ones read
+    one by one and the ended ones through their parent's ``cutime``/``cstime``. A process
+    that starts during the run counts from its start (it had 0 at the first reading)."""
+    total = 0.0
+    for pid in pids:
+        cpu = cpu_seconds(pid, reaped=True)
+        if cpu is None:
+            return None
+        total += cpu
+        for child in descendants(pid):
+            total += cpu_seconds(child, reaped=True) or 0.0
+    return total
+
+
+def descendants(pid: int) -> list[int]:
+    """Every living descendant of ``pid`` (Linux /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        parents.setdefault(ppid, []).append(int(stat.parent.name))
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
 
 
 def free_port() -> int:
@@ -547,7 +591,7 @@ async def run(
         stop_at = start + args.duration
         hard_stop = stop_at + 15
         tasks = [asyncio.create_task(p.run(go, stop_at, hard_stop)) for p in players]
-        cpu0 = total_cpu(server_pids) if server_pids else None
+        cpu0 = server_cpu(server_pids) if server_pids else None
         profiler = start_profiler(args, server_pids)
         proxy_pids = with_children(proxy_pid)
         proxy0 = total_cpu(proxy_pids) if proxy_pids else None
@@ -570,7 +614,7 @@ async def run(
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - start
         gc.enable()
-        cpu1 = total_cpu(server_pids) if server_pids else None
+        cpu1 = server_cpu(server_pids) if server_pids else None
         proxy1 = total_cpu(proxy_pids) if proxy_pids else None
         client_cpu = time.process_time() - client0
         sampler.cancel()
@@ -692,6 +736,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         action="store_true",
         help="time each action's steps in the server (SABACC_TRACE; report's server_trace)",
     )
+    ap.add_argument("--compare", help="another source tree: run both in turn (see above)")
+    ap.add_argument("--rounds", type=int, default=2, help="--compare: runs of each tree")
+    ap.add_argument("--out", help="--compare: append each run's report to this JSON-lines file")
+    ap.add_argument("--label", default="", help="--compare: a label written with each report")
     args = ap.parse_args(argv)
     autogroup = Path("/proc/self/autogroup")
     restore: str | None = None
@@ -704,10 +752,45 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         restore = autogroup.read_text().split("nice")[-1].strip()
         autogroup.write_text(str(args.autogroup_nice))
     try:
-        return _main(ap, args)
+        return compare(ap, args) if args.compare else _main(ap, args)
     finally:
         if restore is not None:
             autogroup.write_text(restore)
+
+
+def compare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    """``--compare``: the load against ``args.compare`` and ``args.src`` (or this tree) in
+    turn, ``args.rounds`` times each; the medians and the ratio of CPU per action."""
+    trees = {"base": args.compare, "this": args.src}
+    runs: dict[str, list[dict[str, Any]]] = {"base": [], "this": []}
+    for rnd in range(args.rounds):
+        for name, tree in trees.items():
+            one = argparse.Namespace(**{**vars(args), "compare": None, "src": tree, "json": True})
+            started = time.strftime("%H:%M:%S", time.gmtime())
+            report = _main(ap, one)
+            report.update(run=name, round=rnd, started_utc=started, label=args.label)
+            report["loadavg_after"] = os.getloadavg()[0]
+            runs[name].append(report)
+            if args.out:
+                with open(args.out, "a") as out:
+                    out.write(json.dumps(report) + "\n")
+    summary: dict[str, Any] = {"rounds": args.rounds, "base_src": args.compare}
+    for name, reports in runs.items():
+        cpu = [r["server_cpu_ms_per_action"] for r in reports]
+        summary[name] = {
+            "cpu_ms_per_action": cpu,
+            "median_cpu_ms_per_action": statistics.median(cpu),
+            "p50_ms": [r["latency_ms"]["p50"] for r in reports],
+            "p99_ms": [r["latency_ms"]["p99"] for r in reports],
+            "lost": [r["lost_actions"] for r in reports],
+            "actions": [r["actions_applied"] for r in reports],
+        }
+    summary["cpu_ratio_base_over_this"] = round(
+        summary["base"]["median_cpu_ms_per_action"] / summary["this"]["median_cpu_ms_per_action"],
+        2,
+    )
+    print(json.dumps(summary, indent=1))
+    return summary
 
 
 def _fast_loop() -> Any:

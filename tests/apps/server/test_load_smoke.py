@@ -75,3 +75,41 @@ def test_load_script_reconnects_when_the_server_restarts(tmp_path: Path) -> None
     assert report["reconnects"].get("1012", 0) >= 1, report["reconnects"]
     assert report["lost_actions"] == 0
     assert report["actions_stored"] == report["actions_applied"] > 20
+
+
+def test_server_cpu_counts_the_processes_the_server_started(tmp_path: Path) -> None:
+    """The CPU per action counts a server's descendants (bot workers) too: a grandchild that
+    spins for a while raises the figure read for this process, while this one only waits."""
+    import subprocess
+    import time
+
+    spec = importlib.util.spec_from_file_location("load_server", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["load_server"] = module
+    spec.loader.exec_module(module)
+    go = tmp_path / "go"
+    spin = (
+        f"import os, time\nwhile not os.path.exists({str(go)!r}): time.sleep(0.05)\n"
+        "t = time.process_time()\nwhile time.process_time() - t < 0.4: pass\ntime.sleep(30)"
+    )
+    # a shell that starts the spinner: the spinner is this process's grandchild
+    child = subprocess.Popen(["sh", "-c", f'{sys.executable} -c "$0"; :', spin])
+    try:
+        before = module.server_cpu([child.pid])
+        assert before is not None
+        go.write_text("")  # the spinner starts spinning only now
+        deadline = time.monotonic() + 60
+        after = before
+        while time.monotonic() < deadline and after - before < 0.3:
+            time.sleep(0.2)
+            after = module.server_cpu([child.pid])
+            assert after is not None
+        assert after - before >= 0.3  # the grandchild's CPU, read while it lives
+        assert module.cpu_seconds(child.pid) is not None
+        assert (module.cpu_seconds(child.pid) or 0.0) < 0.2  # the shell itself only waits
+    finally:
+        for pid in module.descendants(child.pid):
+            subprocess.run(["kill", str(pid)], check=False)
+        child.kill()
+        child.wait(10)

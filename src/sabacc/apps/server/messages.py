@@ -192,7 +192,7 @@ def observation_delta_json(
     new = observation_dicts(table, game, seat)
     old: dict[str, Any] = since[1]  # type: ignore[assignment]
     found: tuple[str | None, str | None] | None
-    if any(k not in new for k in old):
+    if not new.keys() >= old.keys():
         found = None
     else:
         parts: dict[str, Any] = {}

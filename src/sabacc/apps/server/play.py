@@ -72,11 +72,10 @@ class Play:
     ) -> tuple[Game, int]:
         """The game and the seat to act, or the refusal: ``stale``, ``no_game``,
         ``not_seated``, ``not_your_turn``, ``storage_error``."""
-        stale = ServerError("stale", "the table moved on before your action arrived: look again")
-        if version is not None and version != table.version:
-            raise stale
-        if key is not None and key != (table.games_played, table.version):
-            raise stale
+        if (version is not None and version != table.version) or (
+            key is not None and key != (table.games_played, table.version)
+        ):
+            raise ServerError("stale", "the table moved on before your action arrived: look again")
         game = table.game
         if game is None or table.status != "playing" or game.is_over:
             raise ServerError("no_game", "no game is being played at this table")
@@ -152,8 +151,10 @@ class Play:
                 # the action is stored; if the flag cannot be, it clears with their next one
                 with contextlib.suppress(ServerError):
                     await self.m.update_seat(table, seat, away=False)
-        for i in range(len(game.events) - 1, table.hand_event_start, -1):
-            if isinstance(game.events[i], HandStarted):
+        # Only this action's events can start a hand: the latest HandStarted among them.
+        events = game.events
+        for i in range(len(events) - 1, max(first, table.hand_event_start + 1) - 1, -1):
+            if isinstance(events[i], HandStarted):
                 table.hand_event_start = i
                 break
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
@@ -71,17 +72,16 @@ def rendered_run(
     run = game.events[start:]
     names = game.names
     key: tuple[Any, ...] | None = None
-    if orjson is not None and len(run) <= RUN_MEMO_EVENTS:
+    marked: dict[int | None, str] | None = None
+    memo = orjson is not None and len(run) <= RUN_MEMO_EVENTS
+    if memo and not any(_NAME_MARK in name for name in names):
         key = (game.info.name, len(names), tuple(run), viewers, auto)
         try:
-            hash(key)
+            marked = RUNS.get(key)  # the key is hashed once, here
         except TypeError:  # an event with a list or a dict in it: rendered here
-            key = None
-        if any(_NAME_MARK in name for name in names):
             key = None
     if key is None:
         return _render_run(run, list(names), viewers, game, auto)
-    marked = RUNS.get(key)
     if marked is None:
         stand_ins = [_stand_in(s) for s in range(len(names))]
         try:  # orjson only: the standard library would escape the stand-ins
@@ -89,7 +89,7 @@ def rendered_run(
         except TypeError:  # pragma: no cover - an integer beyond 64 bits
             return _render_run(run, list(names), viewers, game, auto)
         RUNS.put(key, marked)
-    escaped = [dumps(name)[1:-1] for name in names]
+    swaps = _swaps(tuple(names))
     out: dict[int | None, str] = {}
     done: dict[int, str] = {}
     for viewer, text in marked.items():
@@ -97,11 +97,18 @@ def rendered_run(
         if found is None:
             found = text
             if _NAME_MARK in found:
-                for s, name in enumerate(escaped):
-                    found = found.replace(_stand_in(s), name)
+                for stand_in, name in swaps:
+                    found = found.replace(stand_in, name)
             done[id(text)] = found
         out[viewer] = found
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _swaps(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each seat's stand-in and its name JSON-escaped (without the quotes): a table's names
+    change only when a seat does, and are escaped once for all its runs."""
+    return tuple((_stand_in(s), dumps(name)[1:-1]) for s, name in enumerate(names))
 
 
 def _render_run(

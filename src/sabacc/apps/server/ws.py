@@ -16,7 +16,7 @@ from sabacc.apps.server import messages, trace
 from sabacc.apps.server.auth import hash_token
 from sabacc.apps.server.community import SESSION_COOKIE
 from sabacc.apps.server.connection import Connection
-from sabacc.apps.server.encode import encode
+from sabacc.apps.server.encode import encode, orjson
 from sabacc.apps.server.errors import ServerError, validation_message
 from sabacc.apps.server.limits import client_key
 from sabacc.apps.server.manager import TableManager
@@ -146,7 +146,7 @@ def parse(conn: Connection, text: str) -> AnyClientMessage | None:
         conn.error("too_large", f"messages are at most {MAX_MESSAGE_CHARS} characters")
         return None
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except (ValueError, RecursionError):
         conn.error("bad_json", "that is not valid JSON")
         return None
@@ -162,6 +162,19 @@ def parse(conn: Connection, text: str) -> AnyClientMessage | None:
     except ValidationError as exc:
         conn.error("bad_message", validation_message(exc), kind)
         return None
+
+
+def _loads(text: str) -> object:
+    """``json.loads``, by orjson when installed (several times faster on the hot path: every
+    action is a message). orjson reads a subset of what the standard library does (no NaN, no
+    integer beyond 64 bits): what it refuses goes through ``json.loads``, so every message is
+    read, or refused, exactly as before."""
+    if orjson is not None:
+        try:
+            return orjson.loads(text)
+        except ValueError:  # orjson.JSONDecodeError
+            pass
+    return json.loads(text)
 
 
 async def handle_message(m: TableManager, conn: Connection, text: str) -> None:
