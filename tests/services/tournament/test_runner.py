@@ -1,0 +1,78 @@
+"""Whole events of bots on the engines: every format and variant ends, conserves its chips
+and replays from its seed."""
+
+from __future__ import annotations
+
+import pytest
+
+import sabacc
+from sabacc.services.tournament import EventConfig, Level, check_schedule
+from sabacc.services.tournament.simulate import EventSpec, simulate_event
+
+
+def fast(variant: str, fmt: str, **settings: object) -> EventConfig:
+    """An event with short levels (4 hands) so that it ends quickly."""
+    info = sabacc.variant(variant).info
+    levels = [Level(dict(v), hands=4) for v in info.levels.schedule]
+    return EventConfig(
+        format=fmt,
+        variant=variant,
+        schedule=check_schedule(info, levels),
+        **settings,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("variant", sabacc.variant_names())
+def test_a_sit_and_go_of_bots_plays_to_one_winner(variant: str) -> None:
+    report = simulate_event(EventSpec(fast(variant, "sng"), 4), seed=2)
+    rows = report["standings"]
+    assert sorted(r["place"] for r in rows) == [1, 2, 3, 4] or rows[0]["place"] == 1
+    assert sum(1 for r in rows if r["chips"]) == 1 and rows[0]["chips"]
+    state = report["log"]
+    assert state[-1]["type"] == "finished"
+    assert all(r["bust_hand"] for r in rows[1:])
+
+
+def test_a_multi_table_event_moves_breaks_and_redraws() -> None:
+    report = simulate_event(EventSpec(fast("corellian_spike", "mtt", table_size=5), 14), seed=4)
+    kinds = [e["type"] for e in report["tables"]]
+    assert kinds[0] == "started" and "moved" in kinds and "redraw" in kinds
+    assert len(report["standings"]) == 14
+    busts = [b["entry"] for b in report["busts"]]
+    assert len(busts) == len(set(busts)) == 13
+
+
+def test_rebuys_and_add_ons_reach_the_tables() -> None:
+    config = fast("corellian_spike", "mtt", table_size=4, rebuy_until_level=8, add_on=True)
+    report = simulate_event(EventSpec(config, 8, rebuy=True), seed=1)
+    chips = [e for e in report["log"] if e["type"] == "chips"]
+    assert {e["kind"] for e in chips} == {"rebuy", "add_on"}
+    winner = report["standings"][0]
+    bought = 8 * 100 + sum(e["amount"] for e in chips)
+    assert winner["chips"] <= bought
+
+
+def test_the_same_seed_plays_the_same_event() -> None:
+    spec = EventSpec(fast("kessel", "mtt", table_size=4), 9)
+    assert simulate_event(spec, 3)["log"] == simulate_event(spec, 3)["log"]
+    assert simulate_event(spec, 3)["log"] != simulate_event(spec, 4)["log"]
+
+
+@pytest.mark.parametrize("variant", ["corellian_spike", "kessel", "coruscant_shift"])
+@pytest.mark.parametrize("fmt", ["swiss", "arena"])
+def test_series_of_bots(variant: str, fmt: str) -> None:
+    config = fast(variant, fmt, rounds=2, duration_hands=30, game_hands=20)
+    report = simulate_event(EventSpec(config, 6, engine="auto"), seed=5)
+    rows = report["standings"]
+    assert len(rows) == 6 and rows[0]["place"] == 1
+    assert all(r["games"] >= 1 for r in rows)
+    games = [e for e in report["log"] if e["type"] == "game"]
+    for game in games:
+        assert sum(len(group) for group in game["places"]) in (2, 3, 4)
+
+
+def test_a_cantina_game_with_a_charity_total() -> None:
+    config = fast("corellian_spike", "cantina", orbits=2, charity=250.0)
+    report = simulate_event(EventSpec(config, 5), seed=0)
+    assert report["hands"] <= 10 and report["charity"] == 250.0
+    assert [r["points"] for r in report["standings"]][:1] == [100]
