@@ -76,3 +76,15 @@ def test_a_cantina_game_with_a_charity_total() -> None:
     report = simulate_event(EventSpec(config, 5), seed=0)
     assert report["hands"] <= 10 and report["charity"] == 250.0
     assert [r["points"] for r in report["standings"]][:1] == [100]
+
+
+def test_many_seeds_give_the_same_reports_on_local_processes() -> None:
+    from sabacc.services.tournament.simulate import run_seeds, structure_report
+
+    spec = EventSpec(fast("corellian_spike", "sng"), 4)
+    serial = run_seeds(spec, [1, 2, 3])
+    pooled = run_seeds(spec, [1, 2, 3], workers=2)
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in serial]
+    assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in pooled]
+    summary = structure_report(serial)
+    assert summary["events"] == 3 and summary["bots"]["easy"]["wins"] == 3

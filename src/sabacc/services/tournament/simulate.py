@@ -167,7 +167,12 @@ def run_seeds(
             raise OptionError('--ray needs Ray: pip install "sabacc[ray]"') from exc
         started = not ray.is_initialized()
         if started:
-            ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if ray_address is not None:
+                options["address"] = ray_address
+            else:
+                options["num_cpus"] = workers
+            ray.init(**options)
         try:
             task = ray.remote(_one)
             refs = [task.remote(job) for job in jobs]
