@@ -72,5 +72,6 @@ MESSAGES: dict[str, str] = {
     "tour.col.points_mean": "mean points",
     "tour.col.event_wins": "events won",
     "tour.level.next": "Next: level {level} in {hands} hand(s): {what}",
+    "tour.you.reenter": "You are out. Re-enter with a new stack?",
     "tour.you.moved": "You move to table {table}",
 }

@@ -72,5 +72,6 @@ MESSAGES: dict[str, str] = {
     "tour.col.points_mean": "平均得点",
     "tour.col.event_wins": "優勝回数",
     "tour.level.next": "次：{hands} ハンド後にレベル {level}：{what}",
+    "tour.you.reenter": "敗退しました。新しいスタックで再エントリーしますか？",
     "tour.you.moved": "あなたはテーブル {table} へ移動します",
 }

@@ -73,9 +73,10 @@ def variant_options(info: Any, options: Mapping[str, Any]) -> Any:
 
 # -------------------------------------------------------------------- freezeout tables
 class TableRun:
-    """One freezeout table's engine game: its entries by seat and the level it plays."""
+    """One freezeout table's engine game: its entries by seat and the level it plays
+    (``log``: keep the engine's event log, for a table a person watches)."""
 
-    def __init__(self, director: Director, table: int, number: int) -> None:
+    def __init__(self, director: Director, table: int, number: int, log: bool = False) -> None:
         state = director.state
         seats = state.tables[table]
         dealer = state.next_dealer.get(table)
@@ -88,10 +89,11 @@ class TableRun:
             options["final_pot"] = director.config.pot_at_close
         variant = variant_options(director.info, options)
         self.seed = derive_seed(director.seed, "table", table, number)
+        names = [state.players[state.entries[e].player]["name"] for e in self.entries]
         self.game: Any = variant.new_game(
-            list(self.entries),
+            names,
             self.seed,
-            log=False,
+            log=log,
             stacks=[state.chips[e] for e in self.entries],
             pause_between_hands=True,
         )
@@ -192,7 +194,9 @@ def run_freezeout(
                 if run is not None:
                     players.forget(run.game)
                 games += 1
-                run = runs[table] = TableRun(director, table, games)
+                state = director.state
+                log = any(state.entries[e].player in players.humans for e in state.tables[table])
+                run = runs[table] = TableRun(director, table, games, log)
                 if watch.game is not None:
                     watch.game(run)
             run.play_hand(director, players, watch.action)
