@@ -191,3 +191,25 @@ def test_config_errors_are_specific() -> None:
         Director(EventConfig(add_on=True))
     with pytest.raises(ConfigError, match="swiss"):
         Director(EventConfig(format="swiss"))
+
+
+def test_a_table_keeps_its_pots_across_moves_until_its_game_closes() -> None:
+    director = mtt(9, table_size=5, pot_at_close="split")
+    director.start()
+    assert [len(s) for s in director.state.tables.values()] == [5, 4]
+    seated = list(director.state.tables[1])
+    before = {e: director.state.chips[e] for e in seated}
+    after = {e: v - 2 for e, v in before.items()}
+    director.report_hand(1, before, after, pot=10)  # 10 credits stay in table 1's pots
+    director.end_hand()
+    entry = director.state.tables[1][0]
+    director.move(entry, 2)
+    assert director.state.table_of[entry] == 2
+    assert director.state.pots[1] == 10  # a move does not close the game
+    unchanged(director, lambda: director.close_pot(1, "level"), NotAllowed)
+    unchanged(director, lambda: director.close_pot(9), UnknownPlayer)
+    director.close_pot(1, "move")
+    closed = director.events[-1]
+    assert closed["type"] == "pot_closed" and closed["amount"] == 10
+    assert sum(closed["shares"].values()) == 10 and director.state.pots[1] == 0
+    assert director.state.accounted() == director.state.bought

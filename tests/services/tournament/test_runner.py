@@ -40,6 +40,11 @@ def test_a_multi_table_event_moves_breaks_and_redraws() -> None:
     assert len(report["standings"]) == 14
     busts = [b["entry"] for b in report["busts"]]
     assert len(busts) == len(set(busts)) == 13
+    # a move keeps the tables' games (and their sabacc pots) going: they join and leave
+    log = report["log"]
+    moves = [e for e in log if e["type"] == "moved" and e["reason"] == "balance"]
+    closed_by_moves = [e for e in log if e["type"] == "pot_closed" and e["reason"] == "move"]
+    assert moves and len(closed_by_moves) < len(moves)
 
 
 def test_rebuys_and_add_ons_reach_the_tables() -> None:

@@ -17,7 +17,8 @@ FREEZEOUTS: tuple[str, ...] = ("cantina", "sng", "mtt")
 SERIES: tuple[str, ...] = ("swiss", "arena")
 FORMATS: tuple[str, ...] = FREEZEOUTS + SERIES
 #: What happens to pots left on a table when its game closes (a level change, a table break,
-#: the end): ``split`` among the table's players still in, or ``house`` (out of play).
+#: the final redraw, the end): ``split`` among the table's players still in, or ``house``
+#: (out of play). A player moving in or out does not close it.
 POT_POLICIES: tuple[str, ...] = ("split", "house")
 
 

@@ -133,7 +133,6 @@ class Director:
             open_tables = [t for t, seats in self.state.tables.items() if len(seats) < self.size]
             if open_tables:
                 event["table"] = min(open_tables, key=lambda t: (len(self.state.tables[t]), t))
-                self._close_pot(event["table"], "move")
             else:
                 table = self.state.next_table
                 self._emit({"type": "table_opened", "table": table})
@@ -331,6 +330,15 @@ class Director:
         return False
 
     # ---------------------------------------------------------------- tables
+    def close_pot(self, table: int, reason: str = "move") -> None:
+        """Settle the pots left on ``table`` because whoever plays it closes its game (a
+        table that cannot seat an arriving player in its game starts another)."""
+        if table not in self.state.tables:
+            raise UnknownPlayer(f"no table {table}")
+        if reason not in ("move", "director"):
+            raise NotAllowed(f"a table's game closes by a move or a ruling, not {reason!r}")
+        self._close_pot(table, reason)
+
     def _close_pot(self, table: int, reason: str) -> None:
         """Settle the pots left on ``table`` (its game closes) by ``pot_at_close``."""
         s = self.state
@@ -380,8 +388,6 @@ class Director:
         source = s.table_of[entry]
         if source == to:
             raise NotAllowed(f"{entry} sits at table {to} already")
-        self._close_pot(source, "move")
-        self._close_pot(to, "move")
         self._emit({"type": "moved", "entry": entry, "from": source, "to": to, "reason": reason})
 
     def _break_tables(self) -> None:

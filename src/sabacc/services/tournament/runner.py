@@ -1,10 +1,11 @@
 """Plays an event's tables on the engines: the director decides, this plays the cards.
 
 A freezeout table plays on the reference engine (given stacks and pauses between hands are
-its own: the compiled cores play only plain games): one game per table while its level and
-players stay, hand by hand (``pause_between_hands``); a rebuy reaches the game as the engine's
-rebuy; a level change, a player moving in or out or the final redraw starts the table's next
-game from the event's stacks (the director settled the pots left by ``pot_at_close``). A
+its own: the compiled cores play only plain games): one game per table and level, hand by hand
+(``pause_between_hands``); players moving in and out join and leave it between hands (its pots
+go on), a rebuy or add-on is the engine's rebuy; a level change, a break or the final redraw
+starts the table's next game from the event's stacks (the director settled the pots left by
+``pot_at_close``), as does an arriving player the game has no seat for yet. A
 series game (Swiss, Arena) is one plain game from equal stacks, on the compiled core where the
 variant has one built (``engine="auto"``).
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sabacc.core.actions import Action
+from sabacc.core.errors import IllegalActionError
 from sabacc.engine.protocol import GameProtocol
 from sabacc.engine.seating import BETWEEN_HANDS
 from sabacc.services.sim import derive_seed
@@ -97,16 +99,42 @@ class TableRun:
             stacks=[state.chips[e] for e in self.entries],
             pause_between_hands=True,
         )
+        self.seat = {entry: seat for seat, entry in enumerate(self.entries)}
         self.fresh = True
 
     def stale(self, director: Director) -> bool:
-        """Whether this game no longer fits the event: a new level, a player moved in or out,
-        pots the director settled, or the game is over."""
+        """Whether this game no longer fits the event: a new level, pots the director settled
+        (a break, the final redraw), or the game is over."""
         state = director.state
-        alive = {e for e in self.entries if e in state.chips}
-        if self.game.is_over or self.level != state.level or set(state.tables[self.table]) != alive:
+        if self.game.is_over or self.level != state.level:
             return True
         return self.pot() != state.pots.get(self.table, 0)
+
+    def seat_moves(self, director: Director) -> bool:
+        """Players who moved away leave this game and players who moved here join it, from
+        the next hand (the game and its pots go on). False if the game has no seat for an
+        arriving player (a full table whose busted seats empty only at the next deal)."""
+        state = director.state
+        game = self.game
+        here = set(state.tables[self.table])
+        for entry, seat in list(self.seat.items()):
+            if entry in state.chips and entry not in here:
+                game.leave(seat)
+                del self.seat[entry]
+        for entry in state.tables[self.table]:
+            if entry in self.seat:
+                continue
+            name = state.players[state.entries[entry].player]["name"]
+            try:
+                seat = game.join(name, state.chips[entry])
+            except IllegalActionError:
+                return False
+            if seat == len(self.entries):
+                self.entries.append(entry)
+            else:
+                self.entries[seat] = entry
+            self.seat[entry] = seat
+        return True
 
     def pot(self) -> int:
         """Credits on the table's pots (what a later hand can still win): everything the game
@@ -115,7 +143,7 @@ class TableRun:
         return int(game.total_credits() - sum(game.stacks) - game.house)
 
     def seat_of(self, entry: str) -> int:
-        return self.entries.index(entry)
+        return self.seat[entry]
 
     def rebuy(self, entry: str, amount: int, kind: str) -> None:
         self.game.rebuy(self.seat_of(entry), amount, kind)
@@ -124,12 +152,13 @@ class TableRun:
         """Deal and play one hand; report it to the director."""
         game = self.game
         state = director.state
-        seated = [e for e in self.entries if e in state.chips]
+        seated = list(state.tables[self.table])
         before = {e: state.chips[e] for e in seated}
         if game.phase == BETWEEN_HANDS:
-            for seat, entry in enumerate(self.entries):  # busted: their remainder leaves too
-                if entry not in state.chips and not game.vacant[seat]:
+            for entry, seat in list(self.seat.items()):  # busted: their remainder leaves too
+                if entry not in state.chips:
                     game.leave(seat)
+                    del self.seat[entry]
             game.deal()
         self.fresh = False
         dealt_out = tuple(e for e in seated if game.over or game.out[self.seat_of(e)])
@@ -150,8 +179,9 @@ class TableRun:
         game = self.game
         n = len(self.entries)
         for step in range(1, n + 1):
-            entry = self.entries[(game.dealer + step) % n]
-            if entry in seated and game.stacks[self.seat_of(entry)] > 0:
+            seat = (game.dealer + step) % n
+            entry = self.entries[seat]
+            if entry in seated and self.seat.get(entry) == seat and game.stacks[seat] > 0:
                 return str(entry)
         return None
 
@@ -190,7 +220,11 @@ def run_freezeout(
             raise EventStateError(f"the event did not end in {MAX_EVENT_HANDS} event hands")
         for table in director.playing_tables():
             run = runs.get(table)
-            if run is None or run.stale(director):
+            fresh = run is None or run.stale(director)
+            if run is not None and not fresh and not run.seat_moves(director):
+                director.close_pot(table, "move")  # its game closes: another seats everyone
+                fresh = True
+            if fresh:
                 if run is not None:
                     players.forget(run.game)
                 games += 1
@@ -199,6 +233,7 @@ def run_freezeout(
                 run = runs[table] = TableRun(director, table, games, log)
                 if watch.game is not None:
                     watch.game(run)
+            assert run is not None
             run.play_hand(director, players, watch.action)
             if watch.hand is not None:
                 watch.hand(run)
