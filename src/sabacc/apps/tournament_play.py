@@ -19,6 +19,7 @@ from rich.prompt import Prompt
 from sabacc.apps.play import PlainTable
 from sabacc.apps.tournament_view import standings_table
 from sabacc.core.errors import IllegalActionError
+from sabacc.core.events import HandStarted
 from sabacc.engine.protocol import GameProtocol
 from sabacc.services.render import action_label, legal_summary
 from sabacc.services.tournament import Director, EventConfig, Players, run_freezeout
@@ -46,6 +47,9 @@ class HumanSeat:
             table = PlainTable(
                 game, human=seat, bots={}, console=self.console, hints=self.hints, lang=self.lang
             )
+            # a table joined mid-game: its log from the hand in play (the human's first)
+            starts = [i for i, e in enumerate(game.events) if isinstance(e, HandStarted)]
+            table.seen = starts[-1] if starts else 0
             self.tables = {id(game): table}
         return table
 
@@ -169,6 +173,8 @@ def _show(
         busted = busted or (event["type"] == "bust" and bold)
         for line in lines:
             console.print(line, style="bold" if bold else None, highlight=False, markup=False)
+        if event["type"] == "moved" and bold:
+            console.print(say("tour.you.moved", feed.lang, table=event["to"]), style="bold")
         if event["type"] == "level":
             _next_level(console, director, feed.lang, event["level"])
     question = say("tour.you.reenter", feed.lang) + " (y/n)"
