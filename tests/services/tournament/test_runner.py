@@ -93,3 +93,42 @@ def test_many_seeds_give_the_same_reports_on_local_processes() -> None:
     assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in pooled]
     summary = structure_report(serial)
     assert summary["events"] == 3 and summary["bots"]["easy"]["wins"] == 3
+
+
+def test_late_entries_join_the_running_tables() -> None:
+    from sabacc.services.tournament import Director, Players, run_freezeout
+    from sabacc.services.tournament.runner import Watcher
+
+    config = fast("corellian_spike", "mtt", table_size=4, late_until_level=3)
+    director = Director(config, 3)
+    for i in range(8):
+        director.register(f"Bot {i + 1}", bot="easy")
+    director.start()
+    late: list[str] = []
+
+    def arrive(events: list[dict[str, object]]) -> None:
+        if director.state.tick in (2, 5) and director.registration_open():
+            late.append(director.register(f"Late {len(late) + 1}", bot="easy"))
+
+    levels = {f"p{i}": "easy" for i in range(1, 20)}
+    run_freezeout(director, Players(3, levels), watch=Watcher(events=arrive))
+    assert len(late) == 2 and director.state.finished
+    hands = [e for e in director.events if e["type"] == "hand"]
+    assert all(any(p in h["before"] for h in hands) for p in late)  # they played
+    assert director.state.accounted() == director.state.bought == 10 * 100
+
+
+def test_levels_by_minutes_follow_the_clock_passed_in() -> None:
+    from sabacc.services.tournament import Director, Players, run_freezeout
+
+    info = sabacc.variant("corellian_spike").info
+    levels = [Level(dict(v), minutes=10) for v in info.levels.schedule]
+    config = EventConfig(format="sng", schedule=check_schedule(info, levels), seats=4)
+    director = Director(config, 1)
+    for i in range(4):
+        director.register(f"Bot {i + 1}", bot="easy")
+    run_freezeout(
+        director, Players(1, {f"p{i}": "easy" for i in range(1, 5)}), minutes_per_hand=2.5
+    )
+    changes = [e["tick"] for e in director.events if e["type"] == "level"]
+    assert changes[:3] == [0, 4, 8]  # 10 minutes a level, 2.5 minutes a hand
