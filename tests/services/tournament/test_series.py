@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sabacc.services.tournament import (
     EventConfig,
@@ -126,3 +129,34 @@ def test_arena_seats_waiting_players_until_its_time_is_up() -> None:
     director.report_game(table, [[p] for p in seats], 8)
     assert director.seat_waiting(8)  # the freed players play again at once
     assert director.seat_waiting(25) == {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(2, 20),
+    size=st.integers(2, 6),
+    rounds=st.integers(1, 4),
+    seed=st.integers(0, 1000),
+)
+def test_swiss_rounds_seat_everyone_once(players: int, size: int, rounds: int, seed: int) -> None:
+    director = swiss(players, rounds=rounds, size=size, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        tables = director.next_round()
+        byes = director.state.rounds[-1]["byes"]
+        seated = [p for seats in tables.values() for p in seats]
+        assert sorted(seated + byes) == sorted(director.state.players)  # once each
+        sizes = [len(s) for s in tables.values()]
+        assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 2 and max(sizes) <= size
+        assert len(byes) <= 1
+        for table, seats in tables.items():
+            order = seats[:]
+            rng.shuffle(order)
+            director.report_game(table, [[p] for p in order], 5)
+    director.finish()
+    rows = director.standings()
+    assert sorted(r.player for r in rows) == sorted(director.state.players)
+    replayed = series_standings(list(director.events), director.config.points)
+    assert [r.to_dict() for r in replayed] == [r.to_dict() for r in rows]
+    again = swiss(players, rounds=rounds, size=size, seed=seed)
+    assert again.next_round() == {int(t): s for t, s in director.state.rounds[0]["tables"].items()}
