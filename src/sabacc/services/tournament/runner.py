@@ -259,7 +259,7 @@ def _offer_chips(
     for entry in list(state.chips):
         table = state.table_of.get(entry)
         run = runs.get(table) if table is not None else None
-        if run is None or entry not in run.entries or run.game.is_over:
+        if run is None or entry not in run.seat or run.game.is_over:
             continue
         short = state.chips[entry] < max(1, cost)
         if rebuy and short and director.can_rebuy(entry) and rebuy(entry):
