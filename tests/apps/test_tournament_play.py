@@ -55,6 +55,7 @@ def test_a_multi_table_event_shows_the_table_moves_levels_and_standings() -> Non
     text = out.getvalue()
     assert director.state.finished
     assert "Seat draw: 3 table(s)" in text and "Level 2: Ante 2 · Sabacc ante 2" in text
+    assert "Bot 1 (easy)" in text  # the seat draw discloses every bot's level
     assert "Next: level 2 in" in text or "Next: level 3 in" in text
     assert "You are dealt" in text and "Your options" in text  # the human's seat, its cards
     assert "antes 1 to the main pot" in text  # chip movements at the human's table

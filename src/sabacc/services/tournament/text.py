@@ -61,6 +61,13 @@ class Feed:
         info = self.state.players.get(player)
         return info["name"] if info else entry
 
+    def seat_name(self, entry: str) -> str:
+        """A name at the seat draw: a bot's with its level (bots are always disclosed)."""
+        e = self.state.entries.get(entry)
+        info = self.state.players.get(e.player) if e else None
+        name = self.name(entry)
+        return f"{name} ({info['bot']})" if info and info.get("bot") else name
+
     def read(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
         """The lines of ``events`` (the log's next events, in order)."""
         out = []
@@ -94,7 +101,7 @@ class Feed:
         if t == "started":
             lines = [say("tour.started", lang, count=len(e["tables"]))]
             for table, seats in e["tables"].items():
-                names = ", ".join(f"{i + 1}. {self.name(x)}" for i, x in enumerate(seats))
+                names = ", ".join(f"{i + 1}. {self.seat_name(x)}" for i, x in enumerate(seats))
                 lines.append(say("tour.seats", lang, table=table, names=names))
             return "\n".join(lines)
         if t == "level":
@@ -118,7 +125,7 @@ class Feed:
         if t in ("table_opened", "table_closed"):
             return say(f"tour.{t}", lang, table=e["table"])
         if t == "redraw":
-            names = ", ".join(f"{i + 1}. {self.name(x)}" for i, x in enumerate(e["seats"]))
+            names = ", ".join(f"{i + 1}. {self.seat_name(x)}" for i, x in enumerate(e["seats"]))
             return say("tour.redraw", lang, names=names)
         if t == "pot_closed":
             reason = say(f"tour.pot_reason.{e['reason']}", lang)
