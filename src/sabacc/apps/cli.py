@@ -248,6 +248,16 @@ def play(
             "0 plays until one player stands. -o game_end=... overrides it.",
         ),
     ] = 3,
+    tournament: Annotated[
+        str | None,
+        typer.Option(
+            help="Play an offline event against bots instead: sng (one table, --players "
+            "seats) or mtt (multi-table, --players entries; see --table-size). The plain table.",
+        ),
+    ] = None,
+    table_size: Annotated[
+        int | None, typer.Option(help="With --tournament: seats per table.")
+    ] = None,
 ) -> None:
     """Play a game against bots in the terminal (you are seat 1).
 
@@ -256,6 +266,14 @@ def play(
     from sabacc.apps.play import PlainTable, game_length
     from sabacc.services.bots import DEFAULT_LEVEL, LEVELS, bots_for, make_bot
     from sabacc.services.bots.levels import levels_note
+
+    if tournament is not None:
+        from sabacc.apps.tournament_play import play_offline_event
+
+        play_offline_event(
+            tournament, variant, players, bots, name, seed, table_size, option, lang, hints
+        )
+        return
 
     get_variant(variant, option)  # bad options fail here with one line
     options = game_length(parse_options(option), players, orbits)

@@ -188,6 +188,37 @@ SUDDEN_DEMISE = TrueTie(
 TRUE_TIES: Mapping[str, TrueTie] = {t.name: t for t in (SPLIT, BLIND_DRAW, SUDDEN_DEMISE)}
 
 
+#: The default tournament schedule (:class:`LevelPlan`): antes that rise level by level.
+DEFAULT_ANTES: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 15, 20, 30, 40, 60, 80, 100)
+
+
+@dataclass(frozen=True)
+class LevelPlan:
+    """What rises from one tournament level to the next (:mod:`sabacc.services.tournament`):
+    data a variant declares, never code.
+
+    * ``options``: the options a level may set (``ante``, Coruscant's ``rising_ante``,
+      Kessel's ``chips`` and ``game_end``); a level's game is played with them;
+    * ``antes``: the options whose sum a seat must hold to be dealt a hand (the bust line);
+    * ``stack_option``: the option that is an entry's starting stack (``buy_in``, ``chips``);
+    * ``schedule``: the default levels, each the values of (some of) ``options``;
+    * ``hands_per_level``: the default length of a level in hands (levels by hands);
+    * ``minutes_per_level``: the default length for live play (levels by minutes);
+    * ``moving_seat``: the player table balancing moves: ``next_dealer`` (the player who would
+      deal next, who has had every position's turn) or ``last_dealer`` (the one who just dealt).
+    """
+
+    options: tuple[str, ...] = ("ante", "sabacc_ante")
+    antes: tuple[str, ...] = ("ante", "sabacc_ante")
+    stack_option: str = "buy_in"
+    schedule: tuple[Mapping[str, Any], ...] = tuple(
+        {"ante": a, "sabacc_ante": a} for a in DEFAULT_ANTES
+    )
+    hands_per_level: int = 12
+    minutes_per_level: float = 15.0
+    moving_seat: str = "next_dealer"
+
+
 def _no_rounds(options: Options, players: int) -> int | None:
     return None
 
@@ -380,6 +411,9 @@ class VariantInfo:
     #: The observation fields the variant adds and how the tables show each
     #: (:class:`sabacc.engine.actions.Field`).
     fields: tuple[Field, ...] = field(default=(), repr=False)
+    #: Its tournament levels: what rises from level to level and the default schedule
+    #: (:class:`LevelPlan`; :mod:`sabacc.services.tournament`).
+    levels: LevelPlan = field(default_factory=LevelPlan, repr=False)
 
     @functools.cached_property
     def parser(self) -> ActionParser:

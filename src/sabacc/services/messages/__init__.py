@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sabacc.services.messages import en, ja, ui_en, ui_ja
+from sabacc.services.messages import en, ja, tour_en, tour_ja, ui_en, ui_ja
 from sabacc.variants.registry import set_shared_text
 
 #: Language codes the renderer speaks, the default first.
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 
-#: The log's messages and the terminal table's own words (``ui_*``: bars, buttons, settings).
+#: The log's messages, the terminal table's own words (``ui_*``: bars, buttons, settings) and
+#: the tournament director's (``tour_*``).
 CATALOGUE: Mapping[str, Mapping[str, str]] = {
-    "en": {**en.MESSAGES, **ui_en.MESSAGES},
-    "ja": {**ja.MESSAGES, **ui_ja.MESSAGES},
+    "en": {**en.MESSAGES, **ui_en.MESSAGES, **tour_en.MESSAGES},
+    "ja": {**ja.MESSAGES, **ui_ja.MESSAGES, **tour_ja.MESSAGES},
 }
 
 # Every variant's record is checked against it (and each one registered later).

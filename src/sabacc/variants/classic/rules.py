@@ -40,7 +40,7 @@ from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
 from sabacc.engine.observe import ObservationSnapshot
-from sabacc.engine.variant import SUDDEN_DEMISE, Pile, PotRule, VariantInfo
+from sabacc.engine.variant import SUDDEN_DEMISE, LevelPlan, Pile, PotRule, VariantInfo
 from sabacc.variants.classic.actions import CALL_HAND, CALL_HAND_KIND, EXCHANGE_KIND, CallHand
 from sabacc.variants.classic.bot import ClassicBot
 from sabacc.variants.classic.odds import ClassicOdds
@@ -728,10 +728,22 @@ def load_compiled_core() -> type[Any]:
     return ClassicCore
 
 
+#: Tournament levels: the hand pot ante and the sabacc pot's ante (paid while it is empty)
+#: rise together.
+CLASSIC_LEVELS = LevelPlan(
+    options=("ante", "sabacc_ante_amount"),
+    antes=("ante", "sabacc_ante_amount"),
+    schedule=tuple(
+        {"ante": a, "sabacc_ante_amount": a} for a in (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25)
+    ),
+    hands_per_level=10,
+)
+
 ClassicGame.info = register(
     VariantInfo(
         name="classic",
         title="Classic Sabacc",
+        levels=CLASSIC_LEVELS,
         aliases=("traditional", "classic-sabacc"),
         deck=CLASSIC_DECK,
         options_type=ClassicOptions,

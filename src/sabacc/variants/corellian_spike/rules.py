@@ -40,7 +40,7 @@ from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card
 from sabacc.engine.game import Game
 from sabacc.engine.observation import Observation
 from sabacc.engine.observe import ObservationSnapshot
-from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
+from sabacc.engine.variant import BLIND_DRAW, SPLIT, LevelPlan, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.text import SPIKE_TEXT
 from sabacc.variants.registry import register
 from sabacc.variants.spike_family.actions import (
@@ -606,10 +606,19 @@ def load_vector_engine() -> type[Any]:
     return SpikeVector
 
 
+#: Tournament levels (S4C style): the hand pot and sabacc pot antes rise together.
+SPIKE_LEVELS = LevelPlan(
+    schedule=tuple(
+        {"ante": a, "sabacc_ante": a} for a in (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40)
+    ),
+    hands_per_level=12,
+)
+
 SpikeGame.info = register(
     VariantInfo(
         name="corellian_spike",
         title="Corellian Spike",
+        levels=SPIKE_LEVELS,
         aliases=("spike", "corellian-spike", "corellian"),
         deck=SPIKE_DECK,
         options_type=SpikeOptions,

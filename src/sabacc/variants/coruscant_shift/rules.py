@@ -38,7 +38,7 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation, OwnHandObservation
 from sabacc.engine.observe import ObservationSnapshot, own_hand
-from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, PotRule, VariantInfo
+from sabacc.engine.variant import BLIND_DRAW, SPLIT, LevelPlan, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.rules import SPIKE_FIELDS, SpikeGame
 from sabacc.variants.coruscant_shift.actions import KEEP_KIND, Keep, keep_action
 from sabacc.variants.coruscant_shift.bot import CoruscantBot
@@ -590,10 +590,23 @@ def load_compiled_core() -> type[Any]:
     return CoruscantCore
 
 
+#: Tournament levels: the one ante rises; from the ninth level the table's own rising ante
+#: (``rising_ante``) is on as well, so the last levels close the event.
+CORUSCANT_LEVELS = LevelPlan(
+    options=("ante", "rising_ante"),
+    antes=("ante",),
+    schedule=tuple(
+        {"ante": a, "rising_ante": i >= 8}
+        for i, a in enumerate((2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30))
+    ),
+    hands_per_level=10,
+)
+
 CoruscantGame.info = register(
     VariantInfo(
         name="coruscant_shift",
         title="Coruscant Shift",
+        levels=CORUSCANT_LEVELS,
         aliases=("coruscant", "coruscant-shift"),
         deck=SPIKE_DECK,
         options_type=CoruscantOptions,

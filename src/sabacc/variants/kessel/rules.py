@@ -966,10 +966,29 @@ general_audit, target_audit, major_fraud, markdown, cook_the_books, prime_sabacc
 exhaustion, direct_transaction, embargo.
 """
 
+#: Tournament levels: no antes; a level sets the starting chips of the games it starts
+#: (a Swiss round, an Arena table) and a round cap on them, both tighter level by level. A
+#: freezeout's stacks carry over: its pressure is the chips every round takes out of play.
+KESSEL_LEVELS = LevelPlan(
+    options=("chips", "game_end"),
+    antes=(),
+    stack_option="chips",
+    schedule=(
+        {"chips": 8, "game_end": "last_standing"},
+        {"chips": 8, "game_end": "rounds:16"},
+        {"chips": 7, "game_end": "rounds:12"},
+        {"chips": 6, "game_end": "rounds:10"},
+        {"chips": 5, "game_end": "rounds:8"},
+        {"chips": 4, "game_end": "rounds:6"},
+    ),
+    hands_per_level=8,
+)
+
 KesselGame.info = register(
     VariantInfo(
         name="kessel",
         title="Kessel Sabacc",
+        levels=KESSEL_LEVELS,
         aliases=("kessel-sabacc", "kessel_sabacc"),
         deck=kessel_deck(),
         options_type=KesselOptions,

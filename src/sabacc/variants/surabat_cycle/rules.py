@@ -38,7 +38,7 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids, doubles
 from sabacc.engine.observation import Observation
 from sabacc.engine.observe import ObservationSnapshot
-from sabacc.engine.variant import BLIND_DRAW, SPLIT, Pile, VariantInfo
+from sabacc.engine.variant import BLIND_DRAW, SPLIT, LevelPlan, Pile, VariantInfo
 from sabacc.variants.corellian_spike.rules import (
     SPIKE_DECK,
     SPIKE_FIELDS,
@@ -569,10 +569,20 @@ def load_compiled_core() -> type[Any]:
     return SurabatCore
 
 
+#: Tournament levels: both antes rise from the 500-credit buy-in's 5.
+SURABAT_LEVELS = LevelPlan(
+    schedule=tuple(
+        {"ante": a, "sabacc_ante": a}
+        for a in (5, 10, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200)
+    ),
+    hands_per_level=12,
+)
+
 SurabatGame.info = register(
     VariantInfo(
         name="surabat_cycle",
         title="Surabat Cycle",
+        levels=SURABAT_LEVELS,
         aliases=("surabat", "surabat-cycle"),
         deck=SPIKE_DECK,
         options_type=SurabatOptions,
