@@ -50,7 +50,7 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation, OwnHandObservation, SeatStatus
 from sabacc.engine.observe import ObservationSnapshot, own_hand
-from sabacc.engine.variant import Pile, PotRule, VariantInfo
+from sabacc.engine.variant import LevelPlan, Pile, PotRule, VariantInfo
 from sabacc.variants.kessel.actions import (
     DISCARD_DRAWN,
     DRAWS,
