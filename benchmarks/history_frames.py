@@ -50,8 +50,8 @@ from tests.apps.server.helpers import (
     PgCluster,
     ServerProcess,
     empty_schema,
-    passive,
     seat_table,
+    timed_passive_moves,
 )
 from tests.support import choose_small
 
@@ -151,30 +151,6 @@ def frame_times(url: str, code: str, hand: int, repeats: int) -> dict[str, Any]:
         store.close()
 
 
-async def play_for(seconds: float, clients: list[Any]) -> list[float]:
-    """Passive moves at the table for ``seconds``: each one's send-to-state latency."""
-    latencies: list[float] = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        for c in clients:
-            await c.drain(0.005)
-        mover = next((c for c in clients if c.my_turn), None)
-        if mover is None or mover.state is None:
-            await asyncio.sleep(0.01)
-            continue
-        version = mover.state["version"]
-        t0 = time.monotonic()
-        await mover.send(
-            {"type": "action", "action": passive(mover.state["game"]["legal"]), "version": version}
-        )
-        await mover.wait_for(
-            lambda m, v=version: m["type"] == "state" and m["version"] > v, timeout=60
-        )
-        latencies.append(time.monotonic() - t0)
-        await asyncio.sleep(0.05)  # a person's pace, roughly
-    return latencies
-
-
 async def viewers(
     server: ServerProcess,
     code: str,
@@ -206,12 +182,12 @@ async def measure(
     server: ServerProcess, code: str, last: int, seconds: float, pace: float
 ) -> dict[str, Any]:
     _, clients = await seat_table(server, ["human", "human"], options=OTHER, turn_timer=0)
-    quiet = await play_for(seconds, clients)
+    quiet = await timed_passive_moves(seconds, clients)
     stop = asyncio.Event()
     served: list[float] = []
     frames = asyncio.create_task(viewers(server, code, last, pace, stop, served))
     await asyncio.sleep(0.5)  # the requests under way
-    busy = await play_for(seconds, clients)
+    busy = await timed_passive_moves(seconds, clients)
     stop.set()
     await frames
     for c in clients:

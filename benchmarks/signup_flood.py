@@ -32,7 +32,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.apps.server.helpers import UNLIMITED, ServerProcess, passive, seat_table
+from tests.apps.server.helpers import UNLIMITED, ServerProcess, seat_table, timed_passive_moves
 
 COMMON = [*UNLIMITED, "--rate", "1000", "--burst", "1000", "--trusted-proxy", "127.0.0.1"]
 UNBOUNDED = [
@@ -55,30 +55,6 @@ def rss_mb(pid: int) -> float:
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000 if xs else float("nan")
-
-
-async def play_for(server: ServerProcess, seconds: float, clients: list[Any]) -> list[float]:
-    """Passive moves at the table for ``seconds``: each one's send-to-state latency."""
-    latencies: list[float] = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        for c in clients:
-            await c.drain(0.005)
-        mover = next((c for c in clients if c.my_turn), None)
-        if mover is None or mover.state is None:
-            await asyncio.sleep(0.01)
-            continue
-        version = mover.state["version"]
-        t0 = time.monotonic()
-        await mover.send(
-            {"type": "action", "action": passive(mover.state["game"]["legal"]), "version": version}
-        )
-        await mover.wait_for(
-            lambda m, v=version: m["type"] == "state" and m["version"] > v, timeout=30
-        )
-        latencies.append(time.monotonic() - t0)
-        await asyncio.sleep(0.05)  # a person's pace, roughly
-    return latencies
 
 
 async def flood(
@@ -112,7 +88,7 @@ async def measure(server: ServerProcess, args: argparse.Namespace) -> dict[str, 
     assert server.proc is not None
     pid = server.proc.pid
     _, clients = await seat_table(server, ["human", "human"], options=OPTIONS, turn_timer=0)
-    quiet = await play_for(server, args.seconds, clients)
+    quiet = await timed_passive_moves(args.seconds, clients, timeout=30)
     stop = asyncio.Event()
     got: Counter[int] = Counter()
     peak = [rss_mb(pid)]
@@ -124,7 +100,7 @@ async def measure(server: ServerProcess, args: argparse.Namespace) -> dict[str, 
 
     flooding = asyncio.gather(flood(server, args.flooders, args.rate, stop, got), sample())
     await asyncio.sleep(1.0)  # the flood under way
-    busy = await play_for(server, args.seconds, clients)
+    busy = await timed_passive_moves(args.seconds, clients, timeout=30)
     stop.set()
     await flooding
     for c in clients:

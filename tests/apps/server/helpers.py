@@ -354,6 +354,33 @@ async def play(
     await asyncio.wait_for(asyncio.gather(*(run(c) for c in clients)), timeout)
 
 
+async def timed_passive_moves(
+    seconds: float, clients: Sequence[Client], timeout: float = 60.0
+) -> list[float]:
+    """Passive moves at a table for ``seconds``, at a person's pace: each move's send-to-state
+    latency in seconds (the benchmarks' measure of another table's responsiveness)."""
+    latencies: list[float] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for c in clients:
+            await c.drain(0.005)
+        mover = next((c for c in clients if c.my_turn), None)
+        if mover is None or mover.state is None:
+            await asyncio.sleep(0.01)
+            continue
+        version = mover.state["version"]
+        t0 = time.monotonic()
+        await mover.send(
+            {"type": "action", "action": passive(mover.state["game"]["legal"]), "version": version}
+        )
+        await mover.wait_for(
+            lambda m, v=version: m["type"] == "state" and m["version"] > v, timeout=timeout
+        )
+        latencies.append(time.monotonic() - t0)
+        await asyncio.sleep(0.05)  # a person's pace, roughly
+    return latencies
+
+
 async def seat_table(
     server: HttpApi, seats: Sequence[str], **body: Any
 ) -> tuple[str, list[Client]]:
