@@ -119,8 +119,6 @@ ctypedef struct State:
     int to_act          # -1: nobody
     int phase
     char over
-    char hold           # stop between hands (a custom table: the kernel's _CoreBase)
-    int vacant          # the empty seats' mask (a custom table's)
     # the hand
     signed char hands[MAXP][MAXH]
     int hlen[MAXP]
@@ -177,6 +175,9 @@ ctypedef struct State:
     signed char rec_demise[MAXP]   # each seat's sudden-demise card, -1: none
     long long rec_carry
     long long rec_sabacc_left
+    # a custom table's (the kernel's _CoreBase), last: the hot fields keep their offsets
+    char hold           # stop between hands
+    int vacant          # the empty seats' mask
 
 include "sabacc/variants/_kernel/_core_table.pxi"
 

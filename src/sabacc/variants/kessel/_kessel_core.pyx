@@ -145,8 +145,6 @@ ctypedef struct State:
     int to_act          # -1: nobody
     int phase
     int over
-    int hold            # stop between rounds (a custom table: the kernel's _CoreBase)
-    int vacant          # the empty seats' mask (a custom table's)
     signed char hand[MAXP][2]
     int hlen[MAXP]
     uint64_t pub[MAXP]
@@ -184,6 +182,9 @@ ctypedef struct State:
     int legal_ok
     int rounds_done
     Rec rec
+    # a custom table's (the kernel's _CoreBase), last: the hot fields keep their offsets
+    int hold            # stop between rounds
+    int vacant          # the empty seats' mask
 
 
 cdef MT _MT_BASE

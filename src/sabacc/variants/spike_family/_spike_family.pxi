@@ -142,8 +142,6 @@ ctypedef struct State:
     int to_act          # -1: nobody
     int phase
     char over
-    char hold           # stop between hands (a custom table: the kernel's _CoreBase)
-    int vacant          # the empty seats' mask (a custom table's)
     # the hand
     signed char hands[MAXP][MAXH]
     int hlen[MAXP]
@@ -218,6 +216,9 @@ ctypedef struct State:
     int kept_n[MAXP]    # each seat's kept cards are the first kept_n of its hand
     int rec_target
     int rec_suit
+    # a custom table's (the kernel's _CoreBase), last: the hot fields keep their offsets
+    char hold           # stop between hands
+    int vacant          # the empty seats' mask
 
 include "sabacc/variants/_kernel/_core_table.pxi"
 
