@@ -226,3 +226,26 @@ def test_auto_picks_the_compiled_core_for_a_custom_table(variant: str) -> None:
         assert outcome(sabacc.new_game, variant, players=2, **setup) == outcome(
             sabacc.new_game, variant, players=2, engine="compiled", **setup
         )
+
+
+@pytest.mark.parametrize("variant", COMPILED)
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_an_empty_seat_says_so_until_someone_takes_it(variant: str, engine: str) -> None:
+    """The observation marks an empty seat (``vacant``), on either engine, and no other."""
+    game: Any = sabacc.new_game(variant, players=3, seed=5, engine=engine)  # type: ignore[call-overload]
+    rng = random.Random(5)
+    game.leave(1)
+    hand = game.hand_no
+    while game.hand_no == hand and not game.is_over:
+        game.apply(str(choose_small(rng, game)))
+    rows = game.observation(0)["seats"]
+    assert [row.get("vacant", False) for row in rows] == [False, True, False]
+    assert rows[1]["status"] == "out" and game.vacant == [False, True, False]
+    if game.is_over:
+        return
+    assert game.join("Newcomer", base(variant)) == 1
+    hand = game.hand_no
+    while game.hand_no == hand and not game.is_over:
+        game.apply(str(choose_small(rng, game)))
+    assert not any("vacant" in row for row in game.observation(None)["seats"])
+    assert game.names[1] == "Newcomer"

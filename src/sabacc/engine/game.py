@@ -707,7 +707,7 @@ class Game(ABC):
         hands = self.hands
         public_ids = self.public_ids
         results = self.hand_results
-        return ObservationSnapshot(
+        snap = ObservationSnapshot(
             self.variant,
             self.options,
             tuple(self.names),
@@ -740,6 +740,7 @@ class Game(ABC):
             self.outcome if self.over else None,
             self._observation_values(),
         )
+        return _seats.mark_vacant(snap, self._seating)
 
     def seat_view(self, seat: int) -> SeatView:
         """What :meth:`observation` shows ``seat`` that the RL encoder needs, as one flat tuple

@@ -28,6 +28,7 @@ from sabacc.core.events import ChipsAdded, Event, SeatJoined, SeatLeft
 
 if TYPE_CHECKING:
     from sabacc.core.options import Options
+    from sabacc.engine.observe import ObservationSnapshot
     from sabacc.engine.variant import VariantInfo
 
 #: Why credits are added to a seat between hands (:class:`~sabacc.core.events.ChipsAdded`).
@@ -334,3 +335,11 @@ def apply_entry(table: Any, entry: Mapping[str, Any]) -> None:
         table.deal()
     else:
         raise IllegalActionError(f"unknown table operation {op!r}")
+
+
+def mark_vacant(snap: ObservationSnapshot, seating: Seating | None) -> ObservationSnapshot:
+    """``snap`` with its empty seats marked (``vacant``), when the table has one (both
+    engines' observation snapshots go through here)."""
+    if seating is None or True not in seating.vacant:
+        return snap
+    return snap._replace(vacant=tuple(seating.vacant))

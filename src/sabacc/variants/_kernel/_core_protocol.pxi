@@ -55,6 +55,8 @@ cdef class _CoreBase:
         return None
 
     cdef inline object _keep_snapshot(self, object snap):
+        if self._seating is not None:  # a custom table: its empty seats marked
+            snap = _table.mark_vacant(snap, self._seating)
         self._snap = snap
         self._snap_at = len(self._acts)
         return snap
