@@ -132,6 +132,12 @@ def lockstep(
             ref.apply(action)
             core.apply(str(action))
         assert view(core) == view(ref)
+        if rng.random() < 0.05 and ref.current_player is not None:  # a search bot's world
+            viewer, seed = ref.current_player, rng.randrange(2**32)
+            world = view(core.determinize(viewer, random.Random(seed)))
+            same = view(ref.determinize(viewer, random.Random(seed)))
+            del world["actions"], same["actions"]  # (Kessel's core keeps its log there)
+            assert world == same
         assert core.total_credits() == core.credits_at_table()
         assert all(s >= 0 for s in core.stacks)
         assert sorted(c.id for c in core.card_locations()) == deck
@@ -249,3 +255,21 @@ def test_an_empty_seat_says_so_until_someone_takes_it(variant: str, engine: str)
         game.apply(str(choose_small(rng, game)))
     assert not any("vacant" in row for row in game.observation(None)["seats"])
     assert game.names[1] == "Newcomer"
+
+
+@pytest.mark.skipif(not compiled.available("kessel"), reason="the Kessel core is not built")
+def test_a_kessel_search_world_ends_at_the_payout_at_a_custom_table() -> None:
+    """A Kessel search world's rollouts end at the round's payout whether or not the table
+    pauses or has seat changes pending: the same values as at a plain table."""
+    from sabacc.variants.kessel._kessel_core import KesselSearchWorld
+    from sabacc.variants.kessel.search import POLICY
+
+    plain = sabacc.new_game("kessel", players=3, seed=4)
+    custom = sabacc.new_game("kessel", players=3, seed=4, pause_between_hands=True)
+    custom.leave(2)
+    seat = plain.current_player
+    assert seat is not None and custom.current_player == seat
+    worlds = [KesselSearchWorld(g, seat, POLICY).sample(random.Random(1)) for g in (plain, custom)]
+    for action in plain.legal_actions():
+        done = [w.rollout(seat, action, 7) for w in worlds]
+        assert done[0] == done[1] and done[0][1] < 100  # steps: one round, not the cap

@@ -1755,6 +1755,7 @@ cdef class KesselSearchWorld:
         if not 0 <= viewer < st.n:
             raise IndexError(f"no seat {viewer!r} at this {st.n}-seat table")
         self.o.hand_limit = st.hand_no  # after this round's payout the world's game is over
+        st.hold = 0  # nor does a custom table's pause or seat change stop it before that
         self.viewer = viewer
         self.card_fn, self.token_fn, self.choose_fn = policy
         self.options = core.options
