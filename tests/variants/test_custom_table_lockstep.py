@@ -262,10 +262,12 @@ def test_a_kessel_search_world_ends_at_the_payout_at_a_custom_table() -> None:
     """A Kessel search world's rollouts end at the round's payout whether or not the table
     pauses or has seat changes pending: the same values as at a plain table."""
     from sabacc.variants.kessel._kessel_core import KesselSearchWorld
+    from sabacc.variants.kessel.rules import KesselGame
     from sabacc.variants.kessel.search import POLICY
 
     plain = sabacc.new_game("kessel", players=3, seed=4)
     custom = sabacc.new_game("kessel", players=3, seed=4, pause_between_hands=True)
+    assert isinstance(plain, KesselGame) and isinstance(custom, KesselGame)
     custom.leave(2)
     seat = plain.current_player
     assert seat is not None and custom.current_player == seat
