@@ -195,8 +195,8 @@ def new_game(
     (see :mod:`sabacc.variants.compiled`). ``stacks``: each seat's starting credits
     (``[100, 250, 80]``; default: the options' buy-in each); ``pause_between_hands``: the game
     stops after each hand until ``game.deal()``. Seats join and leave between hands with
-    ``game.join``, ``game.leave`` and ``game.rebuy`` (:mod:`sabacc.engine.seating`): a game
-    with any of these plays on the reference engine only.
+    ``game.join``, ``game.leave`` and ``game.rebuy`` (:mod:`sabacc.engine.seating`), on
+    either engine.
     """
     info = lookup(name)
     opts = info.options_type.from_mapping(options)
@@ -260,8 +260,7 @@ def replay(
     ``setup`` (given stacks, pauses) starts the game as it started, and its ``table`` changes
     (joins, leaves, rebuys, deals: :mod:`sabacc.engine.seating`) are asked for again after the
     same number of actions (with ``upto``, those asked for after the last action replayed are
-    left out unless ``upto`` covers every action); such a game replays on the reference engine
-    only. This is the
+    left out unless ``upto`` covers every action), on either engine. This is the
     one replay path: the CLI, the server and the golden-history tests all go through it. Raises
     :class:`HistoryError` if the document is malformed (a missing or non-integer seed included:
     a history replays only from its exact seed) or an action does not apply.
@@ -285,8 +284,6 @@ def replay(
         table = [dict(e) for e in history.get("table") or []]
         if any(type(e.get("at")) is not int for e in table):
             raise ValueError("each table change needs its action count 'at'")
-        if (setup or table) and engine != "python":
-            raise HistoryError(_compiled.CUSTOM_TABLE)
         game: Game | GameProtocol = new_game(  # type: ignore[call-overload]
             str(history["variant"]),
             players=list(history["players"]),
@@ -310,7 +307,7 @@ def replay(
         nonlocal change
         while change is not None and change["at"] <= done:
             try:
-                game.apply_table(change)  # type: ignore[union-attr]
+                game.apply_table(change)
             except (KeyError, TypeError, ValueError) as exc:
                 raise HistoryError(f"table change {change!r} does not replay: {exc}") from None
             change = next(changes, None)
@@ -357,14 +354,15 @@ def restore(
     """The game a :func:`save` document describes, going on exactly as the saved one.
 
     ``engine="compiled"`` continues it on the variant's compiled core, ``"auto"`` there when it
-    is built and the game has no custom table (given stacks, seat changes), else on the
-    reference engine. Raises :class:`~sabacc.core.errors.SaveError` for a malformed document.
+    is built, else on the reference engine (a custom table, given stacks and seat changes
+    included, continues on either). Raises :class:`~sabacc.core.errors.SaveError` for a
+    malformed document.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("variant"), str):
         raise SaveError("not a saved sabacc game (it names no variant)")
     info = lookup(data["variant"])
     game = info.game_type.restore(data, log=log)
-    chosen = _compiled.resolve_engine(engine, info.name, custom_table=game.custom_table)
+    chosen = _compiled.resolve_engine(engine, info.name)
     if chosen == "python":
         return game
     loader = info.compiled

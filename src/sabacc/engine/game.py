@@ -48,7 +48,6 @@ from sabacc.core.events import (
     Anted,
     BetReturned,
     BlindDraw,
-    ChipsAdded,
     Dealt,
     Eliminated,
     Event,
@@ -59,12 +58,11 @@ from sabacc.core.events import (
     PotAwarded,
     PotCarried,
     Revealed,
-    SeatJoined,
-    SeatLeft,
 )
 from sabacc.core.hands import HandValue
 from sabacc.core.options import Options
 from sabacc.engine import saved
+from sabacc.engine import seating as _seats
 from sabacc.engine.betting import NO_ACTIONS, Legal, Pot, build_pots, size_range, split_amount
 from sabacc.engine.features import SeatRow, SeatView
 from sabacc.engine.observation import (
@@ -84,10 +82,9 @@ from sabacc.engine.observe import (
 )
 from sabacc.engine.seating import (
     BETWEEN_HANDS,
-    CHIP_REASONS,
     Seating,
-    check_amount,
     check_stacks,
+    seat_number,
 )
 
 if TYPE_CHECKING:
@@ -385,12 +382,7 @@ class Game(ABC):
         if seating is None:
             start = self.options.starting_stack
             return [s - start for s in self.stacks]
-        return [
-            stack + out - paid
-            for stack, out, paid in zip(
-                self.stacks, seating.cashed_out, seating.buy_ins, strict=True
-            )
-        ]
+        return _seats.payoffs(seating, self.stacks)
 
     @property
     def outcome(self) -> GameOutcome | None:
@@ -452,24 +444,10 @@ class Game(ABC):
             "options": self.options.changed(),
             "seed": self.seed,
             "players": list(self._seating.players if self._seating else self.names),
-            **self._seating_history(),
+            **_seats.history_entries(self._seating),
             "actions": [{"seat": s, "action": a} for s, a in self.actions],
             "result": self._result_dict(),
         }
-
-    def _seating_history(self) -> dict[str, Any]:
-        """The history's ``setup`` and ``table`` entries (none for a plain game): the seat
-        names are the first players', the table changes say who came later."""
-        seating = self._seating
-        if seating is None:
-            return {}
-        out: dict[str, Any] = {}
-        setup = seating.setup()
-        if setup:
-            out["setup"] = setup
-        if seating.log:
-            out["table"] = [dict(entry) for entry in seating.log]
-        return out
 
     # ------------------------------------------------------------------ seats between hands
     def join(self, name: str, stack: int, *, seat: int | None = None) -> int:
@@ -481,54 +459,24 @@ class Game(ABC):
         Raises :class:`~sabacc.core.errors.IllegalActionError` (nothing changed) when the game
         is over, the table is full or the seat is taken.
         """
-        self._check_table_open()
-        if not isinstance(name, str) or not name.strip():
-            raise IllegalActionError(f"join: the player's name {name!r} must be some text")
-        amount = check_amount("join: stack", stack)
-        free = self._free_seats()
-        if seat is None:
-            if not free:
-                info = type(self).info
-                raise IllegalActionError(f"join: the table is full ({info.max_players} seats)")
-            chosen = free[0]
-        else:
-            number = seat_number(seat, free[-1] + 1 if free else self.n)
-            if number is None or number not in free:
-                raise IllegalActionError(
-                    f"join: seat {seat!r} is not free (free: {', '.join(map(str, free)) or 'none'})"
-                )
-            chosen = number
-        self._request({"op": "join", "seat": chosen, "name": name, "stack": amount})
-        return chosen
+        return _seats.join(self, name, stack, seat)
 
     def leave(self, seat: int) -> None:
         """The player at ``seat`` leaves after the hand in play, taking their stack along (a
         :class:`~sabacc.core.events.SeatLeft` event); the seat is then empty."""
-        self._check_table_open()
-        number = self._seated("leave", seat)
-        self._request({"op": "leave", "seat": number})
+        _seats.leave(self, seat)
 
     def rebuy(self, seat: int, amount: int, reason: str = "rebuy") -> None:
         """Add ``amount`` credits to ``seat``'s stack before the next hand (a
         :class:`~sabacc.core.events.ChipsAdded` event); ``reason`` is one of ``rebuy``,
         ``add_on``, ``top_up``. An eliminated player who rebuys plays again."""
-        self._check_table_open()
-        number = self._seated("rebuy", seat)
-        credits = check_amount("rebuy: amount", amount)
-        if reason not in CHIP_REASONS:
-            raise IllegalActionError(
-                f"rebuy: reason {reason!r} must be one of {', '.join(CHIP_REASONS)}"
-            )
-        self._request({"op": "rebuy", "seat": number, "amount": credits, "reason": reason})
+        _seats.rebuy(self, seat, amount, reason)
 
     def deal(self) -> list[Event]:
         """Start the next hand of a game paused between hands (``pause_between_hands=True``),
         after the table changes asked for; returns the events caused (the game may end)."""
-        if self.over:
-            raise IllegalActionError("the game is over: no more hands")
-        if self.phase != BETWEEN_HANDS:
-            raise IllegalActionError("a hand is in play: deal() starts the next one when it ends")
-        self._request({"op": "deal"})
+        _seats.check_deal(self, self.phase == BETWEEN_HANDS)
+        _seats.request(self, {"op": "deal"})
         self._apply_seat_changes()
         self._start_hand()
         return self._flush()
@@ -536,7 +484,7 @@ class Game(ABC):
     @property
     def pending_changes(self) -> list[dict[str, Any]]:
         """The table changes asked for that take effect before the next hand (copies)."""
-        return [dict(e) for e in self._pending_ops()]
+        return [dict(e) for e in _seats.pending_ops(self)]
 
     @property
     def table_log(self) -> list[dict[str, Any]]:
@@ -547,7 +495,7 @@ class Game(ABC):
     @property
     def custom_table(self) -> bool:
         """Whether this game has given stacks, pauses between hands or has had table changes
-        asked for: what only the reference engine plays (the compiled cores refuse it)."""
+        asked for (both engines play such a game; the history then has ``setup``/``table``)."""
         return self._seating is not None
 
     @property
@@ -567,64 +515,7 @@ class Game(ABC):
         """Carry out one entry of a history's ``table`` list (``op`` and its arguments; ``at``
         is the replayer's business): the replay path of :meth:`join`, :meth:`leave`,
         :meth:`rebuy` and :meth:`deal`."""
-        op = entry.get("op")
-        if op == "join":
-            self.join(entry["name"], entry["stack"], seat=entry["seat"])
-        elif op == "leave":
-            self.leave(entry["seat"])
-        elif op == "rebuy":
-            self.rebuy(entry["seat"], entry["amount"], entry.get("reason", "rebuy"))
-        elif op == "deal":
-            self.deal()
-        else:
-            raise IllegalActionError(f"unknown table operation {op!r}")
-
-    def _check_table_open(self) -> None:
-        if self.over:
-            raise IllegalActionError("the game is over: the table is closed")
-
-    def _pending_ops(self) -> list[dict[str, Any]]:
-        return self._seating.pending if self._seating else []
-
-    def _seating_state(self) -> Seating:
-        """The game's :class:`Seating`, made at the first table change of a plain game."""
-        seating = self._seating
-        if seating is None:
-            start = self.options.starting_stack
-            seating = self._seating = Seating(
-                tuple(self.names), [start] * self.n, [0] * self.n, [False] * self.n, start * self.n
-            )
-        return seating
-
-    def _free_seats(self) -> list[int]:
-        """Seats a join may take now: empty ones not promised to a pending join, then the next
-        new seat (if the table has room)."""
-        pending = self._pending_ops()
-        taken = {e["seat"] for e in pending if e["op"] == "join"}
-        vacant = self._seating.vacant if self._seating else [False] * self.n
-        free = [s for s in range(self.n) if vacant[s] and s not in taken]
-        new = self.n + sum(1 for s in taken if s >= self.n)
-        if new < type(self).info.max_players:
-            free.append(new)
-        return free
-
-    def _seated(self, what: str, seat: object) -> int:
-        """``seat`` as the number of a seat with a player (who is not already leaving)."""
-        number = seat_number(seat, self.n)
-        if number is None:
-            raise IllegalActionError(f"{what}: no seat {seat!r} at this {self.n}-seat table")
-        if self._seating is not None and self._seating.vacant[number]:
-            raise IllegalActionError(f"{what}: seat {number} is empty")
-        if any(e["op"] == "leave" and e["seat"] == number for e in self._pending_ops()):
-            raise IllegalActionError(f"{what}: {self.names[number]} is leaving the table")
-        return number
-
-    def _request(self, entry: dict[str, Any]) -> None:
-        """Record a table operation (with ``at``) and queue it for the next hand's start."""
-        seating = self._seating_state()
-        seating.log.append({"at": len(self.actions), **entry})
-        if entry["op"] != "deal":
-            seating.pending.append(entry)
+        _seats.apply_entry(self, entry)
 
     def _next_hand(self) -> None:
         """After a hand: pause (``pause_between_hands``), or apply the table changes asked for
@@ -640,47 +531,16 @@ class Game(ABC):
         self._start_hand()
 
     def _apply_seat_changes(self) -> None:
-        """Carry out the pending table changes, in the order they were asked for."""
+        """Carry out the pending table changes, in the order they were asked for
+        (:func:`~sabacc.engine.seating.settle`), and give new seats their hand state."""
         seating = self._seating
         if seating is None or not seating.pending:
             return
         pending, seating.pending = seating.pending, []
         grown = self.n
-        for entry in pending:
-            op, seat = entry["op"], entry["seat"]
-            if op == "join":
-                stack = entry["stack"]
-                if seat == self.n:
-                    self.n += 1
-                    self.names.append(entry["name"])
-                    self.stacks.append(stack)
-                    self.out.append(False)
-                    seating.buy_ins.append(stack)
-                    seating.cashed_out.append(0)
-                    seating.vacant.append(False)
-                else:
-                    self.names[seat] = entry["name"]
-                    self.stacks[seat] = stack
-                    self.out[seat] = False
-                    seating.buy_ins[seat] = stack
-                    seating.cashed_out[seat] = 0
-                    seating.vacant[seat] = False
-                seating.brought += stack
-                self._emit(SeatJoined(seat, entry["name"], stack))
-            elif op == "leave":
-                stack, self.stacks[seat] = self.stacks[seat], 0
-                seating.cashed_out[seat] += stack
-                seating.taken += stack
-                seating.vacant[seat] = True
-                self.out[seat] = True
-                self._emit(SeatLeft(seat, self.names[seat], stack))
-            else:  # rebuy
-                amount = entry["amount"]
-                self.stacks[seat] += amount
-                seating.buy_ins[seat] += amount
-                seating.brought += amount
-                self.out[seat] = False  # an eliminated player who rebuys plays again
-                self._emit(ChipsAdded(seat, amount, entry["reason"]))
+        for event in _seats.settle(seating, pending, self.names, self.stacks, self.out):
+            self._emit(event)
+        self.n = len(self.stacks)
         if self.n > grown:
             self._grow_seats(grown)
         for entry in pending:
@@ -847,7 +707,7 @@ class Game(ABC):
         hands = self.hands
         public_ids = self.public_ids
         results = self.hand_results
-        return ObservationSnapshot(
+        snap = ObservationSnapshot(
             self.variant,
             self.options,
             tuple(self.names),
@@ -880,6 +740,7 @@ class Game(ABC):
             self.outcome if self.over else None,
             self._observation_values(),
         )
+        return _seats.mark_vacant(snap, self._seating)
 
     def seat_view(self, seat: int) -> SeatView:
         """What :meth:`observation` shows ``seat`` that the RL encoder needs, as one flat tuple
@@ -1549,20 +1410,6 @@ def resolve_seed(seed: object) -> int:
         except TypeError:
             pass
     raise OptionError(f"seed={seed!r}: must be a whole number (or None for a random seed)")
-
-
-def seat_number(seat: object, n: int) -> int | None:
-    """``seat`` as a seat number at an ``n``-seat table (an ``int`` or a NumPy integer, not a
-    ``bool``), or None if it is not one (shared by every engine's ``apply``)."""
-    if type(seat) is not int:
-        if isinstance(seat, bool | float | str) or not hasattr(seat, "__index__"):
-            return None
-        try:
-            seat = operator.index(seat)
-        except TypeError:
-            return None
-    assert isinstance(seat, int)
-    return seat if 0 <= seat < n else None
 
 
 def illegal_message(action: Action, legal: Legal, phase: str, name: str) -> str:

@@ -41,6 +41,9 @@ class SeatObservation(TypedDict):
     status: SeatStatus
     dealer: bool
     last_action: str | None  # its last action this hand, as public text ("gain", "bet 5")
+    #: Only on an empty seat, and then True: its player left the table and nobody sat there
+    #: since (its status is "out"; clients show an empty seat, not the old name).
+    vacant: NotRequired[bool]
 
 
 class SidePotObservation(TypedDict):

@@ -66,6 +66,8 @@ class ObservationSnapshot(NamedTuple):
     last_hand: HandResult | None
     outcome: GameOutcome | None  # set once the game is over
     part: tuple[Any, ...]  # the variant's own values, in its ObservationPart's layout
+    # per seat: nobody sits there (its player left a custom table); () when no seat is empty
+    vacant: tuple[bool, ...] = ()
 
 
 #: A variant's own keys of one viewer's observation (None: a spectator).
@@ -155,6 +157,9 @@ def _common(snap: ObservationSnapshot) -> dict[str, Any]:
             )
         )
     ]
+    for s, empty in enumerate(snap.vacant):
+        if empty:
+            rows[s]["vacant"] = True
     result, outcome = snap.last_hand, snap.outcome
     return {
         "rows": rows,

@@ -15,7 +15,7 @@ fresh copy on the compiled core: read it, never mutate it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -228,6 +228,39 @@ class GameProtocol(Protocol):
     def history(self) -> dict[str, Any]:
         """The versioned hand-history document (:func:`sabacc.replay` rebuilds the game)."""
         ...
+
+    # ------------------------------------------------------------------ seats between hands
+    # (sabacc.engine.seating: requested any time, carried out when the hand in play ends)
+    def join(self, name: str, stack: int, *, seat: int | None = None) -> int:
+        """Seat a player with ``stack`` credits from the next hand; returns the seat."""
+        ...
+
+    def leave(self, seat: int) -> None:
+        """The player at ``seat`` leaves after the hand in play, the seat then empty."""
+        ...
+
+    def rebuy(self, seat: int, amount: int, reason: str = "rebuy") -> None:
+        """Add ``amount`` credits to ``seat``'s stack before the next hand."""
+        ...
+
+    def deal(self) -> list[Event] | None:
+        """Start the next hand of a game paused between hands (``None`` on an engine that
+        keeps no event log)."""
+        ...
+
+    def apply_table(self, entry: Mapping[str, Any]) -> None:
+        """Carry out one entry of a history's ``table`` list."""
+        ...
+
+    @property
+    def pending_changes(self) -> list[dict[str, Any]]: ...
+    @property
+    def table_log(self) -> list[dict[str, Any]]: ...
+    @property
+    def custom_table(self) -> bool: ...
+    @property
+    def vacant(self) -> list[bool]: ...
+    def credits_at_table(self) -> int: ...
 
     # ------------------------------------------------------------------ search
     def clone(self, *, log: bool | None = None, reseed: int | None = None) -> GameProtocol:

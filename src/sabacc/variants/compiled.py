@@ -64,20 +64,10 @@ def compiled_titles() -> str:
     return " and ".join(titles) or "no variant"
 
 
-#: Why the compiled cores refuse a game: they play a fixed table with equal stacks.
-CUSTOM_TABLE = (
-    "engine='compiled' plays a fixed table with equal stacks: a game with stacks=, "
-    "pause_between_hands or seat changes (join, leave, rebuy) plays on engine='python'"
-)
-
-
-def check_engine(engine: str, variant: str, *, custom_table: bool = False) -> None:
-    """Refuse an unknown engine, or ``compiled`` for a variant it does not play (or for a game
-    with a custom table: ``custom_table``, see :attr:`Game.custom_table`)."""
+def check_engine(engine: str, variant: str) -> None:
+    """Refuse an unknown engine, or ``compiled`` for a variant it does not play."""
     if engine not in ENGINES:
         raise OptionError(f"engine={engine!r}: must be one of {', '.join(ENGINES)}")
-    if engine == "compiled" and custom_table:
-        raise OptionError(CUSTOM_TABLE)
     if engine == "compiled":
         info = lookup(variant)
         if info.compiled is None:
@@ -92,22 +82,21 @@ def check_engine(engine: str, variant: str, *, custom_table: bool = False) -> No
             )
 
 
-def resolve_engine(engine: str, variant: str, *, custom_table: bool = False) -> str:
+def resolve_engine(engine: str, variant: str) -> str:
     """``"python"`` or ``"compiled"``: the engine ``engine`` (one of :data:`CHOICES`) means for
     ``variant``.
 
     ``"auto"`` is ``"compiled"`` for a variant with a compiled core when it is built, else
     ``"python"``; ``"compiled"`` for another variant, or when the core is not built, is refused
-    (:class:`~sabacc.core.errors.OptionError`). ``custom_table``: the game has given stacks,
-    pauses between hands or changes seats (:attr:`Game.custom_table`), which only the reference
-    engine plays: ``"auto"`` is then ``"python"`` and ``"compiled"`` is refused.
+    (:class:`~sabacc.core.errors.OptionError`). A custom table (given stacks, pauses between
+    hands, seat changes: :mod:`sabacc.engine.seating`) plays on either engine.
     """
     if engine not in CHOICES:
         raise OptionError(f"engine={engine!r}: must be one of {', '.join(CHOICES)}")
     name = lookup(variant).name
     if engine == "auto":
-        return "compiled" if available(name) and not custom_table else "python"
-    check_engine(engine, name, custom_table=custom_table)
+        return "compiled" if available(name) else "python"
+    check_engine(engine, name)
     return engine
 
 
@@ -124,11 +113,9 @@ def new_compiled_game(
     """A game on ``variant``'s compiled core (``options`` are that variant's options).
 
     ``engine`` and ``variant`` are checked as :func:`check_engine` does (the API passes them
-    through so that one call does every check); ``stacks`` and ``pause_between_hands`` are
-    refused (:data:`CUSTOM_TABLE`).
+    through so that one call does every check); ``stacks`` and ``pause_between_hands``: the
+    game's setup, as the reference engine takes it (:mod:`sabacc.engine.seating`).
     """
-    if stacks is not None or pause_between_hands:
-        raise OptionError(CUSTOM_TABLE)
     info = lookup(variant)
     known = _CORES.get((engine, variant))
     if known is not None and known[0] is info:
@@ -139,7 +126,16 @@ def new_compiled_game(
         assert loader is not None  # check_engine refused variants without one
         core = loader()
         _CORES[engine, variant] = (info, core)
-    game: GameProtocol = core(options, seed=seed, players=players)
+    if stacks is None and pause_between_hands is False:  # a plain table: the common case
+        game: GameProtocol = core(options, seed=seed, players=players)
+    else:
+        game = core(
+            options,
+            seed=seed,
+            players=players,
+            stacks=stacks,
+            pause_between_hands=pause_between_hands,
+        )
     return game
 
 

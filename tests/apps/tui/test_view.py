@@ -21,6 +21,7 @@ from sabacc.apps.tui.view import (
     piles,
     result_lines,
     seat_body,
+    seat_title,
     standings_lines,
     you_summary,
 )
@@ -290,3 +291,14 @@ def test_pile_counts_are_the_fields_a_variant_declares_counted() -> None:
     assert shown is not None and shown.plain.startswith(f"Draw {surabat['draw_pile']}")
     assert "Discard pile" not in shown.plain  # drawn as a pile there, not counted
     assert pile_counts(sabacc.new_game("kessel", players=2, seed=1).observation(0)) is None
+
+
+def test_an_empty_seat_shows_no_old_name() -> None:
+    """A seat whose player left (the observation's ``vacant``) is drawn as an empty seat."""
+    game = sabacc.new_game("spike", players=3, seed=2)
+    obs = game.observation(0)
+    name = obs["seats"][1]["name"]
+    seat = {**obs["seats"][1], "status": "out", "vacant": True}
+    assert seat_body(obs, seat).plain == "empty seat"
+    assert seat_body(obs, seat, lang="ja").plain == "空席"
+    assert name not in seat_title(seat, False)

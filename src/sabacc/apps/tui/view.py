@@ -587,7 +587,8 @@ def hand_label(name: str, vocab: Vocabulary | None = None) -> str:
 def seat_title(seat: Mapping[str, Any], to_act: bool) -> str:
     mark = "▶ " if to_act else ""
     dealer = " (D)" if seat.get("dealer") else ""
-    return f"{mark}{seat['name']}{dealer}"
+    name = "" if seat.get("vacant") else seat["name"]  # an empty seat: its player left
+    return f"{mark}{name}{dealer}"
 
 
 def seat_body(
@@ -602,6 +603,8 @@ def seat_body(
     """Two lines for an opponent's seat: stack, hand size and bet; then action or reveal."""
     variant = str(obs.get("variant", ""))
     v = words(obs, lang)
+    if seat.get("vacant"):  # its player left the table: nobody sits there
+        return Text(v.text("ui.empty_seat"), style="dim")
     line = Text()
     line.append(f"{seat['stack']}", style="bold")
     line.append(f" {v.text('ui.cr')} ")

@@ -124,19 +124,20 @@ function seatHTML(view, s, pos) {
   const { obs, table, me, turn } = view;
   const info = table?.seats?.[s] || {};
   const seat = obs ? obs.seats[s] : null;
-  const name = seat ? seat.name : info.name || (info.kind === "human" ? t("open_seat") : "");
+  const vacant = seat?.vacant === true; // its player left the table: an empty seat
+  const name = vacant ? "" : seat ? seat.name : info.name || (info.kind === "human" ? t("open_seat") : "");
   const isTurn = turn && turn.seat === s;
   const classes = ["seat"];
   if (s === me) classes.push("me");
   if (isTurn) classes.push("turn");
-  if (seat && seat.status !== "active") classes.push(`st-${seat.status}`);
-  if (!obs && !info.taken) classes.push("open");
+  if (seat && seat.status !== "active" && !vacant) classes.push(`st-${seat.status}`);
+  if ((!obs && !info.taken) || vacant) classes.push("open");
   const tags = [];
   if (info.kind === "bot") tags.push(`<span class="tag bot">${t("bot_tag")}</span>`);
   if (table && table.host_seat === s) tags.push(`<span class="tag host">${t("host")}</span>`);
   if (info.away) tags.push(`<span class="tag warn">${t("away")}</span>`);
   else if (info.taken && info.kind === "human" && !info.connected) tags.push(`<span class="tag warn">${t("offline")}</span>`);
-  if (seat && seat.status !== "active" && has(`status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`)) {
+  if (seat && !vacant && seat.status !== "active" && has(`status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`)) {
     const key = `status_${seat.status === "waiting" ? "waiting_seat" : seat.status}`;
     if (t(key)) tags.push(`<span class="tag st">${t(key)}</span>`);
   }
@@ -155,7 +156,7 @@ function seatHTML(view, s, pos) {
     }
   }
   const initial = !obs && !info.taken ? "+" : esc((name || "?").trim().charAt(0).toUpperCase() || "?");
-  const stack = seat ? seat.stack : null;
+  const stack = seat && !vacant ? seat.stack : null;
   const showLast = seat?.last_action && (!view.lastShown || view.lastShown.has(s));
   const last = showLast ? `<div class="last-action">${esc(lastActionText(seat.last_action, obs.variant))}</div>` : "";
   const timer = isTurn && turn.deadline_ms != null ? `<div class="timer"><i style="width:${Math.round((view.deadlineFrac ?? 1) * 100)}%"></i></div>` : "";

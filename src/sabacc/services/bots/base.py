@@ -209,8 +209,7 @@ def sampler_for(game: GameProtocol, seat: int, engine: str = "auto") -> Sampler:
     from sabacc.engine.game import Game
     from sabacc.variants.compiled import resolve_engine
 
-    # a custom table (given stacks, seat changes) plays on the reference engine only
-    chosen = resolve_engine(engine, game.variant, custom_table=getattr(game, "custom_table", False))
+    chosen = resolve_engine(engine, game.variant)
     if engine == "auto":  # a variant's own compact search worlds, where it has them, come first
         compact = game.info.bot.search_sampler(game, seat)
         if compact is not None:

@@ -74,6 +74,7 @@ MESSAGES: dict[str, str] = {
     "ui.shows": "shows ",
     "ui.status.junked": "junked",
     "ui.status.out": "out",
+    "ui.empty_seat": "empty seat",
     "ui.status.waiting": "waiting",
     "ui.status.all_in": "all-in",
     "ui.hand_total": "total {total}",

@@ -71,6 +71,7 @@ MESSAGES: dict[str, str] = {
     "ui.shows": "公開 ",
     "ui.status.junked": "ジャンク",
     "ui.status.out": "脱落",
+    "ui.empty_seat": "空席",
     "ui.status.waiting": "待機",
     "ui.status.all_in": "オールイン",
     "ui.hand_total": "合計 {total}",

@@ -1,13 +1,13 @@
 """Plays an event's tables on the engines: the director decides, this plays the cards.
 
-A freezeout table plays on the reference engine (given stacks and pauses between hands are
-its own: the compiled cores play only plain games): one game per table and level, hand by hand
+A freezeout table plays on the reference engine (its event log is what a watched table shows;
+the compiled cores take given stacks and pauses too): one game per table and level, hand by hand
 (``pause_between_hands``); players moving in and out join and leave it between hands (its pots
 go on), a rebuy or add-on is the engine's rebuy; a level change, a break or the final redraw
 starts the table's next game from the event's stacks (the director settled the pots left by
-``pot_at_close``), as does an arriving player the game has no seat for yet. A
-series game (Swiss, Arena) is one plain game from equal stacks, on the compiled core where the
-variant has one built (``engine="auto"``).
+``pot_at_close``), as does an arriving player the game has no seat for yet. A series game
+(Swiss, Arena) is one plain game from equal stacks, on the compiled core where the variant has
+one built (``engine="auto"``).
 
 Who acts is a :class:`Players`: the bots of every player's disclosed level, each seeded from
 the event's seed, the game and the seat; a human seat is any callable deciding for it.

@@ -56,15 +56,17 @@ cdef class _BettingCore(_CoreBase):
         """Each seat's starting stack (``payoffs`` is the stack less this)."""
         return self.o.start
 
-    cdef void _open(self, object options, object seed, object players) except *:
-        """The shared part of ``__init__``: the table (``_begin``), empty hand logs, and the C
-        state: the options read into ``o`` (the last conversion reused for the same frozen
-        options), the RNG seeded, the stacks, no hand yet."""
+    cdef void _open(self, object options, object seed, object players, object stacks=None,
+                    object pause=False) except *:
+        """The shared part of ``__init__``: the table (``_begin``, with a setup's ``stacks``
+        and ``pause``), empty hand logs, and the C state: the options read into ``o`` (the last
+        conversion reused for the same frozen options), the RNG seeded, the stacks, no hand
+        yet."""
         cdef Opts* o = &self.o
         cdef State* st = &self.st
         cdef int s, n
         global _last_options, _last_opts
-        n = self._begin(options, seed, players)
+        n = self._begin(options, seed, players, stacks, pause)
         options = self.options
         seed = self.seed
         self.hand_nets = []
@@ -82,6 +84,8 @@ cdef class _BettingCore(_CoreBase):
             st.stacks[s] = o.start
         st.to_act = -1
         st.phase = PH_SETUP
+        if self._seating is not None:
+            self._seat_stacks()
 
     cdef object _play(self, object action, int actor):
         """The rest of ``apply`` once ``action`` is parsed and ``actor`` checked: refuse an
@@ -131,6 +135,8 @@ cdef class _BettingCore(_CoreBase):
         g_perform(st, &self.o, s, kind, arg)
         if st.rec_done:
             core_log_hand(self)
+        if st.phase == PH_BETWEEN:  # a held table's hand end (st.hold)
+            self._hand_ended()
         if st.hand_no != hand:
             self._last = [None] * st.n
 
@@ -149,6 +155,7 @@ cdef class _BettingCore(_CoreBase):
         cdef _BettingCore new = _assemble(
             type(self), &self.st, &self.o, self.options, self.seed, self.names, self._seats,
             self._acts, self._last, self.hand_nets, self._hand_data, self._results,
+            self._seating,
         )
         new.st.legal_ok = self.st.legal_ok  # the same decision: its legal actions still hold
         new._legal_obj = self._legal_obj
@@ -163,7 +170,7 @@ cdef class _BettingCore(_CoreBase):
         return (_restore, (
             (<char*>&self.st)[:sizeof(State)], (<char*>&self.o)[:sizeof(Opts)],
             self.options, self.seed, self.names, self._seats, self._acts, self._last,
-            self.hand_nets, self._hand_data, self._results, type(self),
+            self.hand_nets, self._hand_data, self._results, type(self), self._seating,
         ))
 
     def full_state(self):
@@ -417,18 +424,18 @@ cdef class _BettingCore(_CoreBase):
 
 
 def _restore(bytes state, bytes opts, options, seed, names, seats, acts, last, hand_nets,
-             hand_data, results, cls):
+             hand_data, results, cls, seating=None):
     """Rebuild a pickled core (see ``_BettingCore.__reduce__``)."""
     if len(state) != sizeof(State) or len(opts) != sizeof(Opts):
         raise ValueError(f"this {cls.__name__} was pickled by another build of sabacc")
     if not issubclass(cls, _BettingCore):
         raise TypeError(f"{cls!r} is not a compiled core of this module")
     return _assemble(cls, <State*><char*>state, <Opts*><char*>opts, options, seed, names, seats,
-                     acts, last, hand_nets, hand_data, results)
+                     acts, last, hand_nets, hand_data, results, seating)
 
 
 cdef _BettingCore _assemble(type cls, State* st, Opts* o, options, seed, names, seats, acts,
-                            last, hand_nets, hand_data, results):
+                            last, hand_nets, hand_data, results, seating):
     """A core with a copy of this C state and options and copies of the Python-side logs; its
     legal actions are computed afresh (``clone`` and unpickling share it)."""
     cdef _BettingCore new = cls.__new__(cls)
@@ -438,6 +445,8 @@ cdef _BettingCore _assemble(type cls, State* st, Opts* o, options, seed, names, 
     new._copy_logs(options, seed, names, seats, acts, last, results)
     new.hand_nets = list(hand_nets)
     new._hand_data = list(hand_data)
+    if seating is not None:
+        new._seating = seating.copy()
     core_copied(new)
     return new
 

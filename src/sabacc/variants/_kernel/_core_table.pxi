@@ -154,8 +154,8 @@ cdef void g_deal_round(State* st, int* order, int k, int cards) noexcept nogil:
             st.hlen[s] += 1
 
 cdef void g_end_game(State* st, Opts* o) noexcept nogil:
-    """The game is over: what is left in the sabacc pot and carried goes to the seats still in
-    (``final_split``) or to the house."""
+    """The game is over: what is left in the sabacc pot and carried goes to the seats still in,
+    else to every seat not empty (``final_split``), or to the house."""
     cdef int s, alive = 0
     cdef long long leftover = st.sabacc_pot + st.carry
     if leftover:
@@ -163,8 +163,8 @@ cdef void g_end_game(State* st, Opts* o) noexcept nogil:
             if not st.out[s]:
                 alive |= 1 << s
         if not alive:
-            alive = (1 << st.n) - 1
-        if o.final_split:
+            alive = ((1 << st.n) - 1) & ~st.vacant
+        if o.final_split and alive:
             g_award(st, leftover, alive)
         else:
             st.house += leftover

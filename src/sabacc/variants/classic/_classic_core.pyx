@@ -54,6 +54,7 @@ DEF PH_CALLING = 3
 DEF PH_DRAWING = 4
 DEF PH_SHOWDOWN = 5
 DEF PH_OVER = 6
+DEF PH_BETWEEN = 7   # a held table between hands (pause_between_hands, seat changes)
 
 DEF GE_ORBIT = 0
 DEF GE_LAST = 1
@@ -83,7 +84,8 @@ DEF W_DEMISE_WON = 4  # tie on {s1}, sudden demise won with {s2 after its demise
 DEF W_STILL_TIED = 5  # tie on {s1}, sudden demise still tied: split with {s2 ...}
 DEF W_NONE = 6        # no valid hand (no winners)
 
-_PHASES = ("setup", "betting", "shifting", "calling", "drawing", "showdown", "over")
+_PHASES = ("setup", "betting", "shifting", "calling", "drawing", "showdown", "over",
+           "between_hands")
 _REASONS = ("all_junked", "called", "forced_call")
 
 ctypedef struct Opts:
@@ -173,6 +175,9 @@ ctypedef struct State:
     signed char rec_demise[MAXP]   # each seat's sudden-demise card, -1: none
     long long rec_carry
     long long rec_sabacc_left
+    # a custom table's (the kernel's _CoreBase), last: the hot fields keep their offsets
+    char hold           # stop between hands
+    int vacant          # the empty seats' mask
 
 include "sabacc/variants/_kernel/_core_table.pxi"
 
@@ -771,7 +776,10 @@ cdef void g_finish_hand(State* st, Opts* o, int reason) noexcept nogil:
     """Record the hand's result, then start the next hand (or end the game)."""
     g_close_hand(st)
     st.rec_reason = reason
-    g_start_hand(st, o)
+    if st.hold:
+        st.phase = PH_BETWEEN
+    else:
+        g_start_hand(st, o)
 
 
 # ---------------------------------------------------------------------------------- the game
@@ -795,21 +803,20 @@ cdef class ClassicCore(_BettingCore):
     _game_type = ClassicGame
     _options_type = ClassicOptions
 
-    def __init__(self, options=None, *, seed=None, players=4, log=False):
+    def __init__(self, options=None, *, seed=None, players=4, log=False, stacks=None,
+                 pause_between_hands=False):
         cdef Opts* o = &self.o
         cdef State* st = &self.st
         cdef int s
         cdef long long main, sab
-        self._open(options, seed, players)
+        self._open(options, seed, players, stacks, pause_between_hands)
         g_reset_hand_state(st)
         for s in range(st.n):
             if g_can_ante(st, o, s):
                 break
         else:
             g_ante_due(st, o, &main, &sab)
-            raise OptionError(
-                f"buy_in={self.options.starting_stack} cannot cover the antes ({main} + {sab})"
-            )
+            self._cannot_ante(main, sab)
         g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
@@ -1110,6 +1117,7 @@ cdef class ClassicCore(_BettingCore):
         st.last_shift = game.last_shift
         st.anteing = game._anteing
         st.sab_was_empty = game._sabacc_was_empty
+        new._copy_seating(game._seating)
         return new
 
     def determinize(self, int viewer, rng):
@@ -1228,3 +1236,7 @@ cdef tuple r_part(_BettingCore self):
         st.raises, self.o.max_raises, st.ndraw, st.ndisc, st.last_roll or None,
         bool(st.last_shift), None if st.caller < 0 else st.caller,
     )
+
+
+cdef inline void core_seat_joined(_CoreBase game, int seat) noexcept:
+    """A joined seat has no per-game state in classic sabacc (its hand state is dealt)."""

@@ -186,9 +186,14 @@ cdef class SpikeCore(SpikeFamilyCore):
         action log included: it goes on exactly as ``game`` would (for search bots, which
         sample and play out many worlds from one position). Goes through the public seam:
         ``SpikeCore.from_snapshot(game.snapshot())``."""
+        cdef SpikeCore new
         if type(game) is not SpikeGame:
             raise OptionError("from_game copies a Corellian Spike game of the reference engine")
-        return SpikeCore.from_snapshot(game.snapshot())
+        if not game.custom_table:
+            return SpikeCore.from_snapshot(game.snapshot())
+        new = SpikeCore.__new__(SpikeCore)  # seats a snapshot does not describe: the fields
+        _copy_reference(new, game)
+        return new
 
     @staticmethod
     def from_snapshot(snapshot):

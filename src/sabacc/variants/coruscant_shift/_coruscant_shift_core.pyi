@@ -29,6 +29,8 @@ class CoruscantCore(SpikeFamilyCore):
         seed: int | None = None,
         players: int | Sequence[str] = 4,
         log: bool = False,
+        stacks: Sequence[int] | None = None,
+        pause_between_hands: bool = False,
     ) -> None: ...
     @property
     def kept_n(self) -> list[int]: ...

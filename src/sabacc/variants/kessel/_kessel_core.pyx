@@ -56,6 +56,7 @@ DEF PH_DRAW = 2
 DEF PH_IMPOSTOR = 3
 DEF PH_PRIME = 4
 DEF PH_OVER = 5
+DEF PH_BETWEEN = 6  # a held table between rounds (pause_between_hands, seat changes)
 
 DEF TM_NONE = 0
 DEF TM_DRAFT = 1
@@ -102,7 +103,7 @@ DEF K_PRIME = 3
 DEF K_SABACC = 2
 DEF K_PLAIN = 1
 
-_PHASES = ("setup", "turn", "draw", "impostor", "prime", "over")
+_PHASES = ("setup", "turn", "draw", "impostor", "prime", "over", "between_hands")
 _REASONS = ("", "all_stood", "turns")
 
 ctypedef struct Opts:
@@ -181,6 +182,9 @@ ctypedef struct State:
     int legal_ok
     int rounds_done
     Rec rec
+    # a custom table's (the kernel's _CoreBase), last: the hot fields keep their offsets
+    int hold            # stop between rounds
+    int vacant          # the empty seats' mask
 
 
 cdef MT _MT_BASE
@@ -415,6 +419,25 @@ cdef void g_begin_player_turn(State* st, int seat) noexcept nogil:
     st.embargoed[seat] = 0
 
 
+cdef void g_deal_tokens(State* st, Opts* o, int s) noexcept nogil:
+    """Seat ``s``'s shift tokens for the game (``deal_tokens``: the draft draws them now), none
+    played yet: every seat at the first round, a seat joined later when it sits down."""
+    cdef int i
+    cdef int idx[NTOK]
+    st.ntused[s] = 0
+    if o.tok_mode == TM_NONE:
+        st.ntleft[s] = 0
+    elif o.tok_mode == TM_DRAFT:
+        mt_sample_indices(&st.rng, NTOK, 3, idx)
+        for i in range(3):
+            st.tleft[s][i] = idx[i]
+        st.ntleft[s] = 3
+    else:
+        for i in range(o.nlist):
+            st.tleft[s][i] = o.list_tok[i]
+        st.ntleft[s] = o.nlist
+
+
 cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     """Eliminate players without chips, check the game end, rotate the start, deal."""
     cdef int s, i, nalive = 0, step, k, first = st.hand_no == 0
@@ -425,18 +448,7 @@ cdef void g_start_hand(State* st, Opts* o) noexcept nogil:
     if first:
         st.dealer = <int>mt_below(&st.rng, <uint32_t>st.n)
         for s in range(st.n):
-            st.ntused[s] = 0
-            if o.tok_mode == TM_NONE:
-                st.ntleft[s] = 0
-            elif o.tok_mode == TM_DRAFT:
-                mt_sample_indices(&st.rng, NTOK, 3, idx)
-                for i in range(3):
-                    st.tleft[s][i] = idx[i]
-                st.ntleft[s] = 3
-            else:
-                for i in range(o.nlist):
-                    st.tleft[s][i] = o.list_tok[i]
-                st.ntleft[s] = o.nlist
+            g_deal_tokens(st, o, s)
     for s in range(st.n):
         if not st.out[s] and st.stacks[s] == 0:
             st.out[s] = 1
@@ -542,7 +554,10 @@ cdef void g_payout(State* st, Opts* o) noexcept nogil:
     st.has_dice = 0
     st.rounds_done += 1
     st.to_act = -1
-    g_start_hand(st, o)
+    if st.hold:
+        st.phase = PH_BETWEEN
+    else:
+        g_start_hand(st, o)
 
 
 cdef void g_next_impostor(State* st, Opts* o) noexcept nogil:
@@ -827,10 +842,11 @@ cdef class KesselCore(_CoreBase):
     _game_type = KesselGame
     _options_type = KesselOptions
 
-    def __init__(self, options=None, *, seed=None, players=4, log=False):
+    def __init__(self, options=None, *, seed=None, players=4, log=False, stacks=None,
+                 pause_between_hands=False):
         cdef int s, n
         global _last_options, _last_opts, _last_cards
-        n = self._begin(options, seed, players)
+        n = self._begin(options, seed, players, stacks, pause_between_hands)
         options = self.options
         seed = self.seed
         self._records = []
@@ -850,6 +866,8 @@ cdef class KesselCore(_CoreBase):
             self.st.stacks[s] = self.o.chips
         self.st.to_act = -1
         self.st.phase = PH_SETUP
+        if self._seating is not None:
+            self._seat_stacks()
         g_reset_hand_state(&self.st, &self.o)
         g_start_hand(&self.st, &self.o)
 
@@ -912,10 +930,7 @@ cdef class KesselCore(_CoreBase):
                 g_perform(st, &self.o, actor, code)
                 self._last[actor] = action
                 if st.rounds_done != self._nrecords:
-                    self._records.append((<char*>&st.rec)[:sizeof(Rec)])
-                    self._nrecords += 1
-                    if not st.over:  # a new round began: its last actions start empty
-                        self._last = [None] * st.n
+                    self._round_ended()
                 return None
         cdef object c = _CODE_BY_ID.get(id(action))
         if c is not None and _ACTS[<int>c] is action:  # one of the cached action objects
@@ -933,11 +948,18 @@ cdef class KesselCore(_CoreBase):
         g_perform(&self.st, &self.o, actor, code)
         self._last[actor] = action
         if self.st.rounds_done != self._nrecords:
-            self._records.append((<char*>&self.st.rec)[:sizeof(Rec)])
-            self._nrecords += 1
-            if not self.st.over:  # a new round began: its last actions start empty
-                self._last = [None] * self.st.n
+            self._round_ended()
         return None
+
+    cdef void _round_ended(self) except *:
+        """Log the round the last action ended; then a held table's pause or table changes
+        (the kernel's ``_hand_ended``), or the new round's last actions start empty."""
+        self._records.append((<char*>&self.st.rec)[:sizeof(Rec)])
+        self._nrecords += 1
+        if self.st.phase == PH_BETWEEN:
+            self._hand_ended()
+        elif not self.st.over:
+            self._last = [None] * self.st.n
 
     cdef str _illegal_message(self, object action):
         """The reference engine's message (KesselGame._illegal_message)."""
@@ -996,6 +1018,8 @@ cdef class KesselCore(_CoreBase):
         new._nrecords = self._nrecords
         new._cards = self._cards
         new._legal_obj = self._legal_obj
+        if self._seating is not None:
+            new._seating = self._seating.copy()
         if reseed is not None:
             _seed(&new.st.rng, reseed)
         return new
@@ -1004,7 +1028,7 @@ cdef class KesselCore(_CoreBase):
         """Pickling (process pools, ``copy.deepcopy``): the C state as bytes, with the logs."""
         return (_restore, (
             (<char*>&self.st)[:sizeof(State)], self.options, self.seed, self.names,
-            self._seats, self._acts, self._last, self._records, self._results,
+            self._seats, self._acts, self._last, self._records, self._results, self._seating,
         ))
 
     def total_credits(self):
@@ -1529,6 +1553,7 @@ cdef class KesselCore(_CoreBase):
         new._nrecords = len(new._results)
         st.rounds_done = new._nrecords
         new._legal_obj = None
+        new._copy_seating(game._seating)
         return new
 
     # ------------------------------------------------------------------ search
@@ -1594,7 +1619,8 @@ cdef uint64_t _mask(object ids) except? 0:
     return m
 
 
-def _restore(bytes state, options, seed, names, seats, acts, last, records, results):
+def _restore(bytes state, options, seed, names, seats, acts, last, records, results,
+             seating=None):
     cdef KesselCore new = KesselCore.__new__(KesselCore)
     memcpy(&new.st, <char*>state, sizeof(State))
     _read_options(&new.o, options)
@@ -1603,6 +1629,8 @@ def _restore(bytes state, options, seed, names, seats, acts, last, records, resu
     new._nrecords = len(records)
     new._cards = tuple(kessel_deck(options.impostors, options.sylops).cards)
     new.st.legal_ok = 0
+    if seating is not None:
+        new._seating = seating.copy()
     return new
 
 
@@ -1727,6 +1755,7 @@ cdef class KesselSearchWorld:
         if not 0 <= viewer < st.n:
             raise IndexError(f"no seat {viewer!r} at this {st.n}-seat table")
         self.o.hand_limit = st.hand_no  # after this round's payout the world's game is over
+        st.hold = 0  # nor does a custom table's pause or seat change stop it before that
         self.viewer = viewer
         self.card_fn, self.token_fn, self.choose_fn = policy
         self.options = core.options
@@ -1927,3 +1956,9 @@ cdef class KesselSearchWorld:
         core._cards = tuple(kessel_deck(self.options.impostors, self.options.sylops).cards)
         core._legal_obj = None
         return core
+
+
+cdef inline void core_seat_joined(_CoreBase game, int seat) noexcept:
+    """A player who sits down between rounds is dealt shift tokens as the others were at the
+    start (``KesselGame._seat_joined``)."""
+    g_deal_tokens(&(<KesselCore>game).st, &(<KesselCore>game).o, seat)

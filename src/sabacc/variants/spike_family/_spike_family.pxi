@@ -74,6 +74,7 @@ DEF PH_DISCARD = 6    # a forced discard over the hand cap
 DEF PH_CYCLE = 7      # the dealer adds cards to the table's piles between rounds
 DEF PH_SELECTION = 8  # the players select the cards they keep
 DEF PH_SHIFT = 9      # unselected cards discarded, everyone draws back up
+DEF PH_BETWEEN = 10   # a held table between hands (pause_between_hands, seat changes)
 
 
 DEF GE_ORBIT = 0
@@ -102,7 +103,7 @@ DEF BS_POT_LIMIT = 1
 DEF BS_FIXED = 2
 
 _PHASES = ("setup", "card", "betting", "spike", "showdown", "over", "discard", "cycle",
-           "selection", "shift")
+           "selection", "shift", "between_hands")
 #: Seat statuses of :meth:`SpikeFamilyCore.seat_view`, as the reference ``observation`` names them.
 SEAT_STATUSES = ("active", "all_in", "junked", "waiting", "out")
 _STRUCTURES = {"no_limit": BS_NO_LIMIT, "pot_limit": BS_POT_LIMIT, "fixed": BS_FIXED}
@@ -215,6 +216,9 @@ ctypedef struct State:
     int kept_n[MAXP]    # each seat's kept cards are the first kept_n of its hand
     int rec_target
     int rec_suit
+    # a custom table's (the kernel's _CoreBase), last: the hot fields keep their offsets
+    char hold           # stop between hands
+    int vacant          # the empty seats' mask
 
 include "sabacc/variants/_kernel/_core_table.pxi"
 
@@ -1071,7 +1075,10 @@ cdef void g_finish_hand(State* st, Opts* o) noexcept nogil:
     g_close_hand(st)
     st.rec_target = st.target
     st.rec_suit = st.suit
-    g_start_hand(st, o)
+    if st.hold:
+        st.phase = PH_BETWEEN
+    else:
+        g_start_hand(st, o)
 
 include "sabacc/variants/_kernel/_core_protocol.pxi"
 include "sabacc/variants/_kernel/_core_betting.pxi"
@@ -1091,11 +1098,12 @@ cdef class SpikeFamilyCore(_BettingCore):
     # the dealer's left, None when everyone else junked.
     cdef list _legal_list
 
-    def __init__(self, options=None, *, seed=None, players=4, log=False):
+    def __init__(self, options=None, *, seed=None, players=4, log=False, stacks=None,
+                 pause_between_hands=False):
         cdef Opts* o = &self.o
         cdef State* st = &self.st
         cdef int s
-        self._open(options, seed, players)
+        self._open(options, seed, players, stacks, pause_between_hands)
         self._legal_list = None
         st.hand_ante = o.ante
         g_reset_hand_state(st, o)
@@ -1103,9 +1111,7 @@ cdef class SpikeFamilyCore(_BettingCore):
             if g_can_ante(st, o, s):
                 break
         else:
-            raise OptionError(
-                f"buy_in={o.start} cannot cover the antes ({o.ante} + {o.sab_ante})"
-            )
+            self._cannot_ante(o.ante, o.sab_ante)
         g_start_hand(st, o)
 
     # ------------------------------------------------------------------ public protocol
@@ -1377,6 +1383,9 @@ cdef class SpikeFamilyCore(_BettingCore):
 # ---------------------------------------------------------------------------------- the kernel's hooks
 # (what the kernel's _BettingCore calls where the cores differ; see _core_betting.pxi)
 
+cdef inline void core_seat_joined(_CoreBase game, int seat) noexcept:
+    """A joined seat has no per-game state in the Spike family (its hand state is dealt)."""
+
 cdef inline object core_make_legal(_BettingCore game):
     return game._legal_of(tuple((<SpikeFamilyCore>game)._fixed_list()))
 
@@ -1466,6 +1475,7 @@ cdef inline void _copy_reference(SpikeFamilyCore new, object game) except *:
     _fill_core(new, game, internal, [[c.id for c in hand] for hand in game.hands],
                [c.id for c in game.draw], [c.id for c in game.discard],
                [c.id for c in game.muck])
+    new._copy_seating(game._seating)
 
 
 cdef void _fill_core(SpikeFamilyCore new, object src, object rng_state, object hands, object draw,

@@ -41,6 +41,8 @@ class SpikeFamilyCore(CoreMembers):
         seed: int | None = None,
         players: int | Sequence[str] = 4,
         log: bool = False,
+        stacks: Sequence[int] | None = None,
+        pause_between_hands: bool = False,
     ) -> None: ...
     @property
     def variant(self) -> str: ...

@@ -23,6 +23,8 @@ class SurabatCore(SpikeFamilyCore):
         seed: int | None = None,
         players: int | Sequence[str] = 4,
         log: bool = False,
+        stacks: Sequence[int] | None = None,
+        pause_between_hands: bool = False,
     ) -> None: ...
     @property
     def sun(self) -> list[Card]: ...
