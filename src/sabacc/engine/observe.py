@@ -248,7 +248,11 @@ def _of(
                 if s == seat:
                     continue
                 shown = public[s]
-                known = [c.code for c in hand if c in shown or c.id in mine]
+                if shown:  # by id: a Card compares by value, field by field, in Python
+                    ids = {c.id for c in shown}
+                    known = [c.code for c in hand if c.id in mine or c.id in ids]
+                else:
+                    known = [c.code for c in hand if c.id in mine]
                 if known != rows[s]["known_cards"]:
                     seats[s] = {**rows[s], "known_cards": known}
         if phase == "betting":

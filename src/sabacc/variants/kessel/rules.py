@@ -827,7 +827,9 @@ class KesselGame(Game):
         difference, not a sum of card values)."""
         view = super().seat_view(seat)
         hand = self.hands[seat]
-        total = self.evaluate(hand).total if len(hand) == 2 else 0
+        total = (
+            own_value(hand, self.rules, tuple(self.chosen.items())).total if len(hand) == 2 else 0
+        )
         return (*view[:6], total, *view[7:])
 
     def _bet_structure(self) -> str:
