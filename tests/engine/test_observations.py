@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import typing
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -86,7 +88,7 @@ def test_each_observation_call_gives_objects_of_its_own(variant: str, engine: st
 
     if engine == "compiled" and not available(variant):
         pytest.skip("the compiled core is not built")
-    game = sabacc.new_game(variant, players=3, seed=11, engine=engine)
+    game = sabacc.new_game(variant, players=3, seed=11, engine=typing.cast(Any, engine))
     rng = random.Random(11)
     checked = 0
     for _ in range(200):
