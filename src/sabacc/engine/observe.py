@@ -13,6 +13,10 @@ What differs between variants is declared once per variant, in its package, as a
 ``extra`` (the variant's own keys), both functions of the snapshot and the viewer, reading the
 variant's :attr:`ObservationSnapshot.part` (a plain tuple each engine fills in the same layout).
 The game class names it in ``observation_part``; the compiled core reads its reference class's.
+
+``setup.py`` compiles this module unchanged with Cython (the extension, where built, is imported
+before this file: rebuild after editing it; ``tests/meta/test_observation_builder.py`` fails
+while the build is older than the source).
 """
 
 from __future__ import annotations
