@@ -93,6 +93,10 @@ def surabat_extra(snap: ObservationSnapshot, seat: int | None) -> SurabatPart:
     it; :meth:`SurabatGame._observation_values` lists it). A Moon card shows only to the seat
     that put it there (and only while it is still there)."""
     rnd, rounds, starter, cap, sun, moon, owners, discard, muck, draw, dice = snap.part
+    if seat is not None and seat in owners:
+        known = [code if owner == seat else None for code, owner in zip(moon, owners, strict=True)]
+    else:  # the usual case: none of the Moon is the viewer's
+        known = [None] * len(moon)
     return {
         "round": rnd,
         "rounds": rounds,
@@ -100,10 +104,7 @@ def surabat_extra(snap: ObservationSnapshot, seat: int | None) -> SurabatPart:
         "hand_cap": cap,
         "sun": list(sun),
         "moon_count": len(moon),
-        "moon_known": [
-            code if seat is not None and owner == seat else None
-            for code, owner in zip(moon, owners, strict=True)
-        ],
+        "moon_known": known,
         "discard_pile": list(discard),
         "discard_stack": len(discard) + muck,
         "mucked": muck,
