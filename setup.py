@@ -1,6 +1,7 @@
 """Build the compiled cores (each variant's ``sabacc.variants.<variant>._<variant>_core``, from
 its ``.pyx`` and the ``.pxi``/``.pxd`` files it includes: the kernel in ``variants/_kernel`` and,
-for the Spike family, ``variants/spike_family/_spike_family.pxi``) with Cython.
+for the Spike family, ``variants/spike_family/_spike_family.pxi``) with Cython, and the one
+observation builder (``sabacc/engine/observe.py``, compiled unchanged).
 
 Everything else is configured in pyproject.toml. The extension is optional: when Cython or a
 working C compiler is missing, the build still succeeds, prints one line saying so, and sabacc
@@ -28,6 +29,8 @@ DIRECTIVES = {
     "cdivision": True,
     "initializedcheck": False,
 }
+
+BUILDER_DIRECTIVES = {"language_level": "3", "annotation_typing": False}
 
 
 def notice(reason: str) -> None:
@@ -59,9 +62,20 @@ def extensions() -> list[Any]:
     except ImportError:
         notice("Cython is not installed")
         return []
+    # The one observation builder, compiled from its own source unchanged (Python semantics:
+    # no directive beyond the language level, annotations not read as C types); the plain module
+    # is the fallback where the build is absent.
+    builder = Extension(
+        "sabacc.engine.observe",
+        ["src/sabacc/engine/observe.py"],
+        extra_compile_args=flags,
+        optional=True,
+    )
     try:
         compiled: list[Any] = cythonize(
             exts, compiler_directives=DIRECTIVES, include_path=["src"], quiet=True
+        ) + cythonize(
+            [builder], compiler_directives=BUILDER_DIRECTIVES, include_path=["src"], quiet=True
         )
     except Exception as exc:  # a broken Cython install must not break the install
         notice(f"Cython failed ({exc})")

@@ -1,15 +1,16 @@
 """Before/after speed of two source trees, interleaved on one pinned core.
 
     python benchmarks/ab_trees.py --before /path/to/old/src --after src [--rounds 5]
-        [--benches engine,rl,server_views,vector] [--cpu 1] [--json FILE]
+        [--benches engine,rl,server_views,vector,observation] [--cpu 1] [--json FILE]
 
 Each round runs every benchmark once on the ``--before`` tree, then once on the ``--after`` tree
 (each tree's own copy of the script, ``PYTHONPATH`` set to the tree, ``taskset -c CPU``
 where it exists), timed by CPU time: the engine benchmark with ``--clock cpu``, the RL
 benchmark's steps per CPU second, the server views' CPU per action, the batched environment's
-steps per CPU second. Every figure is printed as the median over rounds for each tree, with the
-median of the per-round ratios (after / before, as speed: above 1 is faster) and their range, so
-a drift of the machine's speed during the run cancels out pair by pair. A refactor "keeps speed"
+steps per CPU second, the observations and seat views per CPU millisecond. Every figure is
+printed as the median over rounds for each tree, with the median of the per-round ratios
+(after / before, as speed: above 1 is faster) and their range, so a drift of the machine's
+speed during the run cancels out pair by pair. A refactor "keeps speed"
 when no row's median ratio is below 0.95.
 """
 
@@ -108,7 +109,28 @@ def vector(tree: str, cpu: str | None, steps: int) -> dict[str, float]:
     }
 
 
-BENCHES = {"engine": engine, "rl": rl, "server_views": server_views, "vector": vector}
+def observation(tree: str, cpu: str | None, games: int) -> dict[str, float]:
+    """``observation(viewer)`` and ``seat_view`` calls per CPU millisecond, per variant and
+    engine (``bench_observation.py``, 4 seats, ``games`` games; it uses the public API only, so
+    a copy of it serves an older tree that lacks it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "observation.json"
+        run(tree, "bench_observation.py", ["--games", str(games), "--json", str(out)], cpu)
+        data = json.loads(out.read_text())
+    return {
+        f"observation {key} {metric.removesuffix('_us')} per CPU ms": 1000.0 / us
+        for key, row in data.items()
+        for metric, us in row.items()
+    }
+
+
+BENCHES = {
+    "engine": engine,
+    "rl": rl,
+    "server_views": server_views,
+    "vector": vector,
+    "observation": observation,
+}
 
 
 def main() -> None:
@@ -124,6 +146,9 @@ def main() -> None:
     parser.add_argument(
         "--batch-steps", type=int, default=200, help="vector: batch steps (of 1,024 games) per run"
     )
+    parser.add_argument(
+        "--observation-games", type=int, default=6, help="observation: games per run"
+    )
     parser.add_argument("--json", help="also write every figure as JSON")
     args = parser.parse_args()
     cpu = args.cpu or None
@@ -132,6 +157,7 @@ def main() -> None:
         "rl": args.steps,
         "server_views": args.tables,
         "vector": args.batch_steps,
+        "observation": args.observation_games,
     }
     names = [n for n in args.benches.split(",") if n]
     for name in names:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import typing
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -62,3 +64,45 @@ def test_observations_refuse_a_seat_not_at_the_table() -> None:
     game = sabacc.new_game("classic", players=3, seed=1)
     with pytest.raises(IndexError):
         game.observations([0, 3])
+
+
+def _scribble(value: object) -> None:
+    """Change every dict and list inside ``value`` (what a careless caller might do)."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in list(value):
+            _scribble(item)
+        value.append("scribbled")
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@pytest.mark.parametrize("variant", sorted(variant_names()))
+def test_each_observation_call_gives_objects_of_its_own(variant: str, engine: str) -> None:
+    """Observations of one state asked one by one share nothing mutable (the compiled cores keep
+    the seats' public rows per state and hand out copies): changing one, deep inside, changes no
+    other and no later one."""
+    from sabacc.variants.compiled import available
+
+    if engine == "compiled" and not available(variant):
+        pytest.skip("the compiled core is not built")
+    game = sabacc.new_game(variant, players=3, seed=11, engine=typing.cast(Any, engine))
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(200):
+        if game.is_over:
+            break
+        viewers = [None, 0, 1, 2, 0, None]
+        first = [game.observation(v) for v in viewers]
+        texts = [json.dumps(o) for o in first]
+        for obs in first[::2]:
+            _scribble(obs)
+        for viewer, obs, text in zip(viewers[1::2], first[1::2], texts[1::2], strict=True):
+            assert json.dumps(obs) == text
+            assert json.dumps(game.observation(viewer)) == text
+        checked += 1
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    assert checked > 10

@@ -146,3 +146,27 @@ def test_no_observation_is_assembled_outside_the_builder() -> None:
         else:
             offences.extend(_compiled_offences(path))
     assert offences == [], "\n".join(offences)
+
+
+def test_a_compiled_builder_is_built_from_the_current_source() -> None:
+    """``setup.py build_ext`` compiles ``observe.py`` unchanged; the extension then shadows the
+    source, so a build older than the source would run old code: rebuild after editing it."""
+    from sabacc.engine import observe
+
+    built = Path(observe.__file__)
+    source = PACKAGE / "engine" / "observe.py"
+    if built.suffix == ".py":
+        assert built == source
+        return
+    assert built.stat().st_mtime >= source.stat().st_mtime, (
+        f"{built.name} is older than observe.py: run setup.py build_ext --inplace"
+    )
+
+
+def test_the_builder_without_legal_actions_matches_no_actions() -> None:
+    """The legal part of a viewer not to act is ``NO_ACTIONS.to_dict()``, made without the call."""
+    from sabacc.engine.betting import NO_ACTIONS
+    from sabacc.engine.observe import no_legal
+
+    assert no_legal() == NO_ACTIONS.to_dict()
+    assert no_legal() is not no_legal()

@@ -23,8 +23,9 @@ VARIANTS = Path(__file__).resolve().parents[2] / "src" / "sabacc" / "variants"
 def stub_members(stub: str, name: str) -> set[str]:
     """The public members class ``name`` declares in the type stub ``stub`` (a file name in
     ``sabacc/variants``), those of its stub bases included: a base class of the same stub, or
-    one of the stub-only shared bases: ``CoreMembers`` of ``_core_protocol.pyi`` (the members
-    every core includes from ``_core_protocol.pxi``) and ``SpikeFamilyCore`` of
+    one of the stub-only shared bases: ``CoreMembers`` and ``BettingCoreMembers`` of
+    ``_core_protocol.pyi`` (the kernel's members, generic bases named with their type
+    arguments) and ``SpikeFamilyCore`` of
     ``spike_family/_spike_family.pyi`` (what every Spike-family core compiles from
     ``_spike_family.pxi``)."""
     classes: dict[str, ast.ClassDef] = {}
@@ -37,7 +38,11 @@ def stub_members(stub: str, name: str) -> set[str]:
     todo = [name]
     while todo:
         cls = classes[todo.pop()]
-        todo.extend(b.id for b in cls.bases if isinstance(b, ast.Name))
+        for base in cls.bases:
+            if isinstance(base, ast.Subscript):  # a generic base with its type arguments
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in classes:
+                todo.append(base.id)
         for node in cls.body:
             if isinstance(node, ast.FunctionDef):
                 names.add(node.name)

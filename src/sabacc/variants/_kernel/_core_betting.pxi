@@ -35,7 +35,9 @@ from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject
 
 from sabacc.engine.observation import SEAT_STATUSES
-from sabacc.engine.observe import ObservationSnapshot, check_viewer, observe, observe_many
+from sabacc.engine.observe import (
+    ObservationSnapshot, check_viewer, observe, observe_many, public_rows,
+)
 
 cdef class _BettingCore(_CoreBase):
     """A compiled core with betting rounds (not used alone)."""
@@ -332,14 +334,15 @@ cdef class _BettingCore(_CoreBase):
         :meth:`Game.observation` in every state. Raises IndexError for a seat not at this table
         (the reference engine reads a negative seat from the end)."""
         seat = check_viewer(seat, self.st.n)
-        return observe(self.observation_snapshot(), self._game_type.observation_part(), seat)
+        snap = self.observation_snapshot()
+        return observe(snap, self._observation_part(), seat, self._kept_rows(snap))
 
     def observations(self, viewers):
         """``{viewer: observation(viewer)}`` for several viewers at once (as
         :meth:`Game.observations`: the parts every viewer sees alike made once and shared)."""
         n = self.st.n
         wanted = [check_viewer(v, n) for v in viewers]
-        return observe_many(self.observation_snapshot(), self._game_type.observation_part(), wanted)
+        return observe_many(self.observation_snapshot(), self._observation_part(), wanted)
 
     def observation_snapshot(self):
         """This state's :class:`~sabacc.engine.observe.ObservationSnapshot` (equal to the

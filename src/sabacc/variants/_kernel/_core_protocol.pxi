@@ -47,6 +47,10 @@ cdef class _CoreBase:
     # The seat bookkeeping of a custom table (sabacc.engine.seating.Seating), None for a plain
     # game: the same object the reference engine keeps, read by the same functions.
     cdef public object _seating
+    # The spectator's rows of _snap's observations (observe's ``rows``, made at the first
+    # observation of this state and kept: each viewer's then costs copies only); None: not yet.
+    cdef object _rows
+    cdef object _part  # the reference game's ObservationPart (None: not looked up yet)
 
     cdef inline object _cached_snapshot(self):
         """The snapshot made at this state, if one was (None otherwise)."""
@@ -59,7 +63,22 @@ cdef class _CoreBase:
             snap = _table.mark_vacant(snap, self._seating)
         self._snap = snap
         self._snap_at = len(self._acts)
+        self._rows = None
         return snap
+
+    cdef object _observation_part(self):
+        """The reference game's :class:`~sabacc.engine.observe.ObservationPart`."""
+        part = self._part
+        if part is None:
+            part = self._part = self._game_type.observation_part()
+        return part
+
+    cdef object _kept_rows(self, object snap):
+        """The public rows to pass to ``observe`` with ``snap`` (this state's snapshot)."""
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = public_rows(snap)
+        return rows
 
     #: The reference engine's game class whose rules this core plays (its options type and
     #: VariantInfo come with it): the core's public class sets them.

@@ -4,7 +4,7 @@ sabacc.variants.compiled)."""
 from typing import Any
 
 from sabacc.core.actions import Action
-from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeOptions
+from sabacc.variants.corellian_spike.rules import SpikeGame, SpikeObservation, SpikeOptions
 from sabacc.variants.spike_family._spike_family import SEAT_STATUSES as SEAT_STATUSES
 from sabacc.variants.spike_family._spike_family import SpikeFamilyCore as SpikeFamilyCore
 from sabacc.variants.spike_family._spike_family import rng_sample as rng_sample
@@ -13,7 +13,7 @@ from sabacc.variants.spike_family._spike_family import shuffle_sample as shuffle
 from sabacc.variants.spike_family._spike_family import spike_strength as spike_strength
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 
-class SpikeCore(SpikeFamilyCore):
+class SpikeCore(SpikeFamilyCore[SpikeOptions, SpikeObservation]):
     @staticmethod
     def from_game(game: SpikeGame) -> SpikeCore: ...
     @staticmethod

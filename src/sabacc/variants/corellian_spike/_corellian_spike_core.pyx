@@ -151,7 +151,7 @@ cdef tuple r_part(_BettingCore self):
     cdef State* st = &self.st
     cdef int i
     return (
-        st.round, self.o.rounds, tuple([_CARDS[st.discard[i]] for i in range(st.ndiscard)]),
+        st.round, self.o.rounds, tuple([_CODES[st.discard[i]] for i in range(st.ndiscard)]),
         st.ndraw, st.nmuck, (st.d1, st.d2) if st.d1 else None,
     )
 

@@ -77,13 +77,14 @@ class SpikeObservation(Observation, SpikePart):
 
 def spike_extra(snap: ObservationSnapshot, seat: int | None) -> SpikePart:
     """Corellian Spike's keys of an observation, from the snapshot's ``part``: ``(round,
-    rounds, discard pile, draw pile size, muck size, last dice)`` (both engines fill it)."""
+    rounds, discard pile's codes, draw pile size, muck size, last dice)`` (both engines fill
+    it)."""
     rnd, rounds, discard, draw, muck, dice = snap.part
     return {
         "round": rnd,
         "rounds": rounds,
-        "discard_top": discard[-1].code if discard else None,
-        "discard_pile": [c.code for c in discard],
+        "discard_top": discard[-1] if discard else None,
+        "discard_pile": list(discard),
         "draw_pile": draw,
         "mucked": muck,
         "dice": list(dice) if dice else None,
@@ -463,13 +464,13 @@ class SpikeGame(Game):
 
     # ------------------------------------------------------------------ observation
     def _observation_values(self) -> tuple[Any, ...]:
-        """:func:`spike_extra`'s values: ``(round, rounds, discard pile, draw pile size, muck
-        size, last dice)`` (the compiled core fills the same)."""
+        """:func:`spike_extra`'s values: ``(round, rounds, discard pile's codes, draw pile size,
+        muck size, last dice)`` (the compiled core fills the same)."""
         dice = self.last_dice
         return (
             self.round,
             self._rounds(),
-            tuple(self.discard),
+            tuple([c.code for c in self.discard]),
             len(self.draw),
             len(self.muck),
             tuple(dice) if dice else None,

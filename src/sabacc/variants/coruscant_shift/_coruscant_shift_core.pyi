@@ -1,9 +1,6 @@
 """Type stub of the compiled Coruscant Shift core (see _coruscant_shift_core.pyx and
 sabacc.variants.compiled)."""
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from sabacc.variants.coruscant_shift.rules import (
     CoruscantGame,
     CoruscantObservation,
@@ -20,18 +17,7 @@ from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 def keep_cache_info() -> tuple[int, int, int, int]: ...
 def keep_cache_clear() -> None: ...
 
-class CoruscantCore(SpikeFamilyCore):
-    options: CoruscantOptions  # type: ignore[assignment]
-    def __init__(
-        self,
-        options: CoruscantOptions | Mapping[str, Any] | None = None,
-        *,
-        seed: int | None = None,
-        players: int | Sequence[str] = 4,
-        log: bool = False,
-        stacks: Sequence[int] | None = None,
-        pause_between_hands: bool = False,
-    ) -> None: ...
+class CoruscantCore(SpikeFamilyCore[CoruscantOptions, CoruscantObservation]):
     @property
     def kept_n(self) -> list[int]: ...
     @property
@@ -42,7 +28,6 @@ class CoruscantCore(SpikeFamilyCore):
     def selection(self) -> int: ...
     @property
     def hand_ante(self) -> int: ...
-    def observation(self, seat: int | None) -> CoruscantObservation: ...
     @staticmethod
     def from_game(game: CoruscantGame) -> CoruscantCore: ...
     @staticmethod

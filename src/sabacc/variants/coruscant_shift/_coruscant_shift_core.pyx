@@ -455,7 +455,7 @@ cdef tuple r_part(_BettingCore self):
     cdef int s, i
     return (
         st.round, st.target, _SUIT_NAMES[st.suit], tuple([st.kept_n[s] for s in range(st.n)]),
-        st.ndraw, st.nmuck, tuple([_CARDS[st.discard[i]] for i in range(st.ndiscard)]),
+        st.ndraw, st.nmuck, tuple([_CODES[st.discard[i]] for i in range(st.ndiscard)]),
     )
 
 cdef inline object r_view_kind(object action):

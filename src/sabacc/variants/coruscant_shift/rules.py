@@ -37,7 +37,7 @@ from sabacc.engine.betting import Legal
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation, OwnHandObservation
-from sabacc.engine.observe import ObservationSnapshot, own_hand
+from sabacc.engine.observe import ObservationSnapshot, ValueMemo, own_hand
 from sabacc.engine.variant import BLIND_DRAW, SPLIT, LevelPlan, Pile, PotRule, VariantInfo
 from sabacc.variants.corellian_spike.rules import SPIKE_FIELDS, SpikeGame
 from sabacc.variants.coruscant_shift.actions import KEEP_KIND, Keep, keep_action
@@ -214,10 +214,15 @@ def coruscant_extra(snap: ObservationSnapshot, seat: int | None) -> CoruscantPar
         "kept": [c.code for c in snap.hands[seat][: kept_n[seat]]] if seat is not None else [],
         "draw_pile": draw,
         "mucked": muck,
-        "discard_top": discard[-1].code if discard else None,
-        "discard_pile": [c.code for c in discard],
+        "discard_top": discard[-1] if discard else None,
+        "discard_pile": list(discard),
         "dice": None,
     }
+
+
+#: The values :func:`coruscant_you` worked out (a pure function of the options, the valued
+#: cards, the target and its suit).
+_VALUES = ValueMemo()
 
 
 def coruscant_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
@@ -227,9 +232,17 @@ def coruscant_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     valued = cards[: kept_n[seat]] if kept_n[seat] else cards  # a junked hand keeps its count
     if not kept_n[seat] and not cards:
         return own_hand(cards, None)
-    if target is None:
-        return own_hand(cards, evaluate(snap.options, list(valued)))
-    return own_hand(cards, evaluate_target(valued, target, suit))
+    options = snap.options
+    key = (tuple([c.id for c in valued]), target, suit)
+    value = _VALUES.get(options, key)
+    if value is None:
+        made = (
+            evaluate(options, list(valued))
+            if target is None
+            else evaluate_target(valued, target, suit)
+        )
+        value = _VALUES.put(options, key, made)
+    return own_hand(cards, value)
 
 
 class CoruscantGame(SpikeGame):
@@ -453,7 +466,7 @@ class CoruscantGame(SpikeGame):
 
     def _observation_values(self) -> tuple[Any, ...]:
         """:func:`coruscant_extra`'s values: ``(round, target, target suit, kept counts, draw
-        pile size, muck size, discard pile)``."""
+        pile size, muck size, discard pile's codes)``."""
         return (
             self.round,
             self.target,
@@ -461,7 +474,7 @@ class CoruscantGame(SpikeGame):
             tuple(self.kept_n),
             len(self.draw),
             len(self.muck),
-            tuple(self.discard),
+            tuple([c.code for c in self.discard]),
         )
 
     def _view_extra(self, seat: int) -> tuple[Any, ...]:

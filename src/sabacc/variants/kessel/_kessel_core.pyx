@@ -35,8 +35,10 @@ from sabacc.engine.game import (
     HISTORY_FORMAT, HISTORY_VERSION, GameOutcome, HandResult, PotResult, illegal_message,
     resolve_seed, seat_number,
 )
-from sabacc.engine.observe import ObservationSnapshot, check_viewer, observe, observe_many
-from sabacc.variants.kessel.rules import KesselGame, KesselOptions, kessel_part
+from sabacc.engine.observe import (
+    ObservationSnapshot, check_viewer, observe, observe_many, public_rows,
+)
+from sabacc.variants.kessel.rules import KesselGame, KesselOptions, kessel_part, own_value
 from sabacc.variants.kessel.actions import (
     DISCARD_DRAWN, DRAWS, DRAW_SOURCES, IMPOSTOR_CHOICES, KEEP, PRIME_CHOICES, Draw, PlayToken,
     parse_kessel_action, token_action,
@@ -1114,6 +1116,12 @@ cdef class KesselCore(_CoreBase):
     def seen(self):
         return [self._mask_set(self.st.seen[s]) for s in range(self.st.n)]
 
+    cdef tuple _codes(self, int p):
+        """The codes of pile ``p``'s cards, bottom first."""
+        cdef int i
+        cards = self._cards
+        return tuple([cards[self.st.pile[p][i]].code for i in range(self.st.plen[p])])
+
     cdef list _pile(self, int p):
         cdef int i
         cards = self._cards
@@ -1325,8 +1333,7 @@ cdef class KesselCore(_CoreBase):
         cards = self._cards
         r = st.rules
         return (
-            st.turn, self.o.turns, tuple(self._pile(P_SAND_DISCARD)),
-            tuple(self._pile(P_BLOOD_DISCARD)), st.plen[P_SAND_DRAW], st.plen[P_BLOOD_DRAW],
+            st.turn, self.o.turns, self._codes(P_SAND_DISCARD), self._codes(P_BLOOD_DISCARD), st.plen[P_SAND_DRAW], st.plen[P_BLOOD_DRAW],
             None if st.drawn < 0 else cards[st.drawn],
             None if st.drawn_from < 0 else DRAW_SOURCES[st.drawn_from],
             None if st.to_act < 0 else st.to_act, bool(st.free_draw),
@@ -1359,13 +1366,14 @@ cdef class KesselCore(_CoreBase):
         """The reference engine's observation (KesselGame.observation): the one builder's
         (:func:`sabacc.engine.observe.observe`) from :meth:`observation_snapshot`."""
         seat = check_viewer(seat, self.st.n)
-        return observe(self.observation_snapshot(), KesselGame.observation_part(), seat)
+        snap = self.observation_snapshot()
+        return observe(snap, self._observation_part(), seat, self._kept_rows(snap))
 
     def observations(self, viewers):
         """``{viewer: observation(viewer)}`` for several viewers (as Game.observations)."""
         n = self.st.n
         wanted = [check_viewer(v, n) for v in viewers]
-        return observe_many(self.observation_snapshot(), KesselGame.observation_part(), wanted)
+        return observe_many(self.observation_snapshot(), self._observation_part(), wanted)
 
     def observation_snapshot(self):
         """This state's :class:`~sabacc.engine.observe.ObservationSnapshot`, equal to the
@@ -1398,6 +1406,15 @@ cdef class KesselCore(_CoreBase):
             self.outcome if st.over else None, self._values(),
         ))
 
+    cdef object _seat_part(self, int seat):
+        """``kessel_part`` for ``seat``: from this state's snapshot when one was made (a table
+        asks the observations and the seat views of one state), else from the C state."""
+        snap = self._cached_snapshot()
+        if snap is not None:
+            return kessel_part(snap.part, snap.hands, snap.dealer, snap.phase, seat)
+        return kessel_part(self._values(), self.hands, self.st.dealer, _PHASES[self.st.phase],
+                           seat)
+
     def seat_view(self, int seat):
         """What :meth:`observation` shows ``seat`` for the RL encoder (Game.seat_view)."""
         cdef int n = self.st.n, k, s, status
@@ -1421,7 +1438,7 @@ cdef class KesselCore(_CoreBase):
                 bytes([c.id for c in known]) if known else b"",
             ))
         own = self._hand(seat)
-        total = self.evaluate(own).total if len(own) == 2 else 0
+        total = own_value(own, self.rules, tuple(self.chosen.items())).total if len(own) == 2 else 0
         return (
             _PHASES[self.st.phase],
             self.pot_total(),
@@ -1431,11 +1448,7 @@ cdef class KesselCore(_CoreBase):
             bytes([c.id for c in own]),
             total,
             tuple(rows),
-            kessel_extra(
-                kessel_part(self._values(), self.hands, self.st.dealer,
-                            _PHASES[self.st.phase], seat),
-                seat, n,
-            ),
+            kessel_extra(self._seat_part(seat), seat, n),
         )
 
     def full_state(self):

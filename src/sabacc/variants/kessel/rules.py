@@ -49,7 +49,7 @@ from sabacc.engine.betting import Legal, Pot
 from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.game import Game, PotResult
 from sabacc.engine.observation import Observation, OwnHandObservation, SeatStatus
-from sabacc.engine.observe import ObservationSnapshot, own_hand
+from sabacc.engine.observe import ObservationSnapshot, ValueMemo, own_hand
 from sabacc.engine.variant import LevelPlan, Pile, PotRule, VariantInfo
 from sabacc.variants.kessel.actions import (
     DISCARD_DRAWN,
@@ -176,11 +176,11 @@ def kessel_part(
         "turn": turn,
         "turns": turns,
         "starting_player": dealer,
-        "sand_discard": sand_pile[-1].code if sand_pile else None,
-        "blood_discard": blood_pile[-1].code if blood_pile else None,
+        "sand_discard": sand_pile[-1] if sand_pile else None,
+        "blood_discard": blood_pile[-1] if blood_pile else None,
         # Every card on the discard piles went there face up: all of them are public.
-        "sand_discard_pile": [c.code for c in sand_pile],
-        "blood_discard_pile": [c.code for c in blood_pile],
+        "sand_discard_pile": list(sand_pile),
+        "blood_discard_pile": list(blood_pile),
         "draw_sizes": [sand_draw, blood_draw],
         "sand_draw": sand_draw,  # face down: only the count
         "blood_draw": blood_draw,
@@ -218,6 +218,29 @@ def kessel_obs_extra(snap: ObservationSnapshot, seat: int | None) -> KesselPart:
     return kessel_part(snap.part, snap.hands, snap.dealer, snap.phase, seat)
 
 
+#: The values the observations' ``you`` and the seat views worked out (a pure function of the
+#: cards, the round's rules and the dice chosen for them; the options enter only through the
+#: deck, which the cards' codes name).
+_VALUES = ValueMemo()
+
+
+def own_value(cards: Sequence[Card], rules: Rules, chosen: Sequence[tuple[int, int]]) -> HandValue:
+    """:func:`hand_value` of ``cards`` under ``rules`` and the Impostor choices ``chosen``
+    (``(card id, die)`` pairs), remembered."""
+    ids = tuple([c.id for c in cards])
+    # The codes too: which card an id names depends on the deck (the options' Impostors, Sylops).
+    key = (
+        ids,
+        tuple([c.code for c in cards]),
+        rules,
+        tuple([p for p in chosen if p[0] in ids]) if chosen else (),
+    )
+    value = _VALUES.get(None, key)
+    if value is None:
+        value = _VALUES.put(None, key, hand_value(list(cards), rules, dict(chosen)))
+    return value
+
+
 def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     """The viewer's hand under this round's rules and Impostor choices: a two-card hand's
     ``total`` is its value's (the difference, 0 for a Sabacc), not the cards' sum."""
@@ -225,7 +248,7 @@ def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     if not cards:
         return own_hand(cards, None)
     part = snap.part
-    value = hand_value(list(cards), part[10], dict(part[13]))
+    value = own_value(cards, part[10], part[13])
     own = own_hand(cards, value)
     if len(cards) == 2:
         own["total"] = value.total
@@ -804,7 +827,9 @@ class KesselGame(Game):
         difference, not a sum of card values)."""
         view = super().seat_view(seat)
         hand = self.hands[seat]
-        total = self.evaluate(hand).total if len(hand) == 2 else 0
+        total = (
+            own_value(hand, self.rules, tuple(self.chosen.items())).total if len(hand) == 2 else 0
+        )
         return (*view[:6], total, *view[7:])
 
     def _bet_structure(self) -> str:
@@ -824,7 +849,8 @@ class KesselGame(Game):
         return tuple([frozenset(k) for k in self.seen]) if any(self.seen) else ()
 
     def _observation_values(self) -> tuple[Any, ...]:
-        """:func:`kessel_part`'s values: ``(turn, turns, Sand discard pile, Blood discard pile,
+        """:func:`kessel_part`'s values: ``(turn, turns, Sand discard pile, Blood discard pile (the
+        piles' codes),
         Sand draw size, Blood draw size, drawn card, where from, seat to act, free draw, rules,
         dice, order, Impostor choices (id, value) by id, chips lost, tokens left, tokens used,
         stood, immune, embargoed)``."""
@@ -833,8 +859,8 @@ class KesselGame(Game):
         return (
             self.turn,
             self.options.turns,
-            tuple(self.sand_discard),
-            tuple(self.blood_discard),
+            tuple([c.code for c in self.sand_discard]),
+            tuple([c.code for c in self.blood_discard]),
             len(self.sand_draw),
             len(self.blood_draw),
             self.drawn[0] if self.drawn else None,

@@ -1,9 +1,6 @@
 """Type stub of the compiled Surabat Cycle core (see _surabat_cycle_core.pyx and
 sabacc.variants.compiled)."""
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from sabacc.core.cards import Card
 from sabacc.variants.spike_family._spike_family import SEAT_STATUSES as SEAT_STATUSES
 from sabacc.variants.spike_family._spike_family import SpikeFamilyCore as SpikeFamilyCore
@@ -14,18 +11,7 @@ from sabacc.variants.spike_family._spike_family import spike_strength as spike_s
 from sabacc.variants.spike_family.snapshot import SpikeSnapshot
 from sabacc.variants.surabat_cycle.rules import SurabatGame, SurabatObservation, SurabatOptions
 
-class SurabatCore(SpikeFamilyCore):
-    options: SurabatOptions
-    def __init__(
-        self,
-        options: SurabatOptions | Mapping[str, Any] | None = None,
-        *,
-        seed: int | None = None,
-        players: int | Sequence[str] = 4,
-        log: bool = False,
-        stacks: Sequence[int] | None = None,
-        pause_between_hands: bool = False,
-    ) -> None: ...
+class SurabatCore(SpikeFamilyCore[SurabatOptions, SurabatObservation]):
     @property
     def sun(self) -> list[Card]: ...
     @property
@@ -38,7 +24,6 @@ class SurabatCore(SpikeFamilyCore):
     def round_seats(self) -> list[int]: ...
     @property
     def starting_player(self) -> int | None: ...
-    def observation(self, seat: int | None) -> SurabatObservation: ...  # type: ignore[override]
     @staticmethod
     def from_game(game: SurabatGame) -> SurabatCore: ...
     @staticmethod

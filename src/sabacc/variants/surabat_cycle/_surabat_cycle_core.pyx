@@ -297,10 +297,10 @@ cdef tuple r_part(_BettingCore self):
     cdef int i
     return (
         st.round, g_rounds(st, &self.o), None if st.starting < 0 else st.starting,
-        self.o.hand_cap, tuple([_CARDS[st.sun[i]] for i in range(st.nsun)]),
-        tuple([_CARDS[st.moon[i]] for i in range(st.nmoon)]),
+        self.o.hand_cap, tuple([_CODES[st.sun[i]] for i in range(st.nsun)]),
+        tuple([_CODES[st.moon[i]] for i in range(st.nmoon)]),
         tuple([None if st.moon_owner[i] < 0 else st.moon_owner[i] for i in range(st.nmoon)]),
-        tuple([_CARDS[st.discard[i]] for i in range(st.ndiscard)]), st.nmuck, st.ndraw,
+        tuple([_CODES[st.discard[i]] for i in range(st.ndiscard)]), st.nmuck, st.ndraw,
         (st.d1, st.d2) if st.d1 else None,
     )
 

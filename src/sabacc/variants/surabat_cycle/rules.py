@@ -93,18 +93,19 @@ def surabat_extra(snap: ObservationSnapshot, seat: int | None) -> SurabatPart:
     it; :meth:`SurabatGame._observation_values` lists it). A Moon card shows only to the seat
     that put it there (and only while it is still there)."""
     rnd, rounds, starter, cap, sun, moon, owners, discard, muck, draw, dice = snap.part
+    if seat is not None and seat in owners:
+        known = [code if owner == seat else None for code, owner in zip(moon, owners, strict=True)]
+    else:  # the usual case: none of the Moon is the viewer's
+        known = [None] * len(moon)
     return {
         "round": rnd,
         "rounds": rounds,
         "starting_player": starter,
         "hand_cap": cap,
-        "sun": [c.code for c in sun],
+        "sun": list(sun),
         "moon_count": len(moon),
-        "moon_known": [
-            c.code if seat is not None and owner == seat else None
-            for c, owner in zip(moon, owners, strict=True)
-        ],
-        "discard_pile": [c.code for c in discard],
+        "moon_known": known,
+        "discard_pile": list(discard),
         "discard_stack": len(discard) + muck,
         "mucked": muck,
         "draw_pile": draw,
@@ -395,17 +396,18 @@ class SurabatGame(SpikeGame):
 
     def _observation_values(self) -> tuple[Any, ...]:
         """:func:`surabat_extra`'s values: ``(round, rounds, starting player, hand cap, Sun,
-        Moon, Moon owners, discard pile, muck size, draw pile size, last dice)``."""
+        Moon, Moon owners, discard pile, muck size, draw pile size, last dice)``, the cards as
+        their codes."""
         dice = self.last_dice
         return (
             self.round,
             self._rounds(),
             self.starting_player,
             self.options.hand_cap,
-            tuple(self.sun),
-            tuple(self.moon),
+            tuple([c.code for c in self.sun]),
+            tuple([c.code for c in self.moon]),
             tuple(self.moon_owner),
-            tuple(self.discard),
+            tuple([c.code for c in self.discard]),
             len(self.muck),
             len(self.draw),
             tuple(dice) if dice else None,
