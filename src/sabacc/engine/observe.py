@@ -248,7 +248,7 @@ def _of(
     a new one only where its ``known_cards`` differ)."""
     rows, pots, last_hand, outcome = common
     (variant, _, _, hand_no, phase, dealer, current, over, _, _, round_bet, _, _, hands, public,
-     seen, _, _, _, cur_bet, structure, unit, legal, _, _, _) = snap  # fmt: skip
+     seen, _, _, _, cur_bet, structure, unit, legal, _, _, _, _) = snap  # fmt: skip
     seats = list(rows)
     to_call = 0
     if seat is not None:
