@@ -19,6 +19,8 @@ name                the strategy
 ``ref-station``     *calling station*: plays its cards to zero, never bets, never folds, always
                     checks or calls
 ``ref-maniac``      *maniac*: plays its cards to zero, bets or raises the pot whenever it can
+``ref-shover``      *shover*: plays its cards to zero, moves all in (the largest bet or raise it
+                    may) at every betting decision, from the first hand, whatever it holds
 ``ref-tight``       *tight folder*: plays its cards to zero, bets only at zero, folds to any bet
                     unless its total is within 1 of zero
 ``ref-rule``        *the simple rule bot* of issue 19: bet and raise with zero hands, call with a
@@ -241,6 +243,14 @@ def maniac_bet(t: Table, rng: random.Random) -> Action:
     return t.sized(Raise, t.pot) or t.sized(Bet, t.pot) or t.passive()
 
 
+def shover_bet(t: Table, rng: random.Random) -> Action:
+    """All in at every decision: the largest raise, else the largest bet, else call."""
+    amounts = [a.amount for a in t.legal if type(a) in (Raise, Bet) and hasattr(a, "amount")]
+    if amounts:
+        return t.sized(Raise, max(amounts)) or t.sized(Bet, max(amounts)) or t.passive()
+    return t.find(Call) or t.passive()
+
+
 def tight_bet(t: Table, rng: random.Random) -> Action:
     if t.to_call == 0:
         if t.distance == 0:
@@ -274,6 +284,7 @@ REFERENCE: dict[str, tuple[CardRule, BetRule, str]] = {
     "ref-potodds": (draw_to_zero_card, potodds_bet, "call when a rule-of-thumb beats pot odds"),
     "ref-station": (draw_to_zero_card, station_bet, "calling station: never bets, never folds"),
     "ref-maniac": (draw_to_zero_card, maniac_bet, "maniac: bets or raises the pot when it can"),
+    "ref-shover": (draw_to_zero_card, shover_bet, "shover: all in at every betting decision"),
     "ref-tight": (draw_to_zero_card, tight_bet, "tight folder: folds to bets unless near zero"),
     "ref-rule": (minimizer_card, rule_bet, "the simple rule bot of issue 19"),
 }
