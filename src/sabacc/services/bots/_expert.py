@@ -200,6 +200,17 @@ class Params:
     mw_open_floor: float = 0.0
     #: The record's prior: one bet that took the pot in this many.
     mw_prior: float = 3.0
+    #: Above 0: the prior share of *wild* players (who bet or raise, all in, at every decision
+    #: whatever they hold) among fresh opponents. Against each live opponent ``p`` is then the
+    #: mixture ``m q + (1 - m) q^power``, ``m`` the posterior that this seat is wild given the
+    #: aggressive and passive actions counted so far (a wild seat is aggressive always, up to
+    #: ``wild_slip`` a passive action; an ordinary one aggressive ``wild_honest`` of the time),
+    #: so an unknown player's first shove is not believed fully and its cost stays bounded;
+    #: one check or call from it and the posterior collapses to the ordinary model. Only where
+    #: the profile model decides (heads-up). 0: off.
+    wild_prior: float = 0.0
+    wild_honest: float = 0.25
+    wild_slip: float = 0.05
     #: Above 0: ``table_max`` compares the most players the game has had (not those left), so
     #: a game that started multi-way keeps ``sharp``'s model when eliminations leave two.
     mw_widest: float = 0.0
@@ -412,8 +423,25 @@ class SharpBot:
             power = 1.0 + min(self.params.cap, extra)
             if self.params.mw_passive != 1.0:
                 power = multiway.passive_power(power, aggr, len(live), self.params.mw_passive)
-            p *= q**power
+            m = self.wild_share(seat) if aggr and profiled else 0.0
+            p *= m * q + (1.0 - m) * q**power
         return p, live
+
+    def wild_share(self, seat: int) -> float:
+        """The posterior that this opponent is a wild player (``Params.wild_prior``): Bayes
+        over its counted actions beyond the prior's, each aggressive one as likely from a wild
+        player as ever, each passive one ``wild_slip`` as likely."""
+        prm = self.params
+        if prm.wild_prior <= 0:
+            return 0.0
+        seen = self.seen.get(seat, Seen())
+        fresh = Seen()
+        aggressive = max(0.0, seen.aggressive - fresh.aggressive)
+        passive = max(0.0, (seen.total - seen.aggressive) - (fresh.total - fresh.aggressive))
+        wild = prm.wild_prior * prm.wild_slip**passive
+        honest = (1.0 - prm.wild_prior) * prm.wild_honest**aggressive
+        honest *= (1.0 - prm.wild_honest) ** passive
+        return float(wild / (wild + honest))
 
     def bet_credibility(self, seat: int) -> tuple[float, float]:
         """The profile model's credibility of this opponent's bets and of its raises (1: as
@@ -592,7 +620,7 @@ def register_constants(name: str, constants: Params) -> None:
 #: ``sharp`` with the steal), measured stronger than ``sharp`` there; the steal needs two
 #: opponents in, and the bet sizes are read heads-up only, so ``wily`` is move for move the
 #: heads-up bot its proof played at two seats and ``canny`` at three or more (tested).
-WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, **STEAL)
+WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, wild_prior=0.3, **STEAL)
 
 
 register_constants("wily", WILY)
