@@ -19,6 +19,10 @@ decides from its observation only:
   raise, call, check, junk), from the ``last_action`` of the seats in each observation, across
   the hands of a game, with a prior of a few ordinary actions. From them: how often the seat is
   aggressive (credibility of its bets) and how often it folds (room for bluffs).
+  Heads-up, the prior also holds a share of *wild* players who bet or raise all in whatever
+  they hold (``Params.wild_prior``): against a fresh aggressor ``p`` is a mixture of the
+  narrowed and the unnarrowed chance, weighted by the posterior that it is wild, so an unknown
+  shover's first all-in is not believed fully (issue 36); a check or call from it ends that.
 * **Betting.** Value bets and raises sized to the pot when ``p`` (against every live opponent)
   is high, thinner against players who rarely fold; calls when ``p`` beats the pot odds by a
   margin; junks otherwise. Bluffs only against players seen folding often, never against a
