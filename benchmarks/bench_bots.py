@@ -105,6 +105,7 @@ REFERENCE_OPPONENTS = (
     "ref-maniac",
     "ref-tight",
     "ref-rule",
+    "ref-shover",
 )
 
 

@@ -19,6 +19,10 @@ name                the strategy
 ``ref-station``     *calling station*: plays its cards to zero, never bets, never folds, always
                     checks or calls
 ``ref-maniac``      *maniac*: plays its cards to zero, bets or raises the pot whenever it can
+``ref-shover``      *shover*: plays its cards to zero, moves all in (the largest bet or raise it
+                    may) at every betting decision, from the first hand, whatever it holds;
+                    the only one that plays every variant (its cards at random where there is
+                    no total to aim at): a test of any bot's first-hand defence
 ``ref-tight``       *tight folder*: plays its cards to zero, bets only at zero, folds to any bet
                     unless its total is within 1 of zero
 ``ref-rule``        *the simple rule bot* of issue 19: bet and raise with zero hands, call with a
@@ -27,7 +31,8 @@ name                the strategy
 
 The "distance from zero" they aim at is the variant's :meth:`BotModel.target_total` (0 in the
 Spike family: Corellian Spike and Surabat Cycle). In a variant without such a target they refuse
-to play, with an :class:`~sabacc.core.errors.OptionError`, instead of playing nonsense.
+to play, with an :class:`~sabacc.core.errors.OptionError`, instead of playing nonsense
+(``ref-shover`` excepted: its betting needs no target).
 """
 
 from __future__ import annotations
@@ -241,6 +246,23 @@ def maniac_bet(t: Table, rng: random.Random) -> Action:
     return t.sized(Raise, t.pot) or t.sized(Bet, t.pot) or t.passive()
 
 
+def shove(legal: Sequence[Action]) -> Action | None:
+    """All in: the largest raise, else the largest bet, else a call, else a check; None when
+    the decision is not a betting one."""
+    for kind in (Raise, Bet):
+        sized = [a for a in legal if type(a) is kind]
+        if sized:
+            return max(sized, key=lambda a: getattr(a, "amount", 0))
+    return next((a for a in legal if type(a) is Call), None) or next(
+        (a for a in legal if type(a) is Check), None
+    )
+
+
+def shover_bet(t: Table, rng: random.Random) -> Action:
+    """All in at every decision (:func:`shove`)."""
+    return shove(t.legal) or t.passive()
+
+
 def tight_bet(t: Table, rng: random.Random) -> Action:
     if t.to_call == 0:
         if t.distance == 0:
@@ -274,6 +296,7 @@ REFERENCE: dict[str, tuple[CardRule, BetRule, str]] = {
     "ref-potodds": (draw_to_zero_card, potodds_bet, "call when a rule-of-thumb beats pot odds"),
     "ref-station": (draw_to_zero_card, station_bet, "calling station: never bets, never folds"),
     "ref-maniac": (draw_to_zero_card, maniac_bet, "maniac: bets or raises the pot when it can"),
+    "ref-shover": (draw_to_zero_card, shover_bet, "shover: all in at every betting decision"),
     "ref-tight": (draw_to_zero_card, tight_bet, "tight folder: folds to bets unless near zero"),
     "ref-rule": (minimizer_card, rule_bet, "the simple rule bot of issue 19"),
 }
@@ -293,6 +316,13 @@ class ReferenceBot:
         check_turn(observation, legal)
         if len(legal) == 1:
             return legal[0]
+        if (
+            self.name == "ref-shover"
+            and lookup(str(observation.get("variant"))).bot.target_total(observation) is None
+        ):
+            # No total to aim at: shove whenever betting, play the cards at random (never junk).
+            cards = [a for a in legal if type(a) is not Junk]
+            return shove(legal) or self.rng.choice(cards or list(legal))
         t = Table(observation, legal)
         if t.betting:
             return self._bet(t, self.rng)

@@ -166,3 +166,28 @@ def test_a_table_of_reference_bots_keeps_credits_zero_sum(
         assert game.is_legal(action)
         game.apply(action, seat=seat)
     assert sum(game.payoffs) + game.house == 0
+
+
+def test_the_shover_moves_all_in_at_every_betting_decision() -> None:
+    shoves = 0
+    for _obs, legal, action in many("ref-shover", hands=30):
+        sizes = [a.amount for a in legal if type(a) in (Bet, Raise) and hasattr(a, "amount")]
+        if sizes:
+            assert type(action) in (Bet, Raise) and getattr(action, "amount", None) == max(sizes)
+            shoves += 1
+        else:
+            assert type(action) is not Junk
+    assert shoves > 20
+
+
+@pytest.mark.parametrize("variant", ["classic", "coruscant_shift", "kessel"])
+def test_the_shover_plays_every_variant_and_shoves_where_there_is_betting(variant: str) -> None:
+    shoves = 0
+    for seed in range(6):
+        for _obs, legal, action in decisions("ref-shover", variant, seed, others="heuristic"):
+            assert type(action) is not Junk
+            sizes = [a.amount for a in legal if type(a) in (Bet, Raise) and hasattr(a, "amount")]
+            if sizes:
+                assert getattr(action, "amount", None) == max(sizes)
+                shoves += 1
+    assert shoves > 0 or variant == "kessel"  # Kessel Sabacc has no betting

@@ -19,6 +19,10 @@ decides from its observation only:
   raise, call, check, junk), from the ``last_action`` of the seats in each observation, across
   the hands of a game, with a prior of a few ordinary actions. From them: how often the seat is
   aggressive (credibility of its bets) and how often it folds (room for bluffs).
+  Heads-up, the prior also holds a share of *wild* players who bet or raise all in whatever
+  they hold (``Params.wild_prior``): against a fresh aggressor ``p`` is a mixture of the
+  narrowed and the unnarrowed chance, weighted by the posterior that it is wild, so an unknown
+  shover's first all-in is not believed fully (issue 36); a check or call from it ends that.
 * **Betting.** Value bets and raises sized to the pot when ``p`` (against every live opponent)
   is high, thinner against players who rarely fold; calls when ``p`` beats the pot odds by a
   margin; junks otherwise. Bluffs only against players seen folding often, never against a
@@ -200,6 +204,17 @@ class Params:
     mw_open_floor: float = 0.0
     #: The record's prior: one bet that took the pot in this many.
     mw_prior: float = 3.0
+    #: Above 0: the prior share of *wild* players (who bet or raise, all in, at every decision
+    #: whatever they hold) among fresh opponents. Against each live opponent ``p`` is then the
+    #: mixture ``m q + (1 - m) q^power``, ``m`` the posterior that this seat is wild given the
+    #: aggressive and passive actions counted so far (a wild seat is aggressive always, up to
+    #: ``wild_slip`` a passive action; an ordinary one aggressive ``wild_honest`` of the time),
+    #: so an unknown player's first shove is not believed fully and its cost stays bounded;
+    #: one check or call from it and the posterior collapses to the ordinary model. Only where
+    #: the profile model decides (heads-up). 0: off.
+    wild_prior: float = 0.0
+    wild_honest: float = 0.25
+    wild_slip: float = 0.05
     #: Above 0: ``table_max`` compares the most players the game has had (not those left), so
     #: a game that started multi-way keeps ``sharp``'s model when eliminations leave two.
     mw_widest: float = 0.0
@@ -412,8 +427,25 @@ class SharpBot:
             power = 1.0 + min(self.params.cap, extra)
             if self.params.mw_passive != 1.0:
                 power = multiway.passive_power(power, aggr, len(live), self.params.mw_passive)
-            p *= q**power
+            m = self.wild_share(seat) if aggr and profiled else 0.0
+            p *= m * q + (1.0 - m) * q**power
         return p, live
+
+    def wild_share(self, seat: int) -> float:
+        """The posterior that this opponent is a wild player (``Params.wild_prior``): Bayes
+        over its counted actions beyond the prior's, each aggressive one as likely from a wild
+        player as ever, each passive one ``wild_slip`` as likely."""
+        prm = self.params
+        if prm.wild_prior <= 0:
+            return 0.0
+        seen = self.seen.get(seat, Seen())
+        fresh = Seen()
+        aggressive = max(0.0, seen.aggressive - fresh.aggressive)
+        passive = max(0.0, (seen.total - seen.aggressive) - (fresh.total - fresh.aggressive))
+        wild = prm.wild_prior * prm.wild_slip**passive
+        honest = (1.0 - prm.wild_prior) * prm.wild_honest**aggressive
+        honest *= (1.0 - prm.wild_honest) ** passive
+        return float(wild / (wild + honest))
 
     def bet_credibility(self, seat: int) -> tuple[float, float]:
         """The profile model's credibility of this opponent's bets and of its raises (1: as
@@ -592,7 +624,7 @@ def register_constants(name: str, constants: Params) -> None:
 #: ``sharp`` with the steal), measured stronger than ``sharp`` there; the steal needs two
 #: opponents in, and the bet sizes are read heads-up only, so ``wily`` is move for move the
 #: heads-up bot its proof played at two seats and ``canny`` at three or more (tested).
-WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, **STEAL)
+WILY = replace(SHREWD, big_bet=0.7, open_honest=0.25, wild_prior=0.3, **STEAL)
 
 
 register_constants("wily", WILY)
