@@ -219,3 +219,17 @@ def test_openspiel_declares_the_convention() -> None:
     assert zero.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert zero.utility_sum() == 0.0
     pyspiel.random_sim_test(zero, num_sims=2, serialize=False, verbose=False)
+
+
+def test_the_guide_gives_every_variants_observation_size() -> None:
+    """docs/rl.md's formula for the observation length D = a + b*n, for all five variants."""
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    short = {"corellian_spike": "Spike", "surabat_cycle": "Surabat", "classic": "classic"}
+    short |= {"kessel": "Kessel", "coruscant_shift": "Coruscant"}
+    for variant, name in short.items():
+        sizes = [
+            sabacc.apps.rl.env(variant, n).observation_space("player_0")["observation"].shape[0]
+            for n in (2, 4)
+        ]
+        per_seat = (sizes[1] - sizes[0]) // 2
+        assert f"{sizes[0] - 2 * per_seat} + {per_seat}n ({name}" in text, variant
