@@ -8,7 +8,8 @@
 # Environment: PYTHON picks the interpreter that creates the venv (default: python3, then
 # python); SABACC_VENV the venv directory (default: .venv in the repository).
 # The stamp .venv/.sabacc-EXTRA.stamp holds a hash of what an install depends on (pyproject.toml,
-# setup.py, MANIFEST.in, the Cython source); Python source edits need no reinstall (editable).
+# setup.py, MANIFEST.in, the Cython source and its includes); Python source edits need no
+# reinstall (editable).
 
 SABACC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${SABACC_VENV:-$SABACC_ROOT/.venv}"
@@ -33,7 +34,7 @@ _find_python() {
 _install_hash() {
   local files
   files=$(cd "$SABACC_ROOT" && ls pyproject.toml setup.py MANIFEST.in 2>/dev/null
-          find src -name '*.pyx' -o -name '*.pxd' | sort)
+          find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi' | sort)
   {
     "$VENV/bin/python" -c 'import sys; print(sys.version)'
     (cd "$SABACC_ROOT" && cat $files)

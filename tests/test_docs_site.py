@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,3 +36,21 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     api = (tmp_path / "api" / "index.html").read_text()
     assert 'id="sabacc.new_game"' in api, "the API reference was not generated"
     assert (tmp_path / "library" / "index.html").exists()
+    # Every public module the guides point to has its reference page.
+    for page, module in [
+        ("vector", "sabacc.apps.rl.vector.VectorEnv"),
+        ("research", "sabacc.apps.rl.research.ResearchGame"),
+        ("openspiel", "sabacc.apps.rl.openspiel"),
+        ("kessel", "sabacc.variants.kessel"),
+        ("hand_history", "sabacc.services.hand_history.validate"),
+    ]:
+        html = (tmp_path / "api" / page / "index.html").read_text()
+        assert f'id="{module}"' in html, f"api/{page}: {module} is not documented"
+    # No raw Sphinx role (":func:", ":class:"...) is left anywhere in the built site.
+    role = re.compile(r":(?:py:)?(?:func|class|meth|mod|attr|data|exc|obj|const):[<`]")
+    raw = {
+        str(p.relative_to(tmp_path)): len(role.findall(p.read_text()))
+        for p in tmp_path.rglob("*.html")
+        if role.search(p.read_text())
+    }
+    assert raw == {}, f"raw Sphinx roles in the built site: {raw}"

@@ -33,6 +33,7 @@ NOTICE = "installing the pure-Python engine only"
 
 PLAY = """
 import json, sys
+before = set(sys.modules)  # what the interpreter loaded itself (setuptools' .pth hook...)
 import sabacc
 from sabacc.variants import compiled
 assert sabacc.__file__.startswith(sys.prefix), sabacc.__file__   # the installed copy
@@ -44,6 +45,12 @@ for engine in engines:
         game.apply(game.legal_actions()[0])
     payoffs[engine] = list(game.payoffs)
 assert len({json.dumps(p) for p in payoffs.values()}) == 1, payoffs
+# The engine needs no third-party package (the wheel was installed with --no-deps).
+runtime = {"sabacc", "__main__", "cython_runtime"}
+new = {n.split(".")[0] for n in set(sys.modules) - before}
+outside = [m for m in new - set(sys.stdlib_module_names)
+           if m not in runtime and not m.startswith("_cython_")]
+assert outside == [], outside
 print(json.dumps({"version": sabacc.__version__, "compiled": compiled.available()}))
 """
 

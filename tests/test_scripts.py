@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,33 @@ def test_the_scripts_use_the_project_venv(script: str) -> None:
     commands = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
     pip = [c for c in commands if re.search(r"\bpip3?\b", c)]
     assert pip == [], "installs go through sabacc_venv only"
+
+
+def test_the_engine_benchmark_reuses_its_environment_and_build() -> None:
+    """benchmarks/engine.sh installs through sabacc_venv (into .bench-venv), so sabacc and its
+    cores are built on the first run and again only when a build file changes (the test
+    above); its extra holds the reference library."""
+    text = (ROOT / "benchmarks" / "engine.sh").read_text()
+    commands = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    assert 'source "$(dirname "$0")/../scripts/_venv.sh"' in commands
+    assert 'export SABACC_VENV="$PWD/.bench-venv"' in commands
+    assert "sabacc_venv bench-engine" in commands
+    assert [c for c in commands if re.search(r"\bpip3?\b", c)] == []
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    assert any(r.startswith("pokerkit") for r in extras["bench-engine"])
+
+
+def test_a_change_to_a_cython_include_reinstalls(tmp_path: Path) -> None:
+    """The kernel's rules are .pxi includes: changing one must rebuild the cores too."""
+    repo = _project(tmp_path)
+    (repo / "src" / "sabacc" / "_rules.pxi").write_text("# 1\n")
+    bindir, _ = _fake(tmp_path, PEP668)
+    assert _source(repo, bindir).returncode == 0
+    (repo / "src" / "sabacc" / "_rules.pxi").write_text("# 2\n")
+    changed = _source(repo, bindir)
+    assert changed.returncode == 0, changed.stderr
+    assert "== installing sabacc[tui] into .venv" in changed.stderr
 
 
 PLAY_NEW_VARIANT = """

@@ -378,3 +378,17 @@ def test_real_subprocess() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Yee-Haa" in proc.stdout
     assert proc.stderr == ""
+
+
+def test_version() -> None:
+    import platform
+
+    from sabacc.variants import compiled
+
+    res = run("--version")
+    assert res.exit_code == 0, res.stderr
+    line = res.stdout.strip()
+    assert line.startswith(f"sabacc {sabacc.__version__} (Python {platform.python_version()}, ")
+    built = sum(compiled.available(v) for v in sabacc.variant_names())
+    expected = f"compiled cores for {built} of 5 variants)" if built else "pure Python)"
+    assert line.endswith(expected) and len(line.splitlines()) == 1

@@ -51,6 +51,35 @@ def main() -> None:
         sys.exit(2)
 
 
+def _print_version(value: bool) -> None:
+    """``--version``: the version, the Python and which engines are built, then exit."""
+    if not value:
+        return
+    import platform
+
+    from sabacc.variants import compiled
+    from sabacc.variants.registry import variant_names
+
+    names = variant_names()
+    built = sum(1 for name in names if compiled.available(name))
+    engines = f"compiled cores for {built} of {len(names)} variants" if built else "pure Python"
+    typer.echo(f"sabacc {sabacc.__version__} (Python {platform.python_version()}, {engines})")
+    raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    # The options of `sabacc` itself (before any command); the help is the app's.
+    return
+
+
 # ---------------------------------------------------------------------- hand, showdown
 @app.command(context_settings=CARD_ARGS)
 def hand(

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import sabacc
+from sabacc.services import hand_history
 from tests.apps.server.helpers import Client, ServerProcess, finished, play, seat_table
 
 CASES = [
@@ -49,6 +50,7 @@ def test_full_game(
         # Every seat saw the same public outcome, and the stored history replays to it.
         assert all(c.state and c.state["game"]["outcome"] == outcome for c in clients)
         doc = server.get(f"/api/tables/{code}/games/1/history").json()
+        assert hand_history.validate(doc) == [] and doc["meta"]["table"] == code
         replayed = sabacc.replay(doc)
         assert replayed.is_over and list(replayed.stacks) == outcome["stacks"]
         # No credit is created or lost by the server: final stacks plus what the rules make

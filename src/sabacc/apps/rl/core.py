@@ -16,6 +16,16 @@ Episodes (``episode=``):
   and at the end of the game whatever the ``final_pot`` option hands back, so the rewards of an
   episode add up to the seat's game payoff. A seat knocked out (it cannot ante) terminates.
 
+Reward conventions (``reward=``, the same keyword and meaning in every environment of this
+package: PettingZoo, Gymnasium, the vector environment, the research game and OpenSpiel):
+
+* ``"net"`` (default): credits, as the rules move them. A hand's rewards are **not** zero-sum
+  where credits leave the players: a sabacc pot nobody won (it carries over, or is lost with a
+  one-hand episode), Kessel's lost pots and penalties (the house). Their sum is then negative.
+* ``"zero_sum"``: each payment of ``"net"`` minus its mean over the seats, so the rewards of
+  every hand (and of the final hand-back) sum to exactly zero: what leaves the players is
+  charged to every seat alike. Differences between seats, and so every ranking, are unchanged.
+
 Engines (``engine=``): ``"python"`` plays the reference engine (:class:`sabacc.Game`);
 ``"compiled"`` plays on the variant's compiled core (:mod:`sabacc.variants.compiled`: the same
 states for the same seed and actions, several times faster, rewards from its ``hand_nets``);
@@ -48,17 +58,27 @@ from sabacc.variants.compiled import new_compiled_game, resolve_engine
 from sabacc.variants.registry import DEFAULT_VARIANT, lookup, rl_env_name
 
 EPISODES = ("hand", "game")
+#: The reward conventions (``reward=``): see the module docstring.
+REWARDS = ("net", "zero_sum")
 #: What an illegal action index does (``illegal_action=``): see :meth:`TableCore.to_action`.
 ILLEGAL = ("terminate", "fallback", "raise")
+
+
+def check_reward(reward: str) -> None:
+    """:class:`~sabacc.OptionError` unless ``reward`` is one of :data:`REWARDS`."""
+    if reward not in REWARDS:
+        raise OptionError(f"reward={reward!r}: must be one of {', '.join(REWARDS)}")
+
+
+def centred(values: Sequence[float]) -> list[float]:
+    """``values`` less their mean: the ``"zero_sum"`` convention's rewards (they sum to 0)."""
+    mean = sum(values) / len(values)
+    return [v - mean for v in values]
 
 
 class IllegalIndexError(IllegalActionError):
     """An illegal action index under ``illegal_action="terminate"``: the environment that
     catches it ends the episode (nothing was played)."""
-
-
-#: The environments' version, in their names (``sabacc_spike_v1``, ``sabacc/Spike-v1``).
-ENV_VERSION = 1
 
 
 class TableCore:
@@ -74,8 +94,10 @@ class TableCore:
         illegal_action: str = "fallback",
         rotate_seats: bool = True,
         engine: str = "auto",
+        reward: str = "net",
         **options: Any,
     ) -> None:
+        check_reward(reward)
         if episode not in EPISODES:
             raise OptionError(f"episode={episode!r}: must be one of {', '.join(EPISODES)}")
         if illegal_action not in ILLEGAL:
@@ -103,6 +125,8 @@ class TableCore:
         self.options = info.options_type.from_mapping(opts)
         self.n = num_players
         self.episode = episode
+        self.reward = reward
+        self.zero_sum = reward == "zero_sum"
         self.illegal_action = illegal_action
         self.rotate_seats = rotate_seats
         self.table = ActionTable(info, self.options, bet_sizes)
@@ -301,4 +325,6 @@ class TableCore:
                 if extra:
                     rewards[s] += extra
                     paid[s] += extra
+        if self.zero_sum:
+            return centred(rewards)
         return rewards

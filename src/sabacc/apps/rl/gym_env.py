@@ -8,7 +8,8 @@
 
 Spaces, action table, observation vector, episodes and rewards are those of the PettingZoo
 environment (:mod:`sabacc.apps.rl.pz`): an episode is a hand (or a game, ``episode="game"``), the
-reward is the learner's credits won or lost, given when each hand ends. The learner is agent
+reward is the learner's credits won or lost, given when each hand ends (``reward="zero_sum"``:
+less the table's mean, see :mod:`sabacc.apps.rl.core`). The learner is agent
 ``player_0``; seats rotate from episode to episode. Opponents are bot names for
 :func:`sabacc.services.bots.make_bot` (re-seeded from the episode seed at every reset) or bot
 objects;
@@ -29,10 +30,13 @@ PettingZoo environments' convention): ``terminated`` is True, the reward is ``il
 (default -1.0) and ``info["illegal_move"]`` is True; ``"fallback"`` plays the passive action
 instead, ``"raise"`` raises :class:`~sabacc.IllegalActionError`.
 
-Importing :mod:`sabacc.apps.rl` registers one id per variant with Gymnasium, named from the
-variant's RL feature spec: ``sabacc/Spike-v1``, ``sabacc/Surabat-v1`` and ``sabacc/Classic-v1``
-(:data:`ENV_IDS`): ``gymnasium.make("sabacc/Spike-v1", opponents=["heuristic"])``. (The v0 ids,
-which fell back on illegal actions, are gone.)
+One id per variant is registered with Gymnasium, named from the variant's RL feature spec:
+``sabacc/Spike-v1``, ``sabacc/Kessel-v1``, ``sabacc/Surabat-v1``, ``sabacc/Coruscant-v1``,
+``sabacc/Classic-v1`` (:data:`ENV_IDS`), by :mod:`sabacc.apps.gym_plugin`, without importing
+sabacc first: ``gymnasium.make("sabacc.apps.gym_plugin:sabacc/Spike-v1",
+opponents=["heuristic"])`` (or, once :mod:`sabacc.apps.rl` is imported, or with a Gymnasium
+before 1.0 that loads the package's entry point, ``gymnasium.make("sabacc/Spike-v1")``). (The v0
+ids, which fell back on illegal actions, are gone.)
 """
 
 from __future__ import annotations
@@ -43,12 +47,13 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
+from sabacc.apps import gym_plugin
 from sabacc.apps.rl.actions import BetSize
-from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
+from sabacc.apps.rl.core import IllegalIndexError, TableCore
 from sabacc.apps.rl.pz import RENDER_MODES, _spaces, render
 from sabacc.core.errors import OptionError
 from sabacc.services.bots import Bot, decide, make_bot
-from sabacc.variants.registry import DEFAULT_VARIANT, lookup, rl_env_name, variant_names
+from sabacc.variants.registry import DEFAULT_VARIANT
 
 
 class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -69,6 +74,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         rotate_seats: bool = True,
         render_mode: str | None = None,
         engine: str = "auto",
+        reward: str = "net",
         **options: Any,
     ) -> None:
         if not opponents:
@@ -84,6 +90,7 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
             engine=engine,
+            reward=reward,
             **options,
         )
         self.opponent_specs: list[str | Bot] = [opponents[i % len(opponents)] for i in range(n - 1)]
@@ -170,24 +177,6 @@ class SabaccGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return render(self.core, self.render_mode)
 
 
-def _env_id(variant: str) -> str:
-    return f"sabacc/{rl_env_name(lookup(variant)).capitalize()}-v{ENV_VERSION}"
-
-
-#: Gymnasium ids registered by :func:`register_envs`, by variant (every variant with an RL
-#: feature spec).
-ENV_IDS = {name: _env_id(name) for name in variant_names() if lookup(name).rl_spec is not None}
-
-
-def register_envs() -> None:
-    """Register :data:`ENV_IDS` with Gymnasium (idempotent)."""
-    for variant, env_id in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(
-                env_id,
-                entry_point="sabacc.apps.rl.gym_env:SabaccGymEnv",
-                kwargs={"variant": variant},
-            )
-
-
-register_envs()
+#: Gymnasium ids registered by :func:`register_envs`, by variant.
+ENV_IDS = gym_plugin.ENV_IDS
+register_envs = gym_plugin.register_envs

@@ -5,7 +5,9 @@ an RL spec (``python_sabacc_spike``, ``python_sabacc_surabat``, ``python_sabacc_
 ``python_sabacc_coruscant``, ``python_sabacc_kessel``), each a sequential game with explicit
 chance (:mod:`sabacc.apps.rl.research`), information-state and observation strings and tensors
 (``make_py_observer``: public and private parts as OpenSpiel's ``IIGObservationType`` asks),
-terminal rewards in credits. Parameters (``pyspiel.load_game("python_sabacc_spike",
+terminal rewards in credits (the game's payoffs: zero-sum only where every credit goes back to
+the players, unless ``reward="zero_sum"``, the reward conventions of
+:mod:`sabacc.apps.rl.core`). Parameters (``pyspiel.load_game("python_sabacc_spike",
 {"max_value": 2, ...})``):
 
 ============== =========== ================================================================
@@ -23,6 +25,7 @@ terminal rewards in credits. Parameters (``pyspiel.load_game("python_sabacc_spik
 ``collapse``    False       the chance after a hand's last decision as its expected payoff
 ``history``     16          decisions kept in the information-state tensor
 ``options``     ``""``      any other variant options: ``swap_fee=2,true_tie=split``
+``reward``      ``net``     ``zero_sum``: the returns less their mean (always zero-sum)
 ============== =========== ================================================================
 
 Needs ``pip install "sabacc[research]"`` (``open_spiel``); importing this module without it
@@ -62,6 +65,7 @@ _DEFAULTS: dict[str, Any] = {
     "collapse": False,
     "history": 16,
     "options": "",
+    "reward": "net",
 }
 
 
@@ -97,6 +101,7 @@ def research_game(variant: str, params: dict[str, Any]) -> ResearchGame:
         history=int(p["history"]),
         collapse_chance=bool(p["collapse"]),
         rolls=p["rolls"],
+        reward=p["reward"],
         **options,
     )
 
@@ -104,26 +109,32 @@ def research_game(variant: str, params: dict[str, Any]) -> ResearchGame:
 def _game_class(variant: str, short_name: str) -> type[Any]:
     info = lookup(variant)
     probe = ResearchGame(variant, max(2, info.min_players))
-    game_type = pyspiel.GameType(
-        short_name=short_name,
-        long_name=f"sabacc: {info.title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.ZERO_SUM
-            if probe.zero_sum
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=info.max_players,
-        min_num_players=info.min_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(_DEFAULTS),
-    )
+
+    def game_type(zero_sum: bool) -> Any:
+        return pyspiel.GameType(
+            short_name=short_name,
+            long_name=f"sabacc: {info.title}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=(
+                pyspiel.GameType.Utility.ZERO_SUM
+                if zero_sum
+                else pyspiel.GameType.Utility.GENERAL_SUM
+            ),
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=info.max_players,
+            min_num_players=info.min_players,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification=dict(_DEFAULTS),
+        )
+
+    # Registered with the default parameters' utility; a game whose parameters change it
+    # (reward="zero_sum", a final_pot option) says so in its own type.
+    types = {zero_sum: game_type(zero_sum) for zero_sum in (False, True)}
 
     class SabaccGame(pyspiel.Game):  # type: ignore[misc]
         """A sabacc variant as an OpenSpiel game (see the module docstring)."""
@@ -142,7 +153,7 @@ def _game_class(variant: str, short_name: str) -> type[Any]:
                 utility_sum=0.0 if rg.zero_sum else None,
                 max_game_length=100_000,
             )
-            super().__init__(game_type, game_info, params or {})
+            super().__init__(types[rg.zero_sum], game_info, params or {})
 
         def new_initial_state(self) -> SabaccState:
             return SabaccState(self, self.rg.new_state())
@@ -155,7 +166,7 @@ def _game_class(variant: str, short_name: str) -> type[Any]:
             )
 
     SabaccGame.__name__ = SabaccGame.__qualname__ = f"Sabacc_{short_name}"
-    pyspiel.register_game(game_type, SabaccGame)
+    pyspiel.register_game(types[probe.zero_sum], SabaccGame)
     return SabaccGame
 
 

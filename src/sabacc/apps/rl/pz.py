@@ -44,8 +44,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
+from sabacc.apps.gym_plugin import ENV_VERSION
 from sabacc.apps.rl.actions import BetSize
-from sabacc.apps.rl.core import ENV_VERSION, IllegalIndexError, TableCore
+from sabacc.apps.rl.core import IllegalIndexError, TableCore
 from sabacc.core.errors import OptionError
 from sabacc.variants.registry import DEFAULT_VARIANT
 
@@ -122,6 +123,7 @@ class _TableEnv:
         rotate_seats: bool,
         render_mode: str | None,
         engine: str,
+        reward: str,
         options: dict[str, Any],
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -136,6 +138,7 @@ class _TableEnv:
             illegal_action=illegal_action,
             rotate_seats=rotate_seats,
             engine=engine,
+            reward=reward,
             **options,
         )
         self.metadata = {**self.metadata, "name": f"sabacc_{self.core.env_name}_v{ENV_VERSION}"}
@@ -176,6 +179,7 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
         rotate_seats: bool = True,
         render_mode: str | None = None,
         engine: str = "auto",
+        reward: str = "net",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -190,6 +194,7 @@ class raw_env(_TableEnv, AECEnv):  # type: ignore[misc]  # (lower case: the Pett
             rotate_seats=rotate_seats,
             render_mode=render_mode,
             engine=engine,
+            reward=reward,
             options=options,
         )
         n = num_players
@@ -355,6 +360,7 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
         rotate_seats: bool = True,
         render_mode: str | None = None,
         engine: str = "auto",
+        reward: str = "net",
         **options: Any,
     ) -> None:
         self._setup_table(
@@ -368,6 +374,7 @@ class ParallelSabacc(_TableEnv, ParallelEnv):  # type: ignore[misc]
             rotate_seats=rotate_seats,
             render_mode=render_mode,
             engine=engine,
+            reward=reward,
             options=options,
         )
         self.agents: list[str] = []
@@ -469,7 +476,8 @@ def env(variant: str = DEFAULT_VARIANT, num_players: int = 4, **kwargs: Any) -> 
     (the offender's reward under ``"terminate"``, -1.0), ``rotate_seats``, ``render_mode``
     (``"ansi"`` | ``"human"``), ``engine`` (``"auto"`` | ``"python"`` | ``"compiled"``: see
     :mod:`sabacc.apps.rl.core`; ``"auto"`` plays on the variant's compiled core when it has one
-    and it is built), and any option of the variant (``rounds=3``, ``buy_in=200``...).
+    and it is built), ``reward`` (``"net"`` | ``"zero_sum"``: the reward convention, see
+    :mod:`sabacc.apps.rl.core`), and any option of the variant (``rounds=3``, ``buy_in=200``...).
     No PettingZoo wrapper is added: the environment checks its own inputs (an out-of-range or
     illegal index is handled by ``illegal_action``; a dead agent must step with ``None``).
     """

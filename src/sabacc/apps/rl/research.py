@@ -14,9 +14,11 @@ chance mode (:mod:`sabacc.engine.chance`):
 * ``clone()`` and ``resample_from_infostate(player, rng)`` (a state the player cannot tell
   from this one: the hidden cards re-dealt);
 * the **solver sub-game**: by default one hand from fresh stacks, heads-up, zero-sum where the
-  variant's pots all go to the players; ``max_value``/``suits``/``sylops`` play with a part of
-  the deck, ``collapse_chance`` replaces the chance that follows the last decision of a hand by
-  its exact expected payoff (the strategic game is unchanged; the tree is much smaller).
+  variant's pots all go to the players (``reward="zero_sum"``: always, the returns less their
+  mean; the reward conventions of :mod:`sabacc.apps.rl.core`); ``max_value``/``suits``/
+  ``sylops`` play with a part of the deck, ``collapse_chance`` replaces the chance that follows
+  the last decision of a hand by its exact expected payoff (the strategic game is unchanged;
+  the tree is much smaller).
 
 The OpenSpiel adapter (:mod:`sabacc.apps.rl.openspiel`) is a thin layer over this module.
 """
@@ -38,6 +40,7 @@ from sabacc.engine.game import Game
 from sabacc.variants.registry import DEFAULT_VARIANT, lookup
 
 from .actions import ActionTable, BetSize
+from .core import centred, check_reward
 from .features import ObservationEncoder
 
 Vector = npt.NDArray[np.float32]
@@ -85,8 +88,10 @@ class ResearchGame:
         history: int = 16,
         collapse_chance: bool = False,
         rolls: str = "chance",
+        reward: str = "net",
         **options: Any,
     ) -> None:
+        check_reward(reward)
         info = lookup(variant)
         if rolls not in ("chance", "fixed"):
             raise OptionError(f"rolls={rolls!r}: must be 'chance' or 'fixed'")
@@ -117,7 +122,10 @@ class ResearchGame:
         self.encoder = ObservationEncoder(info, self.options, num_players)
         self.history = history
         self.collapse_chance = collapse_chance
-        self.zero_sum = (
+        #: The reward convention (:mod:`sabacc.apps.rl.core`): the returns are the game's
+        #: payoffs (``"net"``) or those less their mean (``"zero_sum"``).
+        self.reward = reward
+        self.zero_sum = reward == "zero_sum" or (
             "final_pot" in names
             and "final_pot" not in unused
             and getattr(self.options, "final_pot", "") == "split"
@@ -307,14 +315,17 @@ class ResearchState:
         return node.labels[outcome] if node is not None else str(outcome)
 
     def returns(self) -> list[float]:
-        """Each seat's net credits (0 before the end)."""
+        """Each seat's net credits (0 before the end), less their mean under the
+        ``"zero_sum"`` reward convention."""
         if self._expected is not None:
-            return list(self._expected)
-        if not self.cg.is_over:
+            values = list(self._expected)
+        elif not self.cg.is_over:
             return [0.0] * self.rg.n
-        game = self.cg.game
-        assert game is not None
-        return [float(x) for x in game.payoffs]
+        else:
+            game = self.cg.game
+            assert game is not None
+            values = [float(x) for x in game.payoffs]
+        return centred(values) if self.rg.reward == "zero_sum" else values
 
     # ------------------------------------------------------------------ information
     def _view_game(self) -> Game | None:

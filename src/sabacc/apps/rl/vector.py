@@ -29,7 +29,8 @@ Arrays (``B = num_envs``, ``n = num_players``, ``A = len(env.table)``,
 * ``rewards`` float32 ``(B, n)``, by seat: each seat's ``net`` when a hand ends (credits won or
   lost in it, antes included), and with ``episode="game"`` also what the ``final_pot`` split
   hands back at the end, so an episode's rewards add up to the seat's payoff (as
-  :class:`~sabacc.apps.rl.core.TableCore`);
+  :class:`~sabacc.apps.rl.core.TableCore`); with ``reward="zero_sum"`` each row less its mean
+  (the reward conventions of :mod:`sabacc.apps.rl.core`);
 * ``terminated`` bool ``(B,)``: the game ended with this step; it has been reset already (auto-
   reset), and ``obs``/``info`` describe the first decision of its next episode; ``truncated``
   is all False (a Spike game always ends);
@@ -57,6 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sabacc.apps.rl.actions import ActionTable, BetSize
+from sabacc.apps.rl.core import check_reward
 from sabacc.apps.rl.features import ObservationEncoder
 from sabacc.core.errors import OptionError
 from sabacc.variants.registry import DEFAULT_VARIANT, lookup
@@ -116,8 +118,10 @@ class VectorEnv:
         episode: str = "hand",
         bet_sizes: Sequence[BetSize] | None = None,
         copy: bool = True,
+        reward: str = "net",
         **options: Any,
     ) -> None:
+        check_reward(reward)
         if episode not in EPISODES:
             raise OptionError(f"episode={episode!r}: must be one of {', '.join(EPISODES)}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -141,6 +145,8 @@ class VectorEnv:
         self.num_players = num_players
         self.episode = episode
         self.copy = copy
+        self.reward = reward
+        self.zero_sum = reward == "zero_sum"
         self.table = ActionTable(info, self.options, bet_sizes)
         self.encoder = ObservationEncoder(info, self.options, num_players)
         enc = self.encoder
@@ -219,6 +225,8 @@ class VectorEnv:
         if acts.shape != (self.num_envs,):
             raise OptionError(f"actions must be {self.num_envs} indices, not shape {acts.shape}")
         self._core.step(acts, self._obs, self._rewards, self._terminated, self._mask, self._player)
+        if self.zero_sum:
+            self._rewards -= self._rewards.mean(axis=1, keepdims=True)
         terminated = self._terminated.view(np.bool_)
         if self.copy:
             return (

@@ -25,6 +25,7 @@ from sabacc.apps.server.messages import event_dicts
 from sabacc.apps.server.table import Table, last_hand_start
 from sabacc.core.errors import HistoryError, SabaccError
 from sabacc.engine.game import Game
+from sabacc.services import hand_history
 from sabacc.services.explain import explain_hand
 from sabacc.services.messages import LANGUAGES
 from sabacc.services.store import ActionSpan, GameRecord, SnapshotRecord, Store
@@ -69,13 +70,14 @@ def game_record(store: Store, table: Table, number: int, actions: bool = True) -
 
 
 def history(store: Store, table: Table, number: int) -> dict[str, Any]:
-    """The replayable history document of a finished game (it holds the seed)."""
+    """The replayable history document of a finished game (it holds the seed), in the
+    hand-history format (:func:`sabacc.services.hand_history.from_record`)."""
     rec = game_record(store, table, number)
     if rec.result is None:
         raise ServerError(
             "game_running", "a game's full history is published when it is over", status=403
         )
-    return rec.history()
+    return hand_history.from_record(rec, table=table.code)
 
 
 class FrameCache:
