@@ -107,7 +107,10 @@ class TableDisplay:
     * ``lost_key``: the observation key counting credits that have left the game (shown beside
       the pots), if the variant has one;
     * ``shown_keys``: observation keys the table already shows elsewhere (the top bar, the
-      piles, the pots), so they are not listed again among the other facts.
+      piles, the pots), so they are not listed again among the other facts;
+    * ``kept_key``: the observation key listing the viewer's kept cards (the first cards of
+      its hand, Coruscant Shift's kept set), marked in the hand; the hand's value (``you.hand``,
+      the kept set's) gives the total shown, not the sum of every card held.
     """
 
     seat_facts: tuple[SeatFact, ...] = ()
@@ -120,6 +123,7 @@ class TableDisplay:
     dice_shift: bool = True
     lost_key: str | None = None
     shown_keys: tuple[str, ...] = ()
+    kept_key: str | None = None
 
     def label(self, action: str, lang: str) -> str | None:
         """The declared label of an action text in ``lang`` (English if untranslated)."""

@@ -32,6 +32,7 @@ from sabacc.apps.tui.view import (
     dice_line,
     hand_label,
     info_parts,
+    kept_cards,
     key_facts,
     phase_said_by,
     pile_counts,
@@ -334,6 +335,7 @@ class TableLayout(TableState):
                 highlight=highlight,
                 numbered=numbered,
                 empty_text=v.text("ui.no_cards"),
+                kept=kept_cards(obs),
             )
             text = you_summary(obs, self.lang)
             if self.show_hints and self.human_turn:

@@ -199,9 +199,11 @@ def card_lines(
     index: int | None = None,
     highlight: bool = False,
     big: bool = False,
+    kept: bool = False,
 ) -> list[Text]:
     """A card drawn in a 7×5 box (``big``: 9×7, the symbol between blank rows; the index, when
-    given, sits in the top border)::
+    given, sits in the top border; a ``kept`` card has a green edge and a ✓ in its bottom
+    border)::
 
     ╭1────╮   ╭1──────╮
     │+7  ●│   │+7    ●│
@@ -220,7 +222,7 @@ def card_lines(
     middle = short_name(name) if name else sym or "·"
     by_suit = suit_style(variant, code)
     style = by_suit[0] if by_suit is not None else card_style(code)
-    edge = "bold yellow" if highlight else "grey62"
+    edge = "bold yellow" if highlight else "bold green" if kept else "grey62"
     inner = CARD_SIZE[big][0] - 2
     top = Text("╭", style=edge)
     if index is not None:
@@ -239,7 +241,8 @@ def card_lines(
         line.append(row[:inner].ljust(inner), style=style)
         line.append("│", style=edge)
         lines.append(line)
-    lines.append(Text("╰" + "─" * inner + "╯", style=edge))
+    bottom = "─" * (inner // 2) + "✓" + "─" * (inner - inner // 2 - 1) if kept else "─" * inner
+    lines.append(Text("╰" + bottom + "╯", style=edge))
     return lines
 
 
@@ -645,19 +648,33 @@ def seat_body(
 
 
 # ---------------------------------------------------------------------- your hand
+def kept_cards(obs: Mapping[str, Any]) -> int:
+    """How many of your cards (the first ones of your hand) are kept, where the variant keeps
+    a set (``TableDisplay.kept_key``: Coruscant Shift); 0 elsewhere."""
+    info = _info(obs)
+    key = info.display.kept_key if info is not None else None
+    kept = obs.get(key) if key else None
+    return len(kept) if isinstance(kept, list) else 0
+
+
 def you_summary(obs: Mapping[str, Any], lang: str = "en") -> Text:
     """Your total and hand name, on one line (a variant whose hand names say it all, Kessel's
-    "difference 2", words ``ui.total`` as blank: no total)."""
+    "difference 2", words ``ui.total`` as blank: no total). The total is your hand's value's
+    (a kept set's, never the cards set aside), with how many cards are kept first."""
     v = words(obs, lang)
     you = obs.get("you") or {}
     if not you.get("cards"):
         return Text(v.text("ui.no_cards"), style="dim")
-    total = int(you.get("total", 0))
     hand = you.get("hand") or {}
+    total = int(hand.get("total", you.get("total", 0)))
     name = str(hand.get("name", ""))
     shown = bool(v.text("ui.total").strip())
-    text = Text(v.text("ui.total") if shown else "")
+    kept = kept_cards(obs)
+    text = Text()
+    if kept:
+        text.append(v.text("ui.kept", n=kept), style="bold green")
     if shown:
+        text.append(v.text("ui.total"))
         text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
     if name and name != str(total):
         if shown:

@@ -269,18 +269,27 @@ function centerHTML(obs, style) {
 export function handHTML(obs, style, previous) {
   if (!obs || !obs.you) return "";
   const you = obs.you;
+  // A variant that keeps a set (TableDisplay.kept_key): its cards come first and are marked.
+  const keptKey = variantInfo(obs.variant)?.display?.kept_key;
+  const kept = keptKey && Array.isArray(obs[keptKey]) ? obs[keptKey].length : 0;
   let cards = you.cards
-    .map((c) => cardHTML(c, style, "lg", previous && !previous.includes(c) ? "deal-in" : ""))
+    .map((c, i) => {
+      const cls = [previous && !previous.includes(c) ? "deal-in" : "", i < kept ? "kept" : ""];
+      return cardHTML(c, style, "lg", cls.join(" ").trim());
+    })
     .join("");
   // A card drawn and not yet kept or discarded (obs.drawn), beside the hand.
   if (obs.drawn?.card) cards += `<span class="drawn">${cardHTML(obs.drawn.card, style, "lg", "drawn-card")}</span>`;
   let name = you.hand ? handName(you.hand.name) : "";
-  if (you.hand && String(you.hand.name) === String(you.total)) name = "";
-  const total = you.total != null ? t("total", { n: formatTotal(you.total, style) }) : "";
+  // The hand's value says the total of what counts (a kept set), not of every card held.
+  const sum = you.hand?.total ?? you.total;
+  if (you.hand && String(you.hand.name) === String(sum)) name = "";
+  const total = sum != null ? t("total", { n: formatTotal(sum, style) }) : "";
+  const keptNote = kept ? `<em class="kept-note">${t("kept_n", { n: kept })}</em> · ` : "";
   const good = you.hand && (you.hand.total === 0 || you.hand.rank <= 2);
   return `<div class="my-hand">
     <div class="hand-cards">${cards || `<span class="muted">—</span>`}</div>
-    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span>${obs.seat != null ? seatFactsHTML(obs, obs.seat, "my-facts") : ""}</div>
+    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${keptNote}${total}</span>${obs.seat != null ? seatFactsHTML(obs, obs.seat, "my-facts") : ""}</div>
   </div>`;
 }
 

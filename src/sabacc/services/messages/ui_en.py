@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "ui.this_hand_net": " · this hand ",
     "ui.bet": "bet {n}",
     "ui.total": "Total ",
+    "ui.kept": "Kept {n} ✓ · ",
     "ui.too_small": (
         "Terminal too small: {width}×{height}.\n"
         "The table needs at least {min_width}×{min_height}: enlarge the window (q quits)."

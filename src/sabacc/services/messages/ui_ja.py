@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "ui.this_hand_net": " · このハンド ",
     "ui.bet": "ベット {n}",
     "ui.total": "合計 ",
+    "ui.kept": "キープ {n} 枚 ✓ · ",
     "ui.too_small": (
         "端末が小さすぎます：{width}×{height}。\n"
         "テーブルには {min_width}×{min_height} 以上が必要です："

@@ -1,0 +1,44 @@
+"""What a newcomer tripped on at the terminal table (issue 35), each case driven with the pilot."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+
+from sabacc.apps.tui import SabaccApp, TableConfig
+from sabacc.apps.tui.widgets import CardsView
+from tests.apps.tui.helpers import keys_now, screen_text, settle
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_coruscant_totals_the_kept_set_and_marks_its_cards(lang: str) -> None:
+    """N2: after keeping one card the total is that card's value (not the five cards' sum)
+    and the kept card is marked in the hand."""
+    config = TableConfig(variant="coruscant_shift", players=2, seed=7, bot_delay=0)
+    app = SabaccApp(config, lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await settle(pilot) == "human"
+        assert "k" in keys_now(app)
+        await pilot.press("k")
+        assert app.table.mode == "subset"
+        await pilot.press("1")
+        await pilot.press("enter")
+        await settle(pilot)
+        game = app.table.game
+        assert game is not None
+        obs = game.observation(0)
+        kept = obs["kept"]
+        assert len(kept) == 1
+        hand = app.table.query_one("#hand", CardsView)
+        assert hand.kept == 1
+        assert hand.codes[0] == kept[0]
+        value = obs["you"]["values"][0]
+        assert sum(obs["you"]["values"]) != value  # the five cards' sum is not the kept total
+        box = app.table.query_one("#you")
+        subtitle = Text.from_markup(str(box.border_subtitle)).plain
+        shown = f"{value:+d}" if value else "0"
+        word = {"en": "Total ", "ja": "合計 "}[lang]
+        assert f"{word}{shown}" in subtitle, subtitle
+        assert {"en": "Kept 1", "ja": "キープ 1 枚"}[lang] in subtitle, subtitle
+        assert "✓" in screen_text(app)

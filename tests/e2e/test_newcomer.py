@@ -1,0 +1,63 @@
+"""What a newcomer tripped on at the web table (issue 35), in headless Chromium against the
+real server, at 1280x800 and on a 390x844 phone, in English and Japanese."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.apps.server.helpers import UNLIMITED, ServerProcess
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser
+
+from tests.e2e.test_browser import _errors, browser
+from tests.e2e.test_table_ux import SETTLED, SIZES, _open_seated
+
+__all__ = ["browser"]  # the Chromium fixture of test_browser, shared
+
+TOTAL = {"en": "Total ", "ja": "合計 "}
+KEPT = {"en": "Kept 1", "ja": "キープ 1 枚"}
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path_factory.mktemp("nc") / "nc.db", extra=list(UNLIMITED))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_coruscant_totals_the_kept_set_and_marks_it(
+    browser: Browser, srv: ServerProcess, size: str, lang: str
+) -> None:
+    """N2: once one card is kept, the total is that card's (not the five cards' sum) and
+    the card wears the kept mark."""
+    created = srv.create(
+        variant="coruscant_shift", seats=["human", "bot:easy"], player_name="Leia", turn_timer=0
+    )
+    ctx = browser.new_context(**SIZES[size])
+    ctx.add_init_script(f"localStorage.setItem('sabacc:lang', '{lang}')")
+    page = _open_seated(ctx, srv, created)
+    errors = _errors(page)
+    try:
+        page.wait_for_selector("#actions .subset .toggle:not(.locked)", timeout=20_000)
+        assert page.locator(".my-hand .card.kept").count() == 0
+        page.click("#actions .subset .toggle:not(.locked) >> nth=0")
+        page.click("#keep-go")
+        page.wait_for_selector(".my-hand .card.kept", timeout=20_000)
+        page.wait_for_function(SETTLED, timeout=10_000)
+        kept = page.locator(".my-hand .card.kept")
+        assert kept.count() == 1
+        first = page.locator(".my-hand .hand-cards .card").first
+        assert "kept" in (first.get_attribute("class") or "")
+        value = first.locator(".pip b").inner_text().strip()
+        hand_value = page.locator(".my-hand .hand-value").inner_text()
+        assert f"{TOTAL[lang]}{value}" in hand_value, hand_value
+        assert KEPT[lang] in hand_value, hand_value
+        assert not errors, errors
+    finally:
+        ctx.close()
