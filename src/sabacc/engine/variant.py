@@ -317,6 +317,14 @@ class OddsModel:
         """Every dealt hand of ``cards`` cards, given the codes ``seen``, with its weight."""
         return None
 
+    def observed_hand(
+        self, info: VariantInfo, observation: Mapping[str, Any], seen: Sequence[str]
+    ) -> tuple[HandValue, list[tuple[HandValue, int]]] | None:
+        """The seat's hand valued as the observation stands (the round's rules, the choices
+        made, the dice rolled) and every hand it may be up against under the same rules, with
+        its weight, given the codes ``seen``; None: the variant's evaluator and deal suffice."""
+        return None
+
     def code_options(
         self,
         info: VariantInfo,

@@ -81,6 +81,7 @@ from sabacc.variants.kessel.hands import (
     hand_value,
     kessel_deck,
     penalty,
+    rolling_impostor,
 )
 from sabacc.variants.kessel.odds import KesselOdds
 from sabacc.variants.kessel.rl import KESSEL_FEATURES, kessel_extra
@@ -225,7 +226,13 @@ def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     if not cards:
         return own_hand(cards, None)
     part = snap.part
-    value = hand_value(list(cards), part[10], dict(part[13]))
+    chosen, dice = dict(part[13]), part[11]
+    rolled: dict[int, tuple[int, ...]] = {}
+    if snap.phase == "impostor" and dice and snap.current_player == seat:
+        card = rolling_impostor(cards, chosen)  # the dice are this Impostor's
+        if card is not None:
+            rolled[card.id] = tuple(dice)
+    value = hand_value(list(cards), part[10], chosen, rolled)
     own = own_hand(cards, value)
     if len(cards) == 2:
         own["total"] = value.total
