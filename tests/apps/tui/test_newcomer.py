@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
+from textual.widgets import Static
 
 from sabacc.apps.tui import SabaccApp, TableConfig
-from sabacc.apps.tui.widgets import CardsView
+from sabacc.apps.tui.widgets import CardsView, SeatView
 from tests.apps.tui.helpers import keys_now, screen_text, settle
 
 
@@ -42,3 +43,31 @@ async def test_coruscant_totals_the_kept_set_and_marks_its_cards(lang: str) -> N
         assert f"{word}{shown}" in subtitle, subtitle
         assert {"en": "Kept 1", "ja": "キープ 1 枚"}[lang] in subtitle, subtitle
         assert "✓" in screen_text(app)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_last_rounds_bets_are_not_shown_in_the_next_phase(lang: str) -> None:
+    """B14: after a betting round the seats, your box and the pot line still said "bet 5" in
+    the next card phase; a round's bets show only while it is under way."""
+    config = TableConfig(variant="corellian_spike", players=3, seed=3, bot_delay=0)
+    app = SabaccApp(config, lang=lang)
+    word = {"en": "bet 5", "ja": "ベット 5"}[lang]
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await settle(pilot) == "human"
+        await pilot.press("s")  # stand
+        assert await settle(pilot) == "human"
+        assert "b" in keys_now(app)
+        await pilot.press("b", "5", "enter")
+        assert await settle(pilot) == "human"
+        game = app.table.game
+        assert game is not None
+        obs = game.observation(0)
+        assert obs["phase"] != "betting"
+        assert any(s["round_bet"] for s in obs["seats"])  # the engine still holds them
+        seats = [str(v.render()) for v in app.table.query(SeatView)]
+        assert not any(word in body for body in seats), seats
+        title = Text.from_markup(str(app.table.query_one("#you").border_title)).plain
+        assert word not in title, title
+        centre = str(app.table.query_one("#centre-text", Static).render())
+        assert word.lower() not in centre.lower(), centre

@@ -27,6 +27,7 @@ from sabacc.apps.tui.state import (
 from sabacc.apps.tui.view import (
     CARD_SIZE,
     Pile,
+    betting_now,
     chip,
     colour_cards,
     dice_line,
@@ -292,7 +293,7 @@ class TableLayout(TableState):
                 title += f" · {label}"
             elif not fact.flag and value is not None:
                 title += " · " + label.format(value=value)
-        if review is None and me.get("round_bet"):
+        if review is None and me.get("round_bet") and betting_now(obs):
             title += " · " + v.text("ui.bet", n=me["round_bet"])
         status = str(me.get("status") or "active")
         if review is None and status != "active":

@@ -358,6 +358,13 @@ def review_status_line(result: Mapping[str, Any], title: str, vocab: Vocabulary)
     return text
 
 
+def betting_now(obs: Mapping[str, Any]) -> bool:
+    """Whether the seats' round bets are live: in a betting phase. The engine keeps the last
+    round's bets until the next betting round starts; shown after it, "bet 5" reads as a move
+    of the phase now under way (the web table shows them only then too)."""
+    return obs.get("phase") == "betting"
+
+
 def pot_lines(obs: Mapping[str, Any], lang: str = "en") -> list[Text]:
     """The pots and the bet to match on one line; side pots on a second when there are any."""
     v = words(obs, lang)
@@ -379,7 +386,7 @@ def pot_lines(obs: Mapping[str, Any], lang: str = "en") -> list[Text]:
         line.append(v.text("ui.sabacc_pot"), style="bold")
         line.append(str(pots.get("sabacc", 0)), style="bold gold3")
     betting = obs.get("betting") or {}
-    if betting.get("current_bet"):
+    if betting.get("current_bet") and betting_now(obs):
         line.append(v.text("ui.to_match", n=betting["current_bet"]), style="cyan")
     out = [line]
     side = pots.get("side") or []
@@ -616,7 +623,7 @@ def seat_body(
         line.append("▮" * min(count, 8), style="blue")
         if count:
             line.append(f"{count}", style="dim")
-        if seat.get("round_bet"):
+        if seat.get("round_bet") and betting_now(obs):
             line.append(" " + v.text("ui.bet", n=seat["round_bet"]), style="cyan")
     for fact in display_for(variant).seat_facts if reveal is None else ():
         value = seat_fact(obs, seat, fact.key)
