@@ -61,3 +61,45 @@ def test_coruscant_totals_the_kept_set_and_marks_it(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_bet_box_refuses_more_than_the_stack(
+    browser: Browser, srv: ServerProcess, size: str, lang: str
+) -> None:
+    """B23: 99999 typed with 98 credits was sent; the box now marks it, the button says the
+    range and nothing is sent; an amount in range bets it."""
+    created = srv.create(
+        variant="corellian_spike", seats=["human", "bot:easy"], player_name="Leia", turn_timer=0
+    )
+    ctx = browser.new_context(**SIZES[size])
+    ctx.add_init_script(f"localStorage.setItem('sabacc:lang', '{lang}')")
+    page = _open_seated(ctx, srv, created)
+    errors = _errors(page)
+    try:
+        for _ in range(30):  # stand through card phases until a bet can be sized
+            page.wait_for_selector("#actions button:not([disabled])", timeout=20_000)
+            if page.query_selector("#size-num"):
+                break
+            page.click('#actions button[data-action="stand"]')
+            page.wait_for_timeout(300)
+        num = page.locator("#size-num")
+        top = int(num.get_attribute("max") or 0)
+        log = page.locator("#log li").count()
+        num.fill("99999")
+        go = page.locator("#size-go")
+        assert "invalid" in (num.get_attribute("class") or "")
+        assert go.is_disabled()
+        assert str(top) in go.inner_text()
+        go.click(force=True)
+        page.wait_for_timeout(500)
+        assert num.input_value() == "99999"  # never changed behind the player's back
+        assert page.locator("#log li").count() == log  # nothing was sent, nothing said
+        assert page.locator("#size-go").count() == 1  # still your turn
+        num.fill(str(min(top, 3)))
+        assert not go.is_disabled() and "invalid" not in (num.get_attribute("class") or "")
+        assert go.inner_text().strip().endswith(str(min(top, 3)))
+        assert not errors, errors
+    finally:
+        ctx.close()
