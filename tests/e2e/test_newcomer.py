@@ -103,3 +103,31 @@ def test_the_bet_box_refuses_more_than_the_stack(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_kessel_log_lines_draw_every_card_code(browser: Browser, srv: ServerProcess) -> None:
+    """N8: "Is is turned face up…": an Impostor's code has no digit, so the log left it raw;
+    every code of the variant is now drawn by its card art (a word that is no code stays)."""
+    ctx = browser.new_context(**SIZES["desktop"])
+    page = ctx.new_page()
+    try:
+        page.goto(srv.base + "/")
+        said = page.evaluate(
+            """async () => {
+                const api = await import("/static/api.js");
+                const cards = await import("/static/cards.js");
+                const text = await import("/static/text.js");
+                const cat = await api.loadCatalogue();
+                await cards.loadArt(cat.variants);
+                return [
+                    text.cardGlyphs("Is is turned face up on the Sand discard pile", "kessel"),
+                    text.cardGlyphs("You show 3s Ib: Sabacc 3/3", "kessel"),
+                    text.cardGlyphs("You are dealt: +4t 0", "corellian_spike"),
+                ];
+            }"""
+        )
+        assert said[0].startswith("I◆ is turned"), said
+        assert said[1] == "You show 3◆ I●: Sabacc 3/3", said
+        assert "+4" in said[2] and "+4t" not in said[2], said
+    finally:
+        ctx.close()
