@@ -64,6 +64,8 @@ _EN.update({f"choice.shift_chance.{k}": v for k, v in _SHIFT_CHANCES["en"].items
 _EN["hint.shift_chance"] = "how often the cards shift: a d6 is rolled every turn"
 _EN["hint.scoring"] = "which totals win: the highest up to 23, or the closest to ±23"
 _EN["hint.sabacc_ante"] = "when players ante to the sabacc pot: only when it is empty, or always"
+# Here the sabacc ante is a mode and its amount another setting: two names that differ.
+_EN["option.sabacc_ante"] = "When to ante the sabacc pot"
 
 _JA: dict[str, str] = {
     "label.stand": "パス",
@@ -162,6 +164,7 @@ _JA_DOCS: dict[str, str] = {
         "）"
     ),
     "option.sabacc_ante_amount": "サバックポットのアンティ額",
+    "option.sabacc_ante": "サバックポットにアンティする時",
     "option.bet_limit": "ベットの上限",
     "option.max_raises": "レイズの上限回数",
     "option.fold_fee": "フォールド料",
