@@ -131,3 +131,30 @@ def test_kessel_log_lines_draw_every_card_code(browser: Browser, srv: ServerProc
         assert "+4" in said[2] and "+4t" not in said[2], said
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("how", ["code", "link"])
+def test_an_unlisted_tables_code_or_link_joins_it(
+    browser: Browser, srv: ServerProcess, lang: str, how: str
+) -> None:
+    """N21: the box said "ABC123" and took 8 letters, so an unlisted table's 12-letter code
+    was cut; it takes the whole code (or a pasted link) and says what to type."""
+    created = srv.create(
+        variant="corellian_spike", seats=["human", "human"], player_name="Leia", listed=False
+    )
+    code = created["code"]
+    assert len(code) == 12
+    ctx = browser.new_context(**SIZES["phone"])
+    ctx.add_init_script(f"localStorage.setItem('sabacc:lang', '{lang}')")
+    page = ctx.new_page()
+    try:
+        page.goto(srv.base + "/")
+        box = page.locator("#join-form input[name=code]")
+        placeholder = box.get_attribute("placeholder") or ""
+        assert "12" in placeholder and "ABC123" not in placeholder, placeholder
+        box.fill(code.lower() if how == "code" else f"{srv.base}/t/{code}")
+        page.click("#join-form button[type=submit]")
+        page.wait_for_url(f"**/t/{code}", timeout=10_000)
+    finally:
+        ctx.close()

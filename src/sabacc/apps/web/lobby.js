@@ -62,7 +62,7 @@ export async function lobby() {
           ${quickMatchHTML(v.max_players)}
           <form class="panel" id="join-form">
             <h2>${t("join_code")}</h2>
-            <div class="row"><input name="code" maxlength="8" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
+            <div class="row"><input name="code" maxlength="200" autocomplete="off" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
           </form>
           <div class="panel"><h2>${t("open_tables")}</h2><div id="table-list" class="table-list"><span class="muted">…</span></div></div>
         </div>
@@ -149,7 +149,9 @@ export async function lobby() {
     });
     $("#join-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      const code = $("#join-form").code.value.trim().toUpperCase();
+      // A code is 6 letters (12 for an unlisted table); a pasted link is taken as its code.
+      const raw = $("#join-form").code.value.trim();
+      const code = (raw.match(/\/t\/([A-Za-z0-9]+)/)?.[1] ?? raw).replace(/[\s-]/g, "").toUpperCase();
       if (code) navigate(`/t/${encodeURIComponent(code)}`);
     });
     wireQuickMatch(
