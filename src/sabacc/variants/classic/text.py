@@ -45,6 +45,10 @@ _EN: dict[str, str] = {
     "phase.drawing": "Drawing phase",
     "card_swapped.shift": "The shift changes one of {who}'s cards: {lost} becomes {got}",
     "card_swapped.shift.you": "The shift changes one of your cards: {lost} becomes {got}",
+    "card_swapped.shift.same": "The shift takes one of {who}'s cards and deals it back: {got}",
+    "card_swapped.shift.same.you": (
+        "The shift takes one of your cards and deals it back to you: {got}"
+    ),
     "card_swapped.shift.hidden": "The shift changes one of {who}'s cards",
     "card_swapped.shift.hidden.you": "The shift changes one of your cards",
     "card_swapped.exchange": "{who} gives up {lost} and gets {got}",
@@ -97,6 +101,7 @@ _JA: dict[str, str] = {
     "phase.calling": "コールフェイズ",
     "phase.drawing": "ドローフェイズ",
     "card_swapped.shift": "シフトで{who}の札が変わる：{lost} が {got} に",
+    "card_swapped.shift.same": "シフトで{who}の札 {got} が抜かれ、同じ札が戻る",
     "card_swapped.shift.hidden": "シフトで{who}の札が 1 枚変わる",
     "card_swapped.exchange": "{who}は {lost} を手放して {got} を得る",
     "card_swapped.exchange.hidden": "{who}は札を 1 枚伏せて捨て、別の札を得る",
