@@ -71,3 +71,26 @@ async def test_last_rounds_bets_are_not_shown_in_the_next_phase(lang: str) -> No
         assert word not in title, title
         centre = str(app.table.query_one("#centre-text", Static).render())
         assert word.lower() not in centre.lower(), centre
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "'s turn · your bet"), ("ja", "の番 · あなたのベット")]
+)
+def test_a_bet_in_another_seats_turn_says_it_is_yours_to_bet(lang: str, said: str) -> None:
+    """N17: "Bot 1's turn · you to act" read as a contradiction; in a betting round of
+    another seat's turn the bar says what is yours to do: "Bot 1's turn · your bet"."""
+    import random
+
+    import sabacc
+    from sabacc.apps.tui.view import info_parts
+
+    game = sabacc.new_game("classic", players=3, seed=1)
+    rng = random.Random(1)
+    while not game.is_over:
+        obs = game.observation(game.current_player)
+        if obs["phase"] == "betting" and obs["turn"] != obs["seat"]:
+            break
+        game.apply(rng.choice(list(game.legal_actions())))
+    assert not game.is_over
+    parts = info_parts(obs, lang)
+    assert any(said in p for p in parts), parts

@@ -518,11 +518,9 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
             whose = v.text("ui.whose_turn", who=_name(obs, obs["turn"]))
         actor = obs.get("current_player")
         if actor is not None and actor != obs["turn"]:
-            acting = (
-                v.text("ui.you_to_act")
-                if actor == me
-                else v.text("ui.to_act", who=_name(obs, actor))
-            )
+            key = "ui.you_to_act" if actor == me else "ui.to_act"
+            phased = f"{key}.{obs.get('phase')}"  # "your bet": what the actor is to do
+            acting = v.text(phased if v.has(phased) else key, who=_name(obs, actor))
             whose = f"{whose} · {acting}"
         out.append(whose)
     if "calls_open" in obs:

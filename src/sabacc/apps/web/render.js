@@ -199,7 +199,9 @@ function centerHTML(obs, style) {
     const who = (s) => (s === obs.seat ? null : obs.seats[s]?.name ?? String(s));
     const whose = who(obs.turn) == null ? t("your_turn_orbit", { o: obs.orbit + 1, m: obs.max_orbits }) : t("turn_orbit", { who: esc(who(obs.turn)), o: obs.orbit + 1, m: obs.max_orbits });
     const actor = obs.current_player;
-    const acting = actor != null && actor !== obs.turn ? ` · ${who(actor) == null ? t("you_to_act") : t("to_act", { who: esc(who(actor)) })}` : "";
+    // what the actor is to do where the phase says it ("your bet", not "you to act")
+    const actKey = (k) => (has(`${k}_${obs.phase}`) ? `${k}_${obs.phase}` : k);
+    const acting = actor != null && actor !== obs.turn ? ` · ${who(actor) == null ? t(actKey("you_to_act")) : t(actKey("to_act"), { who: esc(who(actor)) })}` : "";
     round = whose + acting;
   }
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);

@@ -65,6 +65,9 @@ MESSAGES: dict[str, str] = {
     "ui.whose_turn": "{who}'s turn",
     "ui.to_act": "{who} to act",
     "ui.you_to_act": "you to act",
+    # in another seat's turn, a betting round's actor (not "Bot 1's turn · you to act")
+    "ui.you_to_act.betting": "your bet",
+    "ui.to_act.betting": "{who} to bet",
     "ui.your_turn_short": "your turn",
     "ui.calls_open": "calls open",
     "ui.no_calls": "no calls yet",

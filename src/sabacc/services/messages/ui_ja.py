@@ -61,6 +61,8 @@ MESSAGES: dict[str, str] = {
     "ui.shift_die": "シフトのダイス ",
     "ui.whose_turn": "{who}の番",
     "ui.to_act": "{who}が行動",
+    "ui.you_to_act.betting": "あなたのベット",
+    "ui.to_act.betting": "{who}のベット",
     "ui.you_to_act": "あなたが行動",
     "ui.your_turn_short": "あなたの番",
     "ui.calls_open": "コール可",
