@@ -94,3 +94,29 @@ def test_a_bet_in_another_seats_turn_says_it_is_yours_to_bet(lang: str, said: st
     assert not game.is_over
     parts = info_parts(obs, lang)
     assert any(said in p for p in parts), parts
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("variant", "lang", "unit"),
+    [
+        ("kessel", "en", " chips "),
+        ("kessel", "ja", " チップ "),
+        ("corellian_spike", "ja", " クレ "),
+        ("corellian_spike", "en", " cr "),
+    ],
+)
+async def test_seats_count_stacks_in_the_variants_unit_and_language(
+    variant: str, lang: str, unit: str
+) -> None:
+    """N14, N11: Kessel's seats said "cr" beside "chips" in your box; Japanese seats said
+    "cr". A seat's stack is in the variant's own unit, in the player's language."""
+    config = TableConfig(variant=variant, players=3, seed=2, bot_delay=0)
+    app = SabaccApp(config, lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        shown = [Text.from_markup(str(v.render())).plain for v in app.table.query(SeatView)]
+        bodies = [b for b in shown if b.strip()]  # the seats of this table (others are empty)
+        assert len(bodies) == 2 and all(unit in b for b in bodies), bodies
+        if unit != " cr ":
+            assert not any(" cr " in b for b in bodies), bodies

@@ -612,7 +612,7 @@ def seat_body(
     v = words(obs, lang)
     line = Text()
     line.append(f"{seat['stack']}", style="bold")
-    line.append(f" {v.text('ui.cr')} ")
+    line.append(f" {v.text('ui.unit')} ")  # the variant's unit: Kessel's chips
     status = str(seat.get("status", ""))
     if reveal is not None:
         line.append_text(chips(variant, list(reveal.get("cards", []))))
