@@ -158,3 +158,26 @@ def test_an_unlisted_tables_code_or_link_joins_it(
         page.wait_for_url(f"**/t/{code}", timeout=10_000)
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_signed_in_player_creates_a_table_without_retyping_a_name(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory, lang: str
+) -> None:
+    """N5: signed in, the lobby's name box was empty; it holds the account's name."""
+    from tests.apps.server.test_community import SHARED
+    from tests.e2e.test_community import _sign_up
+
+    site = ServerProcess(tmp_path_factory.mktemp("n5") / "n5.db", extra=list(SHARED)).start()
+    ctx = browser.new_context(**SIZES["desktop"])
+    ctx.add_init_script(f"localStorage.setItem('sabacc:lang', '{lang}')")
+    page = ctx.new_page()
+    try:
+        _sign_up(page, site.base, f"rey{lang}")
+        page.goto(site.base + "/")
+        box = page.locator("#create-form input[name=player_name]")
+        box.wait_for()
+        assert box.input_value() == f"rey{lang}"
+    finally:
+        ctx.close()
+        site.stop()
