@@ -102,8 +102,8 @@ class _Explainer:
         self, result: HandResult, pot: PotResult, played: Sequence[str] = ()
     ) -> str | None:
         """How ``pot`` was won; None for a pot nobody takes (a Kessel loser's own pot: its
-        penalty event says it). ``played``: the tokens played in the hand, which a tie-break's
-        words may name (Kessel's Cook the Books reverses the order of the pairs)."""
+        penalty event says it). ``played``: the words the hand's events name (a token played),
+        by which a tie-break's words may go (Kessel's Cook the Books reverses the pairs)."""
         if not pot.winners:
             return None
         name, amount = self.pot(pot.pot), pot.amount
@@ -157,8 +157,14 @@ class _Explainer:
     # ------------------------------------------------------------------ lines
     def lines(self, result: HandResult, events: Sequence[ev.Event]) -> list[str]:
         hand_events, after = _split_at_end(events, result.hand)
-        # The tokens played (an event naming one: Kessel's TokenPlayed).
-        played = [t for e in hand_events if isinstance(t := getattr(e, "token", None), str)]
+        # What the hand's events name (a token played, a reason...): the variant's text may
+        # word a tie-break by one of them (Kessel: tiebreak.pair_or_difference.3.cook_the_books).
+        played = [
+            value
+            for e in hand_events
+            for key, value in e.to_dict().items()
+            if key != "type" and isinstance(value, str)
+        ]
         out = [
             line for pot in result.pots if (line := self.pot_line(result, pot, played)) is not None
         ]
