@@ -100,8 +100,8 @@ def test_a_bet_in_another_seats_turn_says_it_is_yours_to_bet(lang: str, said: st
 @pytest.mark.parametrize(
     ("variant", "lang", "unit"),
     [
-        ("kessel", "en", " chips "),
-        ("kessel", "ja", " チップ "),
+        ("kessel", "en", " ▮"),
+        ("kessel", "ja", " ▮"),
         ("corellian_spike", "ja", " クレ "),
         ("corellian_spike", "en", " cr "),
     ],
@@ -110,7 +110,8 @@ async def test_seats_count_stacks_in_the_variants_unit_and_language(
     variant: str, lang: str, unit: str
 ) -> None:
     """N14, N11: Kessel's seats said "cr" beside "chips" in your box; Japanese seats said
-    "cr". A seat's stack is in the variant's own unit, in the player's language."""
+    "cr". A seat's stack is in the player's language, and never in a unit the variant does
+    not use (Kessel's seats have no room for "chips": the bare count)."""
     config = TableConfig(variant=variant, players=3, seed=2, bot_delay=0)
     app = SabaccApp(config, lang=lang)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -612,7 +612,10 @@ def seat_body(
     v = words(obs, lang)
     line = Text()
     line.append(f"{seat['stack']}", style="bold")
-    line.append(f" {v.text('ui.unit')} ")  # the variant's unit: Kessel's chips
+    # The stack's unit, short (four seats share 80 columns); none where the variant's word
+    # does not fit (Kessel's chips: "cr" beside "chips" in your box was a contradiction).
+    unit = v.text("ui.cr")
+    line.append(f" {unit} " if unit else " ")
     status = str(seat.get("status", ""))
     if reveal is not None:
         line.append_text(chips(variant, list(reveal.get("cards", []))))

@@ -7,6 +7,7 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     # bars and boxes
     "ui.credits": "credits",
+    "ui.cr": "cr",
     "ui.unit": "cr",
     "ui.this_hand": "This hand",
     "ui.hand_title": "Hand {hand}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 MESSAGES: dict[str, str] = {
     "ui.credits": "クレジット",
+    "ui.cr": "クレ",
     "ui.unit": "クレ",  # short, as at arcade tables ("100クレ"): seats are narrow
     "ui.this_hand": "このハンド",
     "ui.hand_title": "第 {hand} ハンド",

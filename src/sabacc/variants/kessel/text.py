@@ -383,6 +383,7 @@ _EN.update(
         # the terminal table: chips, not credits; a hand's name says its difference
         "ui.credits": "chips",
         "ui.unit": "chips",
+        "ui.cr": "",  # a seat's stack: no short word for chips fits beside its pot and tokens
         # a token's action is said by its token_played line (the token and its effect); a
         # draw by the card taken (with its chip, one line), a keep or discard by the card put
         # on a discard pile
@@ -431,6 +432,7 @@ _JA.update(
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
         "ui.unit": "チップ",
+        "ui.cr": "",
         "said_by.token": "token_played",
         "said_by.draw": "card_taken",
         "said_by.keep": "card_discarded",
