@@ -141,3 +141,48 @@ def _hand_events(events: list[ev.Event], hand: int) -> list[ev.Event]:
         elif current == hand:
             out.append(e)
     return out
+
+
+@pytest.mark.parametrize(
+    ("lang", "plain", "cooked"),
+    [
+        ("en", "the lower pair wins", "Cook the Books was played: the higher pair wins"),
+        ("ja", "低いペアが勝ち", "粉飾決算が出たので高いペアが勝ち"),
+    ],
+)
+def test_a_kessel_pair_is_explained_by_the_token_that_reversed_the_order(
+    lang: str, plain: str, cooked: str
+) -> None:
+    """N4: "6/6 beats 4/4: the better pair wins" read as a mistake (a lower pair is better);
+    with Cook the Books played the reason names the token, without it says the lower pair."""
+    from sabacc.engine.game import HandResult, PotResult
+    from sabacc.variants.kessel.actions import TokenPlayed
+    from sabacc.variants.kessel.hands import Rules, hand_value, kessel_deck
+
+    info = sabacc.variant("kessel").info
+    deck = kessel_deck()
+
+    def explained(winner: str, loser: str, rules: Rules, events: list[ev.Event]) -> list[str]:
+        win, lose = deck.parse_cards(winner.split()), deck.parse_cards(loser.split())
+        result = HandResult(
+            hand=1,
+            dealer=0,
+            reason="showdown",
+            pots=(PotResult("pot 0", 4, (0,), (4,), "best hand"),),
+            hands={
+                0: (tuple(winner.split()), hand_value(win, rules)),
+                1: (tuple(loser.split()), hand_value(lose, rules)),
+            },
+            carried={},
+            net=(0, -2),
+        )
+        started = ev.HandStarted(hand=1, dealer=0, seats=(0, 1))
+        ended = ev.HandEnded(hand=1, reason="showdown", net=(0, -2))
+        return explain_hand(info, result, ["Han", "Lando"], [started, *events, ended], lang=lang)
+
+    cooked_lines = explained(
+        "6s 6b", "4s 4b", Rules(cook_the_books=True), [TokenPlayed(1, "cook_the_books", None)]
+    )
+    assert cooked in cooked_lines[0], cooked_lines
+    plain_lines = explained("2s 2b", "4s 4b", Rules(), [])
+    assert plain in plain_lines[0] and cooked not in plain_lines[0], plain_lines

@@ -465,3 +465,25 @@ def test_a_kessel_draw_and_its_keep_are_one_line_each(lang: str) -> None:
                     assert str(payment.amount) in said[0]
                 checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("viewer", [0, None])
+def test_a_shift_that_deals_a_card_back_does_not_say_it_became_itself(
+    lang: str, viewer: int | None
+) -> None:
+    """N16: "11♥ becomes 11♥": a classic shift may deal a player's own card back; the line
+    says the card came back (to the player, and in a full history)."""
+    from sabacc.variants.classic.rules import CardSwapped
+
+    back = describe_event(
+        CardSwapped(0, "11c", "11c", "shift"), ["Han", "Lando"], viewer=viewer, lang=lang,
+        variant="classic",
+    )  # fmt: skip
+    changed = describe_event(
+        CardSwapped(0, "11c", "7s", "shift"), ["Han", "Lando"], viewer=viewer, lang=lang,
+        variant="classic",
+    )  # fmt: skip
+    assert back != changed
+    assert {"en": "becomes", "ja": "に"}[lang] not in back.split("：")[-1], back
+    assert {"en": "deals it back", "ja": "同じ札が戻る"}[lang] in back, back

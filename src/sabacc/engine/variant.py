@@ -107,7 +107,10 @@ class TableDisplay:
     * ``lost_key``: the observation key counting credits that have left the game (shown beside
       the pots), if the variant has one;
     * ``shown_keys``: observation keys the table already shows elsewhere (the top bar, the
-      piles, the pots), so they are not listed again among the other facts.
+      piles, the pots), so they are not listed again among the other facts;
+    * ``kept_key``: the observation key listing the viewer's kept cards (the first cards of
+      its hand, Coruscant Shift's kept set), marked in the hand; the hand's value (``you.hand``,
+      the kept set's) gives the total shown, not the sum of every card held.
     """
 
     seat_facts: tuple[SeatFact, ...] = ()
@@ -120,6 +123,7 @@ class TableDisplay:
     dice_shift: bool = True
     lost_key: str | None = None
     shown_keys: tuple[str, ...] = ()
+    kept_key: str | None = None
 
     def label(self, action: str, lang: str) -> str | None:
         """The declared label of an action text in ``lang`` (English if untranslated)."""
@@ -311,6 +315,14 @@ class OddsModel:
         self, info: VariantInfo, options: Options, cards: int, seen: Sequence[str]
     ) -> list[tuple[HandValue, int]] | None:
         """Every dealt hand of ``cards`` cards, given the codes ``seen``, with its weight."""
+        return None
+
+    def observed_hand(
+        self, info: VariantInfo, observation: Mapping[str, Any], seen: Sequence[str]
+    ) -> tuple[HandValue, list[tuple[HandValue, int]]] | None:
+        """The seat's hand valued as the observation stands (the round's rules, the choices
+        made, the dice rolled) and every hand it may be up against under the same rules, with
+        its weight, given the codes ``seen``; None: the variant's evaluator and deal suffice."""
         return None
 
     def code_options(

@@ -98,9 +98,12 @@ class _Explainer:
         return self.v.text(key, **{k: self.v.hand(val) for k, val in fields.items()})
 
     # ------------------------------------------------------------------ pots
-    def pot_line(self, result: HandResult, pot: PotResult) -> str | None:
+    def pot_line(
+        self, result: HandResult, pot: PotResult, played: Sequence[str] = ()
+    ) -> str | None:
         """How ``pot`` was won; None for a pot nobody takes (a Kessel loser's own pot: its
-        penalty event says it)."""
+        penalty event says it). ``played``: the words the hand's events name (a token played),
+        by which a tie-break's words may go (Kessel's Cook the Books reverses the pairs)."""
         if not pot.winners:
             return None
         name, amount = self.pot(pot.pot), pot.amount
@@ -145,14 +148,26 @@ class _Explainer:
             return self.say("explain.by_rank", seat, **params)
         # A variant may word a tie-break per kind of hand (Kessel: the same place of the key
         # is the pair of a Sabacc and the difference of other hands): tiebreak.<name>.<rank>.
-        key = f"tiebreak.{why}.{mine.rank}"
-        tiebreak = self.v.text(key if self.v.has(key) else f"tiebreak.{why}")
+        # A token played in the hand may change what decides (tiebreak.<name>.<rank>.<token>).
+        keys = [f"tiebreak.{why}.{mine.rank}.{token}" for token in played]
+        keys += [f"tiebreak.{why}.{mine.rank}", f"tiebreak.{why}"]
+        tiebreak = self.v.text(next((k for k in keys if self.v.has(k)), keys[-1]))
         return self.say("explain.by_tiebreak", seat, tiebreak=tiebreak, **params)
 
     # ------------------------------------------------------------------ lines
     def lines(self, result: HandResult, events: Sequence[ev.Event]) -> list[str]:
-        out = [line for pot in result.pots if (line := self.pot_line(result, pot)) is not None]
         hand_events, after = _split_at_end(events, result.hand)
+        # What the hand's events name (a token played, a reason...): the variant's text may
+        # word a tie-break by one of them (Kessel: tiebreak.pair_or_difference.3.cook_the_books).
+        played = [
+            value
+            for e in hand_events
+            for key, value in e.to_dict().items()
+            if key != "type" and isinstance(value, str)
+        ]
+        out = [
+            line for pot in result.pots if (line := self.pot_line(result, pot, played)) is not None
+        ]
         for event in hand_events:
             penalty = isinstance(event, ev.Paid) and event.reason in PENALTY_REASONS
             if penalty or isinstance(event, self.info.penalty_events):

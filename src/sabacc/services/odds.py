@@ -602,6 +602,10 @@ def hand_odds(observation: Mapping[str, Any], max_cards: int = 5) -> HandOdds | 
     for s in observation.get("seats", []):
         if s.get("seat") != observation.get("seat"):
             others += list(s.get("known_cards") or [])
+    observed = info.odds.observed_hand(info, observation, [*codes, *others])
+    if observed is not None:  # valued as the table stands (round rules, dice rolled)
+        mine, against = observed
+        return _compare(hand_label(variant, mine), mine, len(hand), against)
     own = info.odds.deal_weights(info, info.options_type(), len(hand), [*codes, *others])
     if own is not None:
         mine = info.evaluator(info.options_type(), info.deck.parse_cards(codes))

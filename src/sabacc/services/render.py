@@ -527,6 +527,9 @@ class _Writer:
         seat = fields.pop("seat", None)
         if any(fields.get(name) is None for name in event.private) and self.v.has(f"{key}.hidden"):
             key = f"{key}.hidden"
+        lost = fields.get("lost")
+        if lost is not None and lost == fields.get("got") and self.v.has(f"{key}.same"):
+            key = f"{key}.same"  # a card lost and dealt back: not "11♥ becomes 11♥"
         if fields.get("target") is not None and self.v.has(f"{key}.target"):
             key = f"{key}.target"  # a seat the event acts on
         if fields.get("count") == 1 and seat != self.viewer and self.v.has_own(f"{key}.one"):

@@ -236,10 +236,11 @@ def test_betting_in_another_players_turn_says_who_acts(lang: str) -> None:
     v = vocabulary("classic", lang)
     line = " ".join(info_parts(obs, lang))
     assert v.text("ui.whose_turn", who=obs["seats"][obs["turn"]]["name"]) in line
-    assert v.text("ui.you_to_act") in line, line
+    assert obs["phase"] == "betting"  # said as what is to be done (issue 35, N17)
+    assert v.text("ui.you_to_act.betting") in line, line
     mine = game.observation(obs["turn"])  # the turn player sees whose move it is
     other = mine["seats"][obs["current_player"]]["name"]
-    assert v.text("ui.to_act", who=other) in " ".join(info_parts(mine, lang))
+    assert v.text("ui.to_act.betting", who=other) in " ".join(info_parts(mine, lang))
 
 
 def test_a_flag_that_is_off_is_not_told_and_a_label_has_its_value() -> None:

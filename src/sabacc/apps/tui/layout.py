@@ -27,11 +27,13 @@ from sabacc.apps.tui.state import (
 from sabacc.apps.tui.view import (
     CARD_SIZE,
     Pile,
+    betting_now,
     chip,
     colour_cards,
     dice_line,
     hand_label,
     info_parts,
+    kept_cards,
     key_facts,
     phase_said_by,
     pile_counts,
@@ -291,7 +293,7 @@ class TableLayout(TableState):
                 title += f" · {label}"
             elif not fact.flag and value is not None:
                 title += " · " + label.format(value=value)
-        if review is None and me.get("round_bet"):
+        if review is None and me.get("round_bet") and betting_now(obs):
             title += " · " + v.text("ui.bet", n=me["round_bet"])
         status = str(me.get("status") or "active")
         if review is None and status != "active":
@@ -334,6 +336,7 @@ class TableLayout(TableState):
                 highlight=highlight,
                 numbered=numbered,
                 empty_text=v.text("ui.no_cards"),
+                kept=kept_cards(obs),
             )
             text = you_summary(obs, self.lang)
             if self.show_hints and self.human_turn:

@@ -199,9 +199,11 @@ def card_lines(
     index: int | None = None,
     highlight: bool = False,
     big: bool = False,
+    kept: bool = False,
 ) -> list[Text]:
     """A card drawn in a 7×5 box (``big``: 9×7, the symbol between blank rows; the index, when
-    given, sits in the top border)::
+    given, sits in the top border; a ``kept`` card has a green edge and a ✓ in its bottom
+    border)::
 
     ╭1────╮   ╭1──────╮
     │+7  ●│   │+7    ●│
@@ -220,7 +222,7 @@ def card_lines(
     middle = short_name(name) if name else sym or "·"
     by_suit = suit_style(variant, code)
     style = by_suit[0] if by_suit is not None else card_style(code)
-    edge = "bold yellow" if highlight else "grey62"
+    edge = "bold yellow" if highlight else "bold green" if kept else "grey62"
     inner = CARD_SIZE[big][0] - 2
     top = Text("╭", style=edge)
     if index is not None:
@@ -239,7 +241,8 @@ def card_lines(
         line.append(row[:inner].ljust(inner), style=style)
         line.append("│", style=edge)
         lines.append(line)
-    lines.append(Text("╰" + "─" * inner + "╯", style=edge))
+    bottom = "─" * (inner // 2) + "✓" + "─" * (inner - inner // 2 - 1) if kept else "─" * inner
+    lines.append(Text("╰" + bottom + "╯", style=edge))
     return lines
 
 
@@ -355,6 +358,13 @@ def review_status_line(result: Mapping[str, Any], title: str, vocab: Vocabulary)
     return text
 
 
+def betting_now(obs: Mapping[str, Any]) -> bool:
+    """Whether the seats' round bets are live: in a betting phase. The engine keeps the last
+    round's bets until the next betting round starts; shown after it, "bet 5" reads as a move
+    of the phase now under way (the web table shows them only then too)."""
+    return obs.get("phase") == "betting"
+
+
 def pot_lines(obs: Mapping[str, Any], lang: str = "en") -> list[Text]:
     """The pots and the bet to match on one line; side pots on a second when there are any."""
     v = words(obs, lang)
@@ -376,7 +386,7 @@ def pot_lines(obs: Mapping[str, Any], lang: str = "en") -> list[Text]:
         line.append(v.text("ui.sabacc_pot"), style="bold")
         line.append(str(pots.get("sabacc", 0)), style="bold gold3")
     betting = obs.get("betting") or {}
-    if betting.get("current_bet"):
+    if betting.get("current_bet") and betting_now(obs):
         line.append(v.text("ui.to_match", n=betting["current_bet"]), style="cyan")
     out = [line]
     side = pots.get("side") or []
@@ -508,11 +518,9 @@ def info_parts(obs: Mapping[str, Any], lang: str = "en") -> list[str]:
             whose = v.text("ui.whose_turn", who=_name(obs, obs["turn"]))
         actor = obs.get("current_player")
         if actor is not None and actor != obs["turn"]:
-            acting = (
-                v.text("ui.you_to_act")
-                if actor == me
-                else v.text("ui.to_act", who=_name(obs, actor))
-            )
+            key = "ui.you_to_act" if actor == me else "ui.to_act"
+            phased = f"{key}.{obs.get('phase')}"  # "your bet": what the actor is to do
+            acting = v.text(phased if v.has(phased) else key, who=_name(obs, actor))
             whose = f"{whose} · {acting}"
         out.append(whose)
     if "calls_open" in obs:
@@ -607,7 +615,10 @@ def seat_body(
         return Text(v.text("ui.empty_seat"), style="dim")
     line = Text()
     line.append(f"{seat['stack']}", style="bold")
-    line.append(f" {v.text('ui.cr')} ")
+    # The stack's unit, short (four seats share 80 columns); none where the variant's word
+    # does not fit (Kessel's chips: "cr" beside "chips" in your box was a contradiction).
+    unit = v.text("ui.cr")
+    line.append(f" {unit} " if unit else " ")
     status = str(seat.get("status", ""))
     if reveal is not None:
         line.append_text(chips(variant, list(reveal.get("cards", []))))
@@ -616,7 +627,7 @@ def seat_body(
         line.append("▮" * min(count, 8), style="blue")
         if count:
             line.append(f"{count}", style="dim")
-        if seat.get("round_bet"):
+        if seat.get("round_bet") and betting_now(obs):
             line.append(" " + v.text("ui.bet", n=seat["round_bet"]), style="cyan")
     for fact in display_for(variant).seat_facts if reveal is None else ():
         value = seat_fact(obs, seat, fact.key)
@@ -648,19 +659,33 @@ def seat_body(
 
 
 # ---------------------------------------------------------------------- your hand
+def kept_cards(obs: Mapping[str, Any]) -> int:
+    """How many of your cards (the first ones of your hand) are kept, where the variant keeps
+    a set (``TableDisplay.kept_key``: Coruscant Shift); 0 elsewhere."""
+    info = _info(obs)
+    key = info.display.kept_key if info is not None else None
+    kept = obs.get(key) if key else None
+    return len(kept) if isinstance(kept, list) else 0
+
+
 def you_summary(obs: Mapping[str, Any], lang: str = "en") -> Text:
     """Your total and hand name, on one line (a variant whose hand names say it all, Kessel's
-    "difference 2", words ``ui.total`` as blank: no total)."""
+    "difference 2", words ``ui.total`` as blank: no total). The total is your hand's value's
+    (a kept set's, never the cards set aside), with how many cards are kept first."""
     v = words(obs, lang)
     you = obs.get("you") or {}
     if not you.get("cards"):
         return Text(v.text("ui.no_cards"), style="dim")
-    total = int(you.get("total", 0))
     hand = you.get("hand") or {}
+    total = int(hand.get("total", you.get("total", 0)))
     name = str(hand.get("name", ""))
     shown = bool(v.text("ui.total").strip())
-    text = Text(v.text("ui.total") if shown else "")
+    kept = kept_cards(obs)
+    text = Text()
+    if kept:
+        text.append(v.text("ui.kept", n=kept), style="bold green")
     if shown:
+        text.append(v.text("ui.total"))
         text.append(f"{total:+d}" if total else "0", style=card_style(str(total)))
     if name and name != str(total):
         if shown:

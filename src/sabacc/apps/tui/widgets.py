@@ -75,6 +75,7 @@ class CardsView(Widget):
         self.numbered = True
         self.empty_text = ""
         self.backs = 0
+        self.kept = 0
         self._spans: list[_Span] = []
 
     def show(
@@ -86,13 +87,17 @@ class CardsView(Widget):
         numbered: bool = True,
         empty_text: str = "",
         backs: int = 0,
+        kept: int = 0,
     ) -> None:
+        """Draw ``codes`` (the first ``kept`` of them marked as kept) and ``backs`` face-down
+        cards after them."""
         self.variant = variant
         self.codes = list(codes)
         self.highlight = set(highlight or ())
         self.numbered = numbered
         self.empty_text = empty_text
         self.backs = backs
+        self.kept = kept
         self.refresh()
 
     def render(self) -> RenderResult:
@@ -116,6 +121,7 @@ class CardsView(Widget):
                         index=i + 1 if self.numbered else None,
                         highlight=i in self.highlight,
                         big=big,
+                        kept=i < self.kept,
                     )
                 )
                 self._spans.append(_Span(i * step, i * step + card_width, i))
@@ -134,6 +140,8 @@ class CardsView(Widget):
                 style = "bold reverse yellow" if i in self.highlight else "bold"
                 text.append(str(i + 1), style=style)
             text.append_text(chip(self.variant, code))
+            if i < self.kept:
+                text.append("✓", style="bold green")
             self._spans.append(_Span(start, text.cell_len, i))
         if self.backs:
             text.append(" " + "▮" * self.backs, style="blue")

@@ -2,13 +2,15 @@
 import { api, loadCatalogue, variantInfo } from "./api.js";
 import { $, app, esc, navigate, store, toast, ui } from "./dom.js";
 import { getLang, t } from "./i18n.js";
-import { quickMatchHTML, wireQuickMatch } from "./community.js";
+import { currentUser, loadMe, quickMatchHTML, wireQuickMatch } from "./community.js";
 
 export async function lobby() {
   document.title = "Sabacc";
   $("#crumb").textContent = "";
-  const catalogue = await loadCatalogue();
+  const [catalogue] = await Promise.all([loadCatalogue(), loadMe()]);
   if (location.pathname !== "/") return; // left for another page meanwhile
+  // A signed-in player's name is their account's (never retyped); a guest's the last typed.
+  const knownName = () => currentUser()?.username ?? store.get("sabacc:name") ?? "";
   const level = catalogue.default_level || "easy";
   const form = { variant: catalogue.default_variant, seats: ["human", "human", `bot:${level}`] };
   const bots = catalogue.bots;
@@ -42,7 +44,7 @@ export async function lobby() {
             <select name="variant">${catalogue.variants.map((x) => `<option value="${x.name}" ${x.name === form.variant ? "selected" : ""}>${esc(x.title)}</option>`).join("")}</select>
           </label>
           <p class="muted small" id="variant-summary">${esc((getLang() === "ja" && v.summary_ja) || v.summary)}</p>
-          <label>${t("your_name")}<input name="player_name" maxlength="24" placeholder="${t("name_placeholder")}" value="${esc(form.player_name ?? store.get("sabacc:name") ?? "")}" required></label>
+          <label>${t("your_name")}<input name="player_name" maxlength="24" placeholder="${t("name_placeholder")}" value="${esc(form.player_name ?? knownName())}" required></label>
           <div class="row">
             <label>${t("seats")}<input name="seat_count" type="number" min="${v.min_players}" max="${Math.min(8, v.max_players)}" value="${n}"></label>
             ${v.options.some((o) => o.name === "buy_in") ? `<label>${t("buy_in")}<input name="buy_in" type="number" min="1" placeholder="${esc(v.options.find((o) => o.name === "buy_in")?.default ?? v.starting_stack ?? "")}" value="${esc(form.buy_in ?? "")}"></label>` : ""}
@@ -62,7 +64,7 @@ export async function lobby() {
           ${quickMatchHTML(v.max_players)}
           <form class="panel" id="join-form">
             <h2>${t("join_code")}</h2>
-            <div class="row"><input name="code" maxlength="8" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
+            <div class="row"><input name="code" maxlength="200" autocomplete="off" placeholder="${t("code_placeholder")}" class="code-input"><button type="submit">${t("join")}</button></div>
           </form>
           <div class="panel"><h2>${t("open_tables")}</h2><div id="table-list" class="table-list"><span class="muted">…</span></div></div>
         </div>
@@ -126,7 +128,7 @@ export async function lobby() {
     });
     $("#play-bots").addEventListener("click", async () => {
       capture();
-      const name = (form.player_name || store.get("sabacc:name") || "").trim() || t("guest_name");
+      const name = (form.player_name || knownName()).trim() || t("guest_name");
       store.set("sabacc:name", name);
       const max = Math.min(4, variantInfo(form.variant).max_players);
       const body = {
@@ -149,12 +151,14 @@ export async function lobby() {
     });
     $("#join-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      const code = $("#join-form").code.value.trim().toUpperCase();
+      // A code is 6 letters (12 for an unlisted table); a pasted link is taken as its code.
+      const raw = $("#join-form").code.value.trim();
+      const code = (raw.match(/\/t\/([A-Za-z0-9]+)/)?.[1] ?? raw).replace(/[\s-]/g, "").toUpperCase();
       if (code) navigate(`/t/${encodeURIComponent(code)}`);
     });
     wireQuickMatch(
       () => form.variant,
-      () => (f.player_name.value || store.get("sabacc:name") || "").trim(),
+      () => (f.player_name.value || knownName()).trim(),
     );
     // A preset taking a number shows its number box; ticking an item chooses the list.
     for (const box of f.querySelectorAll(".opt[data-option]")) {

@@ -200,7 +200,9 @@ function centerHTML(obs, style) {
     const who = (s) => (s === obs.seat ? null : obs.seats[s]?.name ?? String(s));
     const whose = who(obs.turn) == null ? t("your_turn_orbit", { o: obs.orbit + 1, m: obs.max_orbits }) : t("turn_orbit", { who: esc(who(obs.turn)), o: obs.orbit + 1, m: obs.max_orbits });
     const actor = obs.current_player;
-    const acting = actor != null && actor !== obs.turn ? ` · ${who(actor) == null ? t("you_to_act") : t("to_act", { who: esc(who(actor)) })}` : "";
+    // what the actor is to do where the phase says it ("your bet", not "you to act")
+    const actKey = (k) => (has(`${k}_${obs.phase}`) ? `${k}_${obs.phase}` : k);
+    const acting = actor != null && actor !== obs.turn ? ` · ${who(actor) == null ? t(actKey("you_to_act")) : t(actKey("to_act"), { who: esc(who(actor)) })}` : "";
     round = whose + acting;
   }
   lines.push(`<div class="center-title">${t("hand_no", { n: obs.hand })} · ${esc(phase)}</div>`);
@@ -270,18 +272,27 @@ function centerHTML(obs, style) {
 export function handHTML(obs, style, previous) {
   if (!obs || !obs.you) return "";
   const you = obs.you;
+  // A variant that keeps a set (TableDisplay.kept_key): its cards come first and are marked.
+  const keptKey = variantInfo(obs.variant)?.display?.kept_key;
+  const kept = keptKey && Array.isArray(obs[keptKey]) ? obs[keptKey].length : 0;
   let cards = you.cards
-    .map((c) => cardHTML(c, style, "lg", previous && !previous.includes(c) ? "deal-in" : ""))
+    .map((c, i) => {
+      const cls = [previous && !previous.includes(c) ? "deal-in" : "", i < kept ? "kept" : ""];
+      return cardHTML(c, style, "lg", cls.join(" ").trim());
+    })
     .join("");
   // A card drawn and not yet kept or discarded (obs.drawn), beside the hand.
   if (obs.drawn?.card) cards += `<span class="drawn">${cardHTML(obs.drawn.card, style, "lg", "drawn-card")}</span>`;
   let name = you.hand ? handName(you.hand.name) : "";
-  if (you.hand && String(you.hand.name) === String(you.total)) name = "";
-  const total = you.total != null ? t("total", { n: formatTotal(you.total, style) }) : "";
+  // The hand's value says the total of what counts (a kept set), not of every card held.
+  const sum = you.hand?.total ?? you.total;
+  if (you.hand && String(you.hand.name) === String(sum)) name = "";
+  const total = sum != null ? t("total", { n: formatTotal(sum, style) }) : "";
+  const keptNote = kept ? `<em class="kept-note">${t("kept_n", { n: kept })}</em> · ` : "";
   const good = you.hand && (you.hand.total === 0 || you.hand.rank <= 2);
   return `<div class="my-hand">
     <div class="hand-cards">${cards || `<span class="muted">—</span>`}</div>
-    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${total}</span>${obs.seat != null ? seatFactsHTML(obs, obs.seat, "my-facts") : ""}</div>
+    <div class="hand-value ${good ? "good" : ""}"><b>${esc(name)}</b><span>${keptNote}${total}</span>${obs.seat != null ? seatFactsHTML(obs, obs.seat, "my-facts") : ""}</div>
   </div>`;
 }
 

@@ -926,17 +926,48 @@ export class TablePage {
     );
     const range = $("#size-range");
     const num = $("#size-num");
-    const val = $("#size-val");
     const setSize = (v) => {
       this.betSize = Number(v);
       if (range) range.value = v;
       if (num) num.value = v;
+      const val = $("#size-val");
       if (val) val.textContent = v;
     };
-    range?.addEventListener("input", () => setSize(range.value));
-    num?.addEventListener("input", () => setSize(num.value));
-    $$("[data-size]").forEach((b) => b.addEventListener("click", () => setSize(b.dataset.size)));
-    $("#size-go")?.addEventListener("click", (e) => {
+    const go = $("#size-go");
+    const label = go?.innerHTML;
+    // A typed amount is never changed behind the player's back: out of the legal range it is
+    // marked and the button says the range instead of betting (as the terminal's sizer).
+    const inRange = () => {
+      const n = Number(num.value);
+      return num.value !== "" && Number.isInteger(n) && n >= Number(num.min) && n <= Number(num.max);
+    };
+    const mark = () => {
+      const ok = inRange();
+      num.classList.toggle("invalid", !ok);
+      num.setAttribute("aria-invalid", String(!ok));
+      go.disabled = !ok || this.pending;
+      if (!ok) go.textContent = t("size_between", { lo: num.min, hi: num.max });
+      else if (!$("#size-val")) {
+        go.innerHTML = label;
+        $("#size-val").textContent = num.value;
+      }
+    };
+    range?.addEventListener("input", () => {
+      setSize(range.value);
+      mark();
+    });
+    num?.addEventListener("input", () => {
+      if (inRange()) setSize(num.value);
+      mark();
+    });
+    $$("[data-size]").forEach((b) =>
+      b.addEventListener("click", () => {
+        setSize(b.dataset.size);
+        mark();
+      }),
+    );
+    go?.addEventListener("click", (e) => {
+      if (!inRange()) return;
       const kind = e.currentTarget.dataset.kind;
       this.act(`${kind} ${Number(num.value)}`);
     });

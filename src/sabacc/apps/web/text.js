@@ -56,7 +56,9 @@ export function lineText(line, variant = null) {
   return variant ? cardGlyphs(text, variant) : text;
 }
 
-const CODE_IN_TEXT = /(^|[^\w+\-−])([+\-]?\d+[a-z]?)(?!\w)/g;
+// Any word may be a card code (Kessel's Impostors are "Is"/"Ib", no digit): the variant's own
+// set of codes decides.
+const CODE_IN_TEXT = /(^|[^\w+\-−])([+\-]?[0-9A-Za-z]+)(?!\w)/g;
 const CODE_SETS = new Map();
 
 /** ``text`` with each of the variant's card codes written by its card art. */

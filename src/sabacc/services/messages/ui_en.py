@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "ui.this_hand_net": " · this hand ",
     "ui.bet": "bet {n}",
     "ui.total": "Total ",
+    "ui.kept": "Kept {n} ✓ · ",
     "ui.too_small": (
         "Terminal too small: {width}×{height}.\n"
         "The table needs at least {min_width}×{min_height}: enlarge the window (q quits)."
@@ -64,6 +65,9 @@ MESSAGES: dict[str, str] = {
     "ui.whose_turn": "{who}'s turn",
     "ui.to_act": "{who} to act",
     "ui.you_to_act": "you to act",
+    # in another seat's turn, a betting round's actor (not "Bot 1's turn · you to act")
+    "ui.you_to_act.betting": "your bet",
+    "ui.to_act.betting": "{who} to bet",
     "ui.your_turn_short": "your turn",
     "ui.calls_open": "calls open",
     "ui.no_calls": "no calls yet",
@@ -146,7 +150,7 @@ MESSAGES: dict[str, str] = {
     "option.ante": "Ante",
     "option.sabacc_ante": "Sabacc ante",
     "option.game_end": "Game end",
-    "option.max_hands": "Hand cap",
+    "option.max_hands": "Most hands per game",
     "option.final_pot": "Pots at the end",
     "option.rounds": "Rounds",
     "option.betting": "Betting",
@@ -154,7 +158,7 @@ MESSAGES: dict[str, str] = {
     "option.max_raises": "Raises per round",
     "option.gain_fee": "Gain fee",
     "option.swap_fee": "Swap fee",
-    "option.hand_cap": "Hand cap (cards)",
+    "option.hand_cap": "Most cards in hand",
     "option.true_tie": "True tie",
     "option.sabacc_ante_amount": "Sabacc ante size",
     "option.bet_limit": "Bet limit",

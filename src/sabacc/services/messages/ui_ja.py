@@ -4,8 +4,8 @@ from __future__ import annotations
 
 MESSAGES: dict[str, str] = {
     "ui.credits": "クレジット",
-    "ui.cr": "cr",
-    "ui.unit": "cr",
+    "ui.cr": "クレ",
+    "ui.unit": "クレ",  # short, as at arcade tables ("100クレ"): seats are narrow
     "ui.this_hand": "このハンド",
     "ui.hand_title": "第 {hand} ハンド",
     "ui.your_turn": "あなたの番 · {phase}",
@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "ui.this_hand_net": " · このハンド ",
     "ui.bet": "ベット {n}",
     "ui.total": "合計 ",
+    "ui.kept": "キープ {n} 枚 ✓ · ",
     "ui.too_small": (
         "端末が小さすぎます：{width}×{height}。\n"
         "テーブルには {min_width}×{min_height} 以上が必要です："
@@ -60,6 +61,8 @@ MESSAGES: dict[str, str] = {
     "ui.shift_die": "シフトのダイス ",
     "ui.whose_turn": "{who}の番",
     "ui.to_act": "{who}が行動",
+    "ui.you_to_act.betting": "あなたのベット",
+    "ui.to_act.betting": "{who}のベット",
     "ui.you_to_act": "あなたが行動",
     "ui.your_turn_short": "あなたの番",
     "ui.calls_open": "コール可",

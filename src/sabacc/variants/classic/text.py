@@ -45,6 +45,10 @@ _EN: dict[str, str] = {
     "phase.drawing": "Drawing phase",
     "card_swapped.shift": "The shift changes one of {who}'s cards: {lost} becomes {got}",
     "card_swapped.shift.you": "The shift changes one of your cards: {lost} becomes {got}",
+    "card_swapped.shift.same": "The shift takes one of {who}'s cards and deals it back: {got}",
+    "card_swapped.shift.same.you": (
+        "The shift takes one of your cards and deals it back to you: {got}"
+    ),
     "card_swapped.shift.hidden": "The shift changes one of {who}'s cards",
     "card_swapped.shift.hidden.you": "The shift changes one of your cards",
     "card_swapped.exchange": "{who} gives up {lost} and gets {got}",
@@ -64,6 +68,8 @@ _EN.update({f"choice.shift_chance.{k}": v for k, v in _SHIFT_CHANCES["en"].items
 _EN["hint.shift_chance"] = "how often the cards shift: a d6 is rolled every turn"
 _EN["hint.scoring"] = "which totals win: the highest up to 23, or the closest to ±23"
 _EN["hint.sabacc_ante"] = "when players ante to the sabacc pot: only when it is empty, or always"
+# Here the sabacc ante is a mode and its amount another setting: two names that differ.
+_EN["option.sabacc_ante"] = "When to ante the sabacc pot"
 
 _JA: dict[str, str] = {
     "label.stand": "パス",
@@ -95,6 +101,7 @@ _JA: dict[str, str] = {
     "phase.calling": "コールフェイズ",
     "phase.drawing": "ドローフェイズ",
     "card_swapped.shift": "シフトで{who}の札が変わる：{lost} が {got} に",
+    "card_swapped.shift.same": "シフトで{who}の札 {got} が抜かれ、同じ札が戻る",
     "card_swapped.shift.hidden": "シフトで{who}の札が 1 枚変わる",
     "card_swapped.exchange": "{who}は {lost} を手放して {got} を得る",
     "card_swapped.exchange.hidden": "{who}は札を 1 枚伏せて捨て、別の札を得る",
@@ -162,6 +169,7 @@ _JA_DOCS: dict[str, str] = {
         "）"
     ),
     "option.sabacc_ante_amount": "サバックポットのアンティ額",
+    "option.sabacc_ante": "サバックポットにアンティする時",
     "option.bet_limit": "ベットの上限",
     "option.max_raises": "レイズの上限回数",
     "option.fold_fee": "フォールド料",

@@ -39,7 +39,7 @@ GLOSSARY_EN: tuple[GlossaryEntry, ...] = (
     GlossaryEntry(
         "Straight Khyron", "four cards, no Sylop, four consecutive values", "+2 +3 -4 -1"
     ),
-    GlossaryEntry("Banthas Wild", "three of a kind, totalling 0", "+3 +3 -3 -3 +1 -1"),
+    GlossaryEntry("Banthas Wild", "three of a kind, totalling 0", "+2 +2 -2 +5 -7"),
     GlossaryEntry("Rule of Two", "two pairs of different values", "+2 -2 +7 -7"),
     GlossaryEntry("Sabacc", "a pair, or any other hand, totalling 0", "+5 -5"),
     GlossaryEntry("Nulrhek", "any hand not totalling 0: closest to 0 wins", "+7 -3"),
@@ -56,7 +56,7 @@ GLOSSARY_JA: tuple[GlossaryEntry, ...] = (
         "ジー・ウィズ", "+1 +2 +3 +4 -10 ちょうど、またはその符号違い", "+1 +2 +3 +4 -10"
     ),
     GlossaryEntry("ストレート・カイロン", "シロップなしの 4 枚：連続する 4 つの数", "+2 +3 -4 -1"),
-    GlossaryEntry("バンサ・ワイルド", "合計 0 で同じ数 3 枚を含む", "+3 +3 -3 -3 +1 -1"),
+    GlossaryEntry("バンサ・ワイルド", "合計 0 で同じ数 3 枚を含む", "+2 +2 -2 +5 -7"),
     GlossaryEntry("ルール・オブ・ツー", "違う数のペア 2 組", "+2 -2 +7 -7"),
     GlossaryEntry("サバック", "合計 0 の手（ペアがあればより強い）", "+5 -5"),
     GlossaryEntry("ナルレク", "合計が 0 でない手：0 に近いほど強い", "+7 -3"),

@@ -38,7 +38,15 @@ from sabacc.engine.chance import ChanceEvent
 from sabacc.engine.features import Block, ExtraWriter, FeatureSpec, Layout, card_ids
 from sabacc.engine.observation import Observation, OwnHandObservation
 from sabacc.engine.observe import ObservationSnapshot, ValueMemo, own_hand
-from sabacc.engine.variant import BLIND_DRAW, SPLIT, LevelPlan, Pile, PotRule, VariantInfo
+from sabacc.engine.variant import (
+    BLIND_DRAW,
+    SPLIT,
+    LevelPlan,
+    Pile,
+    PotRule,
+    TableDisplay,
+    VariantInfo,
+)
 from sabacc.variants.corellian_spike.rules import SPIKE_FIELDS, SpikeGame
 from sabacc.variants.coruscant_shift.actions import KEEP_KIND, Keep, keep_action
 from sabacc.variants.coruscant_shift.bot import CoruscantBot
@@ -635,6 +643,7 @@ CoruscantGame.info = register(
         bot=CoruscantBot(SPIKE_DECK),
         compiled=load_compiled_core,
         card_art="spike_family/art.js",
+        display=TableDisplay(kept_key="kept"),
         text=CORUSCANT_TEXT,
         tiebreaks=CORUSCANT_TIEBREAKS,
         true_ties=(BLIND_DRAW, SPLIT),

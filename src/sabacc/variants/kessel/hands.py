@@ -143,22 +143,32 @@ def hand_value(
     cards: Sequence[Card],
     rules: Rules = PLAIN_RULES,
     chosen: Mapping[int, int] | None = None,
+    rolled: Mapping[int, Sequence[int]] | None = None,
 ) -> HandValue:
     """The value of a Kessel hand under ``rules``.
 
-    ``chosen`` maps an Impostor's card id to the die its owner chose. An Impostor with no die
-    chosen yet is valued at its best case (the value 1-6 that ranks the hand highest): what the
-    hand can become, which is what a player looking at it wants to know.
+    ``chosen`` maps an Impostor's card id to the die its owner chose; ``rolled`` maps an
+    Impostor whose dice are rolled but not chosen yet to those dice. An Impostor with no die
+    chosen yet is valued at its best case among its dice (any value 1-6 before they are
+    rolled): what the hand can still become, which is what a player looking at it wants to know
+    (never a pair the rolled dice cannot make).
     """
     sand, blood = split_hand(cards)
     if sand.value == SYLOP and blood.value == SYLOP:
         return HandValue((_PURE, 0, 0), "Pure Sabacc", 0, 1, 2)
     picks = chosen or {}
+    dice = rolled or {}
     a = _value(sand, picks, rules)
     b = _value(blood, picks, rules)
-    options_a = DIE if a is None else (a,)
-    options_b = DIE if b is None else (b,)
+    options_a = (a,) if a is not None else tuple(dice.get(sand.id, DIE))
+    options_b = (b,) if b is not None else tuple(dice.get(blood.id, DIE))
     return max(_rank(x, y, rules) for x in options_a for y in options_b)
+
+
+def rolling_impostor(cards: Sequence[Card], chosen: Mapping[int, int]) -> Card | None:
+    """The Impostor of ``cards`` whose rolled dice its owner is choosing from (the first one
+    not chosen yet, in hand order: the order the reveal rolls them), or None."""
+    return next((c for c in cards if c.value == IMPOSTOR and c.id not in chosen), None)
 
 
 def is_sabacc(value: HandValue) -> bool:

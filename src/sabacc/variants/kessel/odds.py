@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 from sabacc.core.errors import CardParseError
 from sabacc.core.hands import HandValue
 from sabacc.engine.variant import CardOption, OddsModel
-from sabacc.variants.kessel.hands import DIE, IMPOSTOR, SYLOP, Rules, _rank, is_sabacc
+from sabacc.variants.kessel.hands import (
+    DIE,
+    IMPOSTOR,
+    SYLOP,
+    Rules,
+    _rank,
+    hand_value,
+    is_sabacc,
+    rolling_impostor,
+)
 
 if TYPE_CHECKING:
     from sabacc.core.options import Options
@@ -100,14 +109,31 @@ class KesselOdds(OddsModel):
     ) -> list[tuple[HandValue, int]] | None:
         if cards != 2:
             raise CardParseError("a Kessel hand is two cards, one Sand and one Blood (--cards 2)")
-        counts = _without(family_counts(options), seen)
-        acc: dict[HandValue, int] = {}
-        for a, na in counts["s"].items():
-            for b, nb in counts["b"].items():
-                if na and nb:
-                    for hv, w in outcomes(a, b, Rules()):
-                        acc[hv] = acc.get(hv, 0) + na * nb * w
-        return list(acc.items())
+        return _weights(_without(family_counts(options), seen), Rules())
+
+    def observed_hand(
+        self, info: VariantInfo, observation: Mapping[str, Any], seen: Sequence[str]
+    ) -> tuple[HandValue, list[tuple[HandValue, int]]] | None:
+        """The hand under the round's rules (shift tokens), its Impostors' chosen dice, and
+        the dice being chosen from at the reveal; the others under the same rules."""
+        obs = observation
+        codes = [str(c) for c in (obs.get("you") or {}).get("cards") or []]
+        if len(codes) != 2:
+            return None
+        rule = _rules_of(obs.get("rules"))
+        cards = info.deck.parse_cards(codes)
+        me = obs.get("seat")
+        picked = {i["card"]: int(i["value"]) for i in obs.get("impostors") or [] if i["seat"] == me}
+        chosen = {c.id: picked[c.code] for c in cards if c.code in picked}
+        rolled: dict[int, tuple[int, ...]] = {}
+        dice = obs.get("dice")
+        if obs.get("phase") == "impostor" and dice and obs.get("current_player") == me:
+            card = rolling_impostor(cards, chosen)
+            if card is not None:
+                rolled[card.id] = tuple(int(d) for d in dice)
+        mine = hand_value(cards, rule, chosen, rolled)
+        counts = _without(family_counts(info.options_type()), seen)
+        return mine, _weights(counts, rule)
 
     def code_options(
         self,
@@ -189,6 +215,18 @@ class KesselOdds(OddsModel):
                 seen += list(s.get("known_cards") or [])
         options = info.options_type()  # the deck make-up is not in the observation
         return self.code_options(info, options, you["cards"], seen, tops, obs.get("rules"), draws)
+
+
+def _weights(counts: dict[str, dict[int, int]], rule: Rules) -> list[tuple[HandValue, int]]:
+    """Every (Sand, Blood) hand the ``counts`` can make, valued under ``rule`` with its dice,
+    with its weight."""
+    acc: dict[HandValue, int] = {}
+    for a, na in counts["s"].items():
+        for b, nb in counts["b"].items():
+            if na and nb:
+                for hv, w in outcomes(a, b, rule):
+                    acc[hv] = acc.get(hv, 0) + na * nb * w
+    return list(acc.items())
 
 
 def _mean(results: list[tuple[HandValue, int]]) -> float:

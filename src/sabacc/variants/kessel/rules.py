@@ -81,6 +81,7 @@ from sabacc.variants.kessel.hands import (
     hand_value,
     kessel_deck,
     penalty,
+    rolling_impostor,
 )
 from sabacc.variants.kessel.odds import KesselOdds
 from sabacc.variants.kessel.rl import KESSEL_FEATURES, kessel_extra
@@ -248,7 +249,14 @@ def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     if not cards:
         return own_hand(cards, None)
     part = snap.part
-    value = own_value(cards, part[10], part[13])
+    dice = part[11]
+    card = None
+    if snap.phase == "impostor" and dice and snap.current_player == seat:
+        card = rolling_impostor(cards, dict(part[13]))  # the dice are this Impostor's
+    if card is None:
+        value = own_value(cards, part[10], part[13])
+    else:
+        value = hand_value(list(cards), part[10], dict(part[13]), {card.id: tuple(dice)})
     own = own_hand(cards, value)
     if len(cards) == 2:
         own["total"] = value.total

@@ -373,13 +373,17 @@ _EN.update(
         "explain.by_tiebreak.you": "You win the {pot} ({amount}) with {hand} over {other} "
         "{other_hand}: {tiebreak}",
         "tiebreak.pair_or_difference": "the better pair, or the smaller difference, wins",
-        "tiebreak.pair_or_difference.3": "the better pair wins",
+        "tiebreak.pair_or_difference.3": "the lower pair wins",
+        "tiebreak.pair_or_difference.3.cook_the_books": (
+            "Cook the Books was played: the higher pair wins"
+        ),
         "tiebreak.pair_or_difference.4": "the smaller difference wins",
         "tiebreak.lower_card": "same difference: the lower card wins",
         "ended.all_stood": "everyone stood",
         # the terminal table: chips, not credits; a hand's name says its difference
         "ui.credits": "chips",
         "ui.unit": "chips",
+        "ui.cr": "",  # a seat's stack: no short word for chips fits beside its pot and tokens
         # a token's action is said by its token_played line (the token and its effect); a
         # draw by the card taken (with its chip, one line), a keep or discard by the card put
         # on a discard pile
@@ -421,12 +425,14 @@ _JA.update(
         "explain.by_tiebreak": "{who}が{hand}で{pot}（{amount}）を獲得：{other}{other_hand}に"
         "勝つ、{tiebreak}",
         "tiebreak.pair_or_difference": "よいペア、または差の小さいほうが勝ち",
-        "tiebreak.pair_or_difference.3": "よいペアが勝ち",
+        "tiebreak.pair_or_difference.3": "低いペアが勝ち",
+        "tiebreak.pair_or_difference.3.cook_the_books": "粉飾決算が出たので高いペアが勝ち",
         "tiebreak.pair_or_difference.4": "差の小さいほうが勝ち",
         "tiebreak.lower_card": "差が同じ：低い札のほうが勝ち",
         "ended.all_stood": "全員がスタンド",
         "ui.credits": "チップ",
         "ui.unit": "チップ",
+        "ui.cr": "",
         "said_by.token": "token_played",
         "said_by.draw": "card_taken",
         "said_by.keep": "card_discarded",
