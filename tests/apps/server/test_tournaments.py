@@ -190,3 +190,27 @@ def test_a_multi_table_event_survives_kill_9_and_ends_in_results(
         first.kill()
         if second is not None:
             second.stop()
+
+
+def test_a_watcher_sees_a_table_a_hand_behind(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path / "watch.db", extra=list(UNLIMITED)).start()
+    try:
+        made = post(
+            srv.base, "/api/tournaments", {"template": "sng", "seats": 3, "turn_timer": 600}
+        )
+        code = made.json()["code"]
+        token = post(srv.base, f"/api/tournaments/{code}/register", {"name": "Ann"}).json()["token"]
+        headers = {"X-Director-Token": made.json()["director_token"]}
+        assert post(srv.base, f"/api/tournaments/{code}/bots", {}, headers).status_code == 200
+        ann = Player(srv.base, code, token)
+        view = None
+        deadline = time.monotonic() + 30
+        while view is None and time.monotonic() < deadline:
+            view = ann.turn()
+        assert view is not None and view["you"]["cards"]  # Ann sees her cards, live
+        watched = srv.get(f"/api/tournaments/{code}/tables/{view['table']}").json()
+        assert watched["delayed"] and watched["you"] is None and watched["legal"] == []
+        assert all(set(s) == {"name", "bot", "stack"} for s in watched["seats"])
+        assert [s["stack"] for s in watched["seats"]] == [100, 100, 100]  # before this hand
+    finally:
+        srv.stop()

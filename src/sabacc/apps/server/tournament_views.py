@@ -199,7 +199,9 @@ def table_view(ev: LiveEvent, table: int, player: str | None) -> dict[str, Any]:
     seat = None
     if player is not None:
         seat = next((run.seat[e] for e in run.seat if d.state.entries[e].player == player), None)
-    obs = game.observation(seat) if seat is not None else game.observation(None)
+    if seat is None:
+        return spectator_view(ev, table)
+    obs = game.observation(seat)
     turn = ev.turns.get(player) if player is not None else None
     mine = turn is not None and turn[0] == table
     seats = []
@@ -225,6 +227,33 @@ def table_view(ev: LiveEvent, table: int, player: str | None) -> dict[str, Any]:
         "legal": legal_summary(obs["legal"]) if mine and obs.get("legal") else [],
         "seconds_left": None if deadline is None else round(max(0.0, deadline - time.time()), 1),
         "away": player in ev.away if player is not None else False,
+    }
+
+
+def spectator_view(ev: LiveEvent, table: int) -> dict[str, Any]:
+    """A table as a watcher sees it: a hand behind (the stacks as the last hand ended, no
+    cards, no actions of the hand in play), so nobody at the table learns from a watcher."""
+    d = ev.director
+    assert d is not None
+    seats = []
+    for entry in d.state.tables.get(table, []):
+        info = d.state.players[d.state.entries[entry].player]
+        seats.append({"name": info["name"], "bot": info["bot"], "stack": d.state.chips[entry]})
+    return {
+        "table": table,
+        "playing": True,
+        "delayed": True,
+        "version": ev.version,
+        "hand": d.state.tick,
+        "seats": seats,
+        "pots": {"main": d.state.pots.get(table, 0), "sabacc": 0},
+        "current": None,
+        "you": None,
+        "seat": None,
+        "your_turn": False,
+        "legal": [],
+        "seconds_left": None,
+        "away": False,
     }
 
 

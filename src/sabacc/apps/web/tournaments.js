@@ -197,7 +197,7 @@ export function tablePage(code, number) {
       return;
     }
     const seats = v.seats
-      .map((s) => `<li class="${s.you ? "you" : ""} ${s.seat === v.current ? "turn" : ""} ${s.status}">${esc(s.name)}${s.you ? ` (${t("tour_you")})` : ""}${botBadge(s.bot)} <span class="num">${s.stack}</span>${s.last_action ? ` <span class="muted">${esc(s.last_action)}</span>` : ""}</li>`)
+      .map((s) => `<li class="${s.you ? "you" : ""} ${s.seat != null && s.seat === v.current ? "turn" : ""} ${s.status ?? ""}">${esc(s.name)}${s.you ? ` (${t("tour_you")})` : ""}${botBadge(s.bot)} <span class="num">${s.stack}</span>${s.last_action ? ` <span class="muted">${esc(s.last_action)}</span>` : ""}</li>`)
       .join("");
     const pot = (v.pots?.main ?? 0) + (v.pots?.sabacc ?? 0);
     const cards = v.you ? `<div class="tour-hand" id="tour-hand">${(v.you.cards || []).map((c) => `<span class="tour-card">${esc(c)}</span>`).join("")} <strong>${esc(v.you.hand?.name ?? "")}</strong> ${v.you.total != null ? `(${v.you.total})` : ""}</div>` : "";
