@@ -213,3 +213,19 @@ def test_a_table_keeps_its_pots_across_moves_until_its_game_closes() -> None:
     assert closed["type"] == "pot_closed" and closed["amount"] == 10
     assert sum(closed["shares"].values()) == 10 and director.state.pots[1] == 0
     assert director.state.accounted() == director.state.bought
+
+
+def test_a_director_cannot_break_a_table_the_others_cannot_seat() -> None:
+    """The director breaks a table itself as soon as the others can seat its players, so a
+    director's break is refused (nothing changed) until then, and always at the last table."""
+    director = mtt(18, table_size=6)
+    director.start()
+    rng = random.Random(3)
+    for _ in range(3):
+        unchanged(director, lambda: director.break_table(min(director.state.tables)), TableFull)
+        play_event_hand(director, rng)
+        director.end_hand()
+    unchanged(director, lambda: director.break_table(99), UnknownPlayer)
+    last = mtt(3, table_size=4)
+    last.start()
+    unchanged(last, lambda: last.break_table(1), NotAllowed)

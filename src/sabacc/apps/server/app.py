@@ -29,12 +29,13 @@ from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.passwords import PasswordGate
 from sabacc.apps.server.persistence import storage_workers
 from sabacc.apps.server.proxies import ForwardedFor, TrustedProxies
-from sabacc.apps.server.routes import accounts, community, pages, tables
+from sabacc.apps.server.routes import accounts, community, pages, tables, tournaments
 from sabacc.apps.server.routes.pages import WEB_DIR
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.shared_pg import PostgresState
 from sabacc.apps.server.shared_state import MemoryState
 from sabacc.apps.server.site import Site
+from sabacc.apps.server.tournaments import Tournaments
 from sabacc.services.store import Store, StoreBusy
 from sabacc.services.store.schema import head as schema_head
 
@@ -105,6 +106,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     manager.resume(asyncio.get_running_loop())
     site.manager = manager
     app.state.manager = manager
+    app.state.tournaments = events = Tournaments(manager)
+    await events.load()
     if settings.cluster:  # one site across processes: the shared state in PostgreSQL
         site.shared = PostgresState(manager, site.community)
     tasks = [
@@ -120,6 +123,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         for task in tasks:
             task.cancel()
+        events.shutdown()
         if settings.cluster:
             await manager.release_all()
         manager.shutdown()
@@ -166,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(community.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     app.include_router(tables.router)
+    app.include_router(tournaments.router)
     app.include_router(ws.router)
     return app
 

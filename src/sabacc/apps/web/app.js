@@ -6,6 +6,7 @@ import { $, navigate, store, ui } from "./dom.js";
 import { getLang, setLang } from "./i18n.js";
 import { lobby } from "./lobby.js";
 import { TablePage } from "./table.js";
+import { paintTournamentsTab, tournamentRoute } from "./tournaments.js";
 
 function initLang() {
   const saved = store.get("sabacc:lang");
@@ -22,6 +23,7 @@ function initLang() {
     paint();
     ui.rerender();
     paintNav();
+    paintTournamentsTab();
   });
 }
 
@@ -31,6 +33,7 @@ function route() {
   page?.destroy();
   page = null;
   const path = location.pathname;
+  if ((page = tournamentRoute(path) || null)) return;
   const m = /^\/t\/([^/]+)\/?$/.exec(path);
   const user = /^\/u\/([^/]+)\/?$/.exec(path);
   if (m) {
@@ -69,6 +72,7 @@ window.addEventListener("resize", () => {
 
 initLang();
 paintNav();
+paintTournamentsTab();
 route();
 // Invitations and presence: the account's view is asked for again every half minute.
 setInterval(() => loadMe(true).then(paintNav), 30_000);

@@ -37,6 +37,7 @@ MESSAGES: dict[str, str] = {
     "tour.pot_reason.break": "the table breaks",
     "tour.pot_reason.final": "final table",
     "tour.pot_reason.end": "the event ends",
+    "tour.pot_reason.restart": "the server restarted (the hand in play was void)",
     "tour.pot_reason.director": "the director's ruling",
     "tour.hand_for_hand.on": "Hand-for-hand: a place is now worth points",
     "tour.hand_for_hand.off": "Hand-for-hand ends",

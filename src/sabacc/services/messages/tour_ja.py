@@ -37,6 +37,7 @@ MESSAGES: dict[str, str] = {
     "tour.pot_reason.break": "テーブル解散",
     "tour.pot_reason.final": "ファイナルテーブル",
     "tour.pot_reason.end": "イベント終了",
+    "tour.pot_reason.restart": "サーバー再起動（進行中のハンドは無効）",
     "tour.pot_reason.director": "ディレクターの裁定",
     "tour.hand_for_hand.on": "ハンド・フォー・ハンド：順位が得点に関わります",
     "tour.hand_for_hand.off": "ハンド・フォー・ハンド終了",

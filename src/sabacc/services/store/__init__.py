@@ -16,17 +16,21 @@ from sabacc.services.store.repository import (
     redact_url,
 )
 from sabacc.services.store.snapshots import ActionSpan, SnapshotRecord
+from sabacc.services.store.tournaments import EventRecord, RegistrationRecord, TournamentStore
 
 __all__ = [
     "ActionRecord",
     "ActionSpan",
     "ActionWrite",
+    "EventRecord",
     "GameRecord",
+    "RegistrationRecord",
     "SeatRecord",
     "SnapshotRecord",
     "Store",
     "StoreBusy",
     "TableRecord",
+    "TournamentStore",
     "UserRecord",
     "UsernameTaken",
     "normalise_url",

@@ -335,8 +335,10 @@ class Director:
         table that cannot seat an arriving player in its game starts another)."""
         if table not in self.state.tables:
             raise UnknownPlayer(f"no table {table}")
-        if reason not in ("move", "director"):
-            raise NotAllowed(f"a table's game closes by a move or a ruling, not {reason!r}")
+        if reason not in ("move", "director", "restart"):
+            raise NotAllowed(
+                f"a table's game closes by a move, a ruling or a restart, not {reason!r}"
+            )
         self._close_pot(table, reason)
 
     def _close_pot(self, table: int, reason: str) -> None:
@@ -389,6 +391,26 @@ class Director:
         if source == to:
             raise NotAllowed(f"{entry} sits at table {to} already")
         self._emit({"type": "moved", "entry": entry, "from": source, "to": to, "reason": reason})
+
+    def break_table(self, table: int) -> None:
+        """A director breaks ``table`` now: its pots settle, its players (from its next
+        dealer round) each take a seat at the then smallest other table, and it closes.
+        Refused (nothing changed) if it is the last table or the others cannot seat them."""
+        s = self.state
+        if table not in s.tables:
+            raise UnknownPlayer(f"no table {table}")
+        others = [t for t in s.tables if t != table]
+        if not others:
+            raise NotAllowed(f"table {table} is the last table")
+        room = sum(self.size - len(s.tables[t]) for t in others)
+        if room < len(s.tables[table]):
+            raise TableFull(f"the other tables have {room} free seats, not {len(s.tables[table])}")
+        self._close_pot(table, "director")
+        for entry in self._from_dealer(table):
+            to = min(others, key=lambda t: (len(s.tables[t]), t))
+            self.move(entry, to, "break")
+        self._emit({"type": "table_closed", "table": table, "reason": "director"})
+        self._balance()
 
     def _break_tables(self) -> None:
         s = self.state
