@@ -74,7 +74,8 @@ async def list_tokens(request: Request) -> dict[str, Any]:
     m = site_of(request).tables
     account = user.id
     tokens = await m.read(lambda: m.store.api_tokens_of(account))
-    return {"tokens": [token_json(t) for t in tokens], "max": MAX_TOKENS}
+    bot = await is_bot(m, request, account)
+    return {"tokens": [token_json(t) for t in tokens], "max": MAX_TOKENS, "bot": bot}
 
 
 @router.post("/api/account/tokens", status_code=201)
