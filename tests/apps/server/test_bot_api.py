@@ -213,7 +213,8 @@ def test_two_bot_accounts_play_a_rated_game_through_the_client(site: ServerProce
     # beta is a built-in level, connected by the command line
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     cmd = [sys.executable, "-m", "sabacc", "bot", "connect", "--server", site.base,
-           "--token", tb, "--bot", "easy", "--games", "1", "--upgrade", "--seed", "3"]  # fmt: skip
+           "--token", tb, "--bot", "easy", "--games", "1", "--upgrade", "--seed", "3",
+           "--variants", "spike"]  # fmt: skip
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -234,7 +235,8 @@ def test_two_bot_accounts_play_a_rated_game_through_the_client(site: ServerProce
     assert b"1 games played" in out and not runner.errors, runner.errors
     game = alpha.challenge_status(ch["id"])["game"]
     profile = httpx.get(f"{site.base}/api/users/alpha").json()
-    assert profile["recent"][0]["rated"] is True
+    assert profile["recent"][0]["rated"] is True and profile["bot"] is True
+    assert httpx.get(f"{site.base}/api/users/beta").json()["bot"] is True
     board = alpha.bot_leaders("corellian_spike")["leaders"]
     assert sorted(r["username"] for r in board) == ["alpha", "beta"]
     people = httpx.get(f"{site.base}/api/leaders", params={"variant": "corellian_spike"}).json()

@@ -81,7 +81,12 @@ def register(app: typer.Typer) -> None:
         if not me.get("bot"):
             typer.echo(f"{me['username']} is not a bot account (use --upgrade)", err=True)
             raise typer.Exit(1)
-        wanted = tuple(v.strip() for v in variants.split(",") if v.strip())
+        from sabacc.variants.registry import lookup
+
+        try:  # the challenges name a variant by its own name, not an alias
+            wanted = tuple(lookup(v.strip()).name for v in variants.split(",") if v.strip())
+        except SabaccError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--variants") from None
         typer.echo(f"{me['username']} is connected to {server} with {bot_spec}; Ctrl-C stops.")
         runner = BotRunner(client, factory, variants=wanted, games=games)
         try:
