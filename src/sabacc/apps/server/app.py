@@ -29,7 +29,15 @@ from sabacc.apps.server.manager import TableManager
 from sabacc.apps.server.passwords import PasswordGate
 from sabacc.apps.server.persistence import storage_workers
 from sabacc.apps.server.proxies import ForwardedFor, TrustedProxies
-from sabacc.apps.server.routes import accounts, community, pages, tables, tournaments
+from sabacc.apps.server.routes import (
+    accounts,
+    api_bot,
+    api_tokens,
+    community,
+    pages,
+    tables,
+    tournaments,
+)
 from sabacc.apps.server.routes.pages import WEB_DIR
 from sabacc.apps.server.settings import Settings
 from sabacc.apps.server.shared_pg import PostgresState
@@ -168,6 +176,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(community.router)
+    app.include_router(api_tokens.router)  # programs: tokens, bots (docs/bot-api.md)
+    app.include_router(api_bot.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     app.include_router(tables.router)
     app.include_router(tournaments.router)

@@ -5,6 +5,7 @@ import { api, loadCatalogue, variantInfo } from "./api.js";
 import "./community_i18n.js";
 import { $, $$, app, esc, modal, navigate, store, toast, ui } from "./dom.js";
 import { getLang, handName, t } from "./i18n.js";
+import { tokensPanelHTML, wireTokens } from "./api_tokens.js";
 
 let me = null; // {user, csrf, rules, invites}
 
@@ -142,8 +143,9 @@ export async function accountPage() {
         <label>${t("password")}<input name="password" type="password" autocomplete="current-password" required></label>
         <p class="form-error" id="delete-error" role="alert"></p>
         <button class="danger" type="submit">${t("delete_confirm")}</button>
-      </form>`,
+      </form>${tokensPanelHTML()}`,
     )) return;
+    wireTokens();
     $("#logout").addEventListener("click", async () => {
       await api("/api/account/logout", { method: "POST", body: "{}" }).catch(() => {});
       await loadMe(true);

@@ -431,14 +431,21 @@ class CommunityStore:
             ],
         }  # fmt: skip
 
-    def leaders(self, variant: str, min_games: int, limit: int = 50) -> list[dict[str, Any]]:
+    def leaders(
+        self, variant: str, min_games: int, limit: int = 50, *, bots: bool = False
+    ) -> list[dict[str, Any]]:
         """The accounts rated in ``variant`` with at least ``min_games`` rated games, best
-        first (by the ordinal ``mu - 3 sigma``)."""
+        first (by the ordinal ``mu - 3 sigma``): the people's, or with ``bots`` the bot
+        accounts' (the two never share a leaderboard)."""
+        from sabacc.services.store.api_tokens import is_bot_clause
+
+        bot = is_bot_clause()
         with self.session() as s:
             rows = s.execute(
                 select(UserRow.username, RatingRow)
                 .join(RatingRow, RatingRow.user_id == UserRow.id)
                 .where(RatingRow.variant == variant, RatingRow.games >= min_games)
+                .where(bot if bots else ~bot)
                 .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), UserRow.username)
                 .limit(limit)
             ).all()

@@ -36,6 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from sabacc.services.store.api_tokens import ApiStore
 from sabacc.services.store.community import CommunityStore
 from sabacc.services.store.models import (
     ActionRow,
@@ -218,7 +219,7 @@ def _busy(what: str, shared: bool, cluster_holds: bool | None) -> str:
     return f"another sabacc server is using {what}: one server per database"
 
 
-class Store(SnapshotStore, CommunityStore):
+class Store(SnapshotStore, CommunityStore, ApiStore):
     """Tables, seats, games and actions in a relational database."""
 
     def __init__(

@@ -53,6 +53,7 @@ async def profile(
         **user_json(user),
         "since": user.created_at.isoformat(),
         "online": user.id in await site_of(request).shared.online([user.id]),
+        "bot": bool(await m.read(lambda: m.store.bot_accounts({account}))),  # issue 38
         **stats,
     }
 
