@@ -77,7 +77,8 @@ def test_the_engine_plays_with_nothing_but_the_standard_library(tmp_path: Path) 
     )
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
-    assert found["installed"] == [], "the environment was meant to hold nothing but sabacc"
+    # sabacc itself may show (the clone's src/sabacc.egg-info after an editable install)
+    assert set(found["installed"]) <= {"sabacc"}, "the environment was meant to hold only sabacc"
     assert found["file"].startswith(str(ROOT / "src"))
     assert found["outside"] == [], f"the engine imported third-party packages: {found['outside']}"
     assert {name for name, _, _ in found["played"]} == set(sabacc.variant_names())

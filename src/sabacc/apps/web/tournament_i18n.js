@@ -4,6 +4,7 @@ import { STRINGS } from "./i18n.js";
 export const TOURNAMENT_STRINGS = {
   en: {
     nav_tournaments: "Tournaments",
+    nav_tournaments_short: "Events",
     tour_title: "Tournaments",
     tour_intro: "Cantina games, Sit & Gos and multi-table events, with disclosed bots filling seats.",
     tour_new: "New event",
@@ -83,6 +84,7 @@ export const TOURNAMENT_STRINGS = {
   },
   ja: {
     nav_tournaments: "トーナメント",
+    nav_tournaments_short: "大会",
     tour_title: "トーナメント",
     tour_intro: "カンティーナ戦、シット＆ゴー、マルチテーブル戦。空席は明示されたボットが埋めます。",
     tour_new: "新しいイベント",

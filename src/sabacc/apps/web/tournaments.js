@@ -26,7 +26,9 @@ const post = (path, code, body) => api(path, { method: "POST", body: JSON.string
 /** The top bar's Tournaments tab (its words follow the language). */
 export function paintTournamentsTab() {
   const tab = $("#nav-tournaments");
-  if (tab) tab.textContent = t("nav_tournaments");
+  if (!tab) return;
+  // The short word on a phone, as the nav's Ranks: the top bar holds the account's name too.
+  tab.innerHTML = `<span class="wide">${t("nav_tournaments")}</span><span class="narrow">${t("nav_tournaments_short")}</span>`;
 }
 
 function mmss(seconds) {

@@ -38,7 +38,7 @@ from sabacc.engine.game import (
 from sabacc.engine.observe import (
     ObservationSnapshot, check_viewer, observe, observe_many, public_rows,
 )
-from sabacc.variants.kessel.rules import KesselGame, KesselOptions, kessel_part, own_value
+from sabacc.variants.kessel.rules import KesselGame, KesselOptions, kessel_part, shown_value
 from sabacc.variants.kessel.actions import (
     DISCARD_DRAWN, DRAWS, DRAW_SOURCES, IMPOSTOR_CHOICES, KEEP, PRIME_CHOICES, Draw, PlayToken,
     parse_kessel_action, token_action,
@@ -1438,7 +1438,9 @@ cdef class KesselCore(_CoreBase):
                 bytes([c.id for c in known]) if known else b"",
             ))
         own = self._hand(seat)
-        total = own_value(own, self.rules, tuple(self.chosen.items())).total if len(own) == 2 else 0
+        dice = (self.st.dice0, self.st.dice1) if self.st.has_dice else None
+        total = shown_value(own, self.rules, tuple(self.chosen.items()), _PHASES[self.st.phase],
+                            dice, self.current_player == seat).total if len(own) == 2 else 0
         return (
             _PHASES[self.st.phase],
             self.pot_total(),

@@ -242,6 +242,24 @@ def own_value(cards: Sequence[Card], rules: Rules, chosen: Sequence[tuple[int, i
     return value
 
 
+def shown_value(
+    cards: Sequence[Card],
+    rules: Rules,
+    chosen: Sequence[tuple[int, int]],
+    phase: str,
+    dice: Sequence[int] | None,
+    rolling: bool,
+) -> HandValue:
+    """The value a seat is shown for its hand (the observation's ``you`` and the RL seat view
+    alike): :func:`own_value`, except while this seat's Impostor has its dice rolled (``rolling``:
+    the seat is to act), when that Impostor is valued only among those dice."""
+    if phase == "impostor" and dice and rolling:
+        card = rolling_impostor(cards, dict(chosen))  # the dice are this Impostor's
+        if card is not None:
+            return hand_value(list(cards), rules, dict(chosen), {card.id: tuple(dice)})
+    return own_value(cards, rules, chosen)
+
+
 def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     """The viewer's hand under this round's rules and Impostor choices: a two-card hand's
     ``total`` is its value's (the difference, 0 for a Sabacc), not the cards' sum."""
@@ -249,14 +267,9 @@ def kessel_you(snap: ObservationSnapshot, seat: int) -> OwnHandObservation:
     if not cards:
         return own_hand(cards, None)
     part = snap.part
-    dice = part[11]
-    card = None
-    if snap.phase == "impostor" and dice and snap.current_player == seat:
-        card = rolling_impostor(cards, dict(part[13]))  # the dice are this Impostor's
-    if card is None:
-        value = own_value(cards, part[10], part[13])
-    else:
-        value = hand_value(list(cards), part[10], dict(part[13]), {card.id: tuple(dice)})
+    value = shown_value(
+        cards, part[10], part[13], snap.phase, part[11], snap.current_player == seat
+    )
     own = own_hand(cards, value)
     if len(cards) == 2:
         own["total"] = value.total
@@ -836,7 +849,16 @@ class KesselGame(Game):
         view = super().seat_view(seat)
         hand = self.hands[seat]
         total = (
-            own_value(hand, self.rules, tuple(self.chosen.items())).total if len(hand) == 2 else 0
+            shown_value(
+                hand,
+                self.rules,
+                tuple(self.chosen.items()),
+                self.phase,
+                self.dice,
+                self.current_player == seat,
+            ).total
+            if len(hand) == 2
+            else 0
         )
         return (*view[:6], total, *view[7:])
 
